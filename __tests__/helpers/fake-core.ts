@@ -1,0 +1,45 @@
+/** A CoreLike that records everything, for in-process runs of run(). */
+import type { CoreLike } from '../../src/main.js'
+
+export interface FakeCore extends CoreLike {
+  inputs: Record<string, string>
+  outputs: Record<string, string>
+  state: Record<string, string>
+  failed?: string
+  secrets: string[]
+  logs: string[]
+  summaryText: string
+  /** Every line any channel printed (logs, failure, summary, outputs). */
+  everything: () => string
+}
+
+export function fakeCore(inputs: Record<string, string>, state: Record<string, string> = {}): FakeCore {
+  const fake: FakeCore = {
+    inputs,
+    outputs: {},
+    state: { ...state },
+    secrets: [],
+    logs: [],
+    summaryText: '',
+    getInput: name => fake.inputs[name] ?? '',
+    setSecret: s => void fake.secrets.push(s),
+    setOutput: (name, value) => void (fake.outputs[name] = value),
+    setFailed: message => void (fake.failed = message),
+    info: m => void fake.logs.push(`info: ${m}`),
+    debug: m => void fake.logs.push(`debug: ${m}`),
+    warning: m => void fake.logs.push(`warning: ${m}`),
+    startGroup: n => void fake.logs.push(`group: ${n}`),
+    endGroup: () => void fake.logs.push('endgroup'),
+    saveState: (n, v) => void (fake.state[n] = v),
+    getState: n => fake.state[n] ?? '',
+    summary: {
+      addRaw: (text: string) => ({
+        write: async () => {
+          fake.summaryText += text
+        }
+      })
+    },
+    everything: () => [...fake.logs, fake.failed ?? '', fake.summaryText, JSON.stringify(fake.outputs)].join('\n')
+  }
+  return fake
+}

@@ -1,0 +1,119 @@
+/**
+ * Run the action in-process against an emulator over real HTTP, with a fake
+ * core. Waits (backoff, Retry-After, polling) are real but scaled down by
+ * `timeScale` so tests stay fast.
+ */
+import { ApiClient } from '../../src/api/client.js'
+import { MonitoringApi } from '../../src/api/monitoring.js'
+import { Clock } from '../../src/api/pacer.js'
+import { Dependencies, run } from '../../src/main.js'
+import { runContextOf } from '../../src/run-context.js'
+import { Emulator, EmulatorOptions } from '../../emulator/server.js'
+import { FakeCore, fakeCore } from './fake-core.js'
+
+export const KEY = 'test-key-0123456789'
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = new Emulator({ apiKeys: [KEY], ...options })
+  await emulator.start()
+  return emulator
+}
+
+/** A real clock whose sleeps are shortened by `scale` (time itself still passes normally). */
+export function scaledClock(scale: number): Clock & { slept: number[] } {
+  const slept: number[] = []
+  return {
+    slept,
+    now: () => Date.now(),
+    sleep: ms => {
+      slept.push(ms)
+      return new Promise(resolve => setTimeout(resolve, Math.max(0, ms * scale)))
+    }
+  }
+}
+
+export interface RunOptions {
+  state?: Record<string, string>
+  /** Multiply every wait by this (default 0.01). */
+  timeScale?: number
+  clock?: Clock
+  env?: NodeJS.ProcessEnv
+  /** Turn the client's pacing off (default) or on. */
+  pacing?: boolean
+}
+
+export interface RunOutcome {
+  core: FakeCore
+  clients: ApiClient[]
+  slept: number[]
+}
+
+export const GITHUB_ENV = {
+  GITHUB_WORKFLOW: 'Deploy',
+  GITHUB_JOB: 'deploy',
+  GITHUB_REPOSITORY: 'acme/shop',
+  GITHUB_REF: 'refs/heads/main',
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_RUN_ID: '4242',
+  GITHUB_RUN_NUMBER: '7',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_SERVER_URL: 'https://github.example.com',
+  GITHUB_ACTOR: 'octocat',
+  GITHUB_EVENT_NAME: 'push'
+}
+
+/** Run the action with these inputs; `api-key` and `base-url` default to the emulator's. */
+export async function runAction(
+  emulator: Emulator | undefined,
+  inputs: Record<string, string>,
+  options: RunOptions = {}
+): Promise<RunOutcome> {
+  const core = fakeCore(
+    { 'api-key': KEY, ...(emulator ? { 'base-url': emulator.baseUrl } : {}), ...inputs },
+    options.state
+  )
+  const clock = options.clock ?? scaledClock(options.timeScale ?? 0.01)
+  const clients: ApiClient[] = []
+  const env = { ...GITHUB_ENV, ...(options.env ?? {}) }
+  const deps: Dependencies = {
+    core,
+    clock,
+    env,
+    runContext: () =>
+      runContextOf(
+        {
+          workflow: env.GITHUB_WORKFLOW ?? '',
+          job: env.GITHUB_JOB ?? '',
+          ref: env.GITHUB_REF ?? '',
+          sha: env.GITHUB_SHA ?? '',
+          runId: Number(env.GITHUB_RUN_ID),
+          runNumber: Number(env.GITHUB_RUN_NUMBER),
+          runAttempt: Number(env.GITHUB_RUN_ATTEMPT),
+          actor: env.GITHUB_ACTOR ?? '',
+          eventName: env.GITHUB_EVENT_NAME ?? '',
+          serverUrl: env.GITHUB_SERVER_URL ?? ''
+        },
+        env
+      ),
+    makeApi: (config, log) => {
+      const client = new ApiClient({
+        baseUrl: config.baseUrl,
+        apiKey: config.apiKey,
+        maxRetries: config.maxRetries,
+        requestTimeoutMs: config.requestTimeoutMs,
+        log,
+        clock,
+        pacer: options.pacing ? undefined : null
+      })
+      clients.push(client)
+      return new MonitoringApi(client)
+    }
+  }
+  await run(deps)
+  return { core, clients, slept: 'slept' in clock ? (clock as { slept: number[] }).slept : [] }
+}
+
+/** The result output, parsed. */
+export function resultOf(core: FakeCore): unknown {
+  return JSON.parse(core.outputs.result ?? 'null')
+}

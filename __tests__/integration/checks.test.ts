@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import type { Emulator } from '../../emulator/server.js'
+import { KEY, resultOf, runAction, startEmulator } from '../helpers/harness.js'
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await startEmulator()
+})
+afterAll(() => emulator.stop())
+beforeEach(() => emulator.reset())
+
+const site = 'https://shop.example.com/health'
+
+describe('create-check', () => {
+  it('creates a check with type http by default and sets its outputs', async () => {
+    const { core } = await runAction(emulator, { operation: 'create-check', 'check-name': 'shop', 'check-url': site })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['check-id']).toMatch(/^chk_/)
+    expect(core.outputs.changed).toBe('true')
+    const stored = emulator.checks.get(core.outputs['check-id'])
+    expect(stored).toMatchObject({ name: 'shop', url: site, type: 'http' })
+    expect(resultOf(core)).toMatchObject({ id: core.outputs['check-id'], name: 'shop' })
+  })
+
+  it('passes unknown spec fields through, and shorthand inputs override the spec', async () => {
+    const { core } = await runAction(emulator, {
+      operation: 'create-check',
+      check: 'name: from-spec\nurl: https://old.example.com\ninterval: 30\ntags: [team-a]\nregion: eu',
+      'check-name': 'from-input',
+      'check-interval': '120',
+      'alert-channels': 'email, slack'
+    })
+    expect(core.failed).toBeUndefined()
+    const stored = emulator.checks.get(core.outputs['check-id'])
+    expect(stored).toMatchObject({
+      name: 'from-input',
+      url: 'https://old.example.com',
+      interval: 120,
+      alertChannels: ['email', 'slack'],
+      tags: ['team-a'],
+      region: 'eu'
+    })
+  })
+
+  it('reports a 400 from the server with method, path, status and message', async () => {
+    emulator.inject({ method: 'POST', path: '/checks', status: 400, body: { error: { message: 'interval out of range' } } })
+    const { core } = await runAction(emulator, { operation: 'create-check', 'check-name': 'x', 'check-url': site })
+    expect(core.failed).toBe('POST /checks failed: HTTP 400 Bad Request: interval out of range')
+    expect(core.outputs.error).toBe(core.failed)
+    expect(emulator.count('POST')).toBe(1)
+  })
+})
+
+describe('get-check and list-checks', () => {
+  it('gets by id and by exact name', async () => {
+    const check = emulator.seedCheck({ name: 'api', url: site, status: 'up', responseTime: 120, lastCheckedAt: '2026-01-01T00:00:00Z' })
+    emulator.seedCheck({ name: 'api-2', url: site })
+    for (const inputs of [{ 'check-id': check.id }, { 'check-name': 'api' }]) {
+      const { core } = await runAction(emulator, { operation: 'get-check', ...inputs })
+      expect(core.failed).toBeUndefined()
+      expect(core.outputs).toMatchObject({
+        'check-id': check.id,
+        'check-name': 'api',
+        'check-status': 'up',
+        'response-time': '120',
+        'last-checked-at': '2026-01-01T00:00:00Z'
+      })
+    }
+  })
+
+  it('null fields from the API (never probed) are empty outputs', async () => {
+    const check = emulator.seedCheck({ name: 'new', url: site })
+    const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': check.id })
+    expect(core.outputs['response-time']).toBe('')
+    expect(core.outputs['last-checked-at']).toBe('')
+    expect(core.outputs['check-status']).toBe('pending')
+  })
+
+  it('a name that matches nothing is a clear not-found error; two matches list their ids', async () => {
+    let outcome = await runAction(emulator, { operation: 'get-check', 'check-name': 'nope' })
+    expect(outcome.core.failed).toBe('no check named "nope" (looked through 0 checks)')
+    const a = emulator.seedCheck({ name: 'twin', url: site })
+    const b = emulator.seedCheck({ name: 'twin', url: site })
+    outcome = await runAction(emulator, { operation: 'get-check', 'check-name': 'twin' })
+    expect(outcome.core.failed).toContain(`2 checks are named "twin" (${a.id}, ${b.id})`)
+  })
+
+  it('an unknown id is a 404 error naming the id', async () => {
+    const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_missing' })
+    expect(core.failed).toBe('check chk_missing not found (GET /checks/chk_missing answered 404)')
+  })
+
+  it.each(['envelope', 'bare', 'cursor'] as const)('lists every page (%s collections)', async style => {
+    const paged = await startEmulator({ pageSize: 7, collectionStyle: style })
+    try {
+      for (let i = 0; i < 23; i++) paged.seedCheck({ name: `c${i}`, url: site })
+      const { core } = await runAction(paged, { operation: 'list-checks' })
+      expect(core.failed).toBeUndefined()
+      expect(core.outputs.count).toBe('23')
+      const names = (resultOf(core) as Array<{ name: string }>).map(c => c.name)
+      expect(names).toEqual(Array.from({ length: 23 }, (_, i) => `c${i}`))
+      expect(paged.count('GET', '/checks')).toBe(4)
+    } finally {
+      await paged.stop()
+    }
+  })
+
+  it('keeps fields it does not know in result', async () => {
+    emulator.seedCheck({ name: 'x', url: site, region: 'eu', sla: { target: 99.9 } })
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    expect(resultOf(core)).toEqual([expect.objectContaining({ region: 'eu', sla: { target: 99.9 } })])
+  })
+})
+
+describe('update-check', () => {
+  it('sends the whole writable check, so a replacing PUT keeps every other field', async () => {
+    const check = emulator.seedCheck({ name: 'api', url: site, interval: 30, alertChannels: ['email'], tags: ['x'] })
+    const { core } = await runAction(emulator, { operation: 'update-check', 'check-id': check.id, 'check-interval': '90' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs.changed).toBe('true')
+    expect(emulator.checks.get(check.id)).toMatchObject({ name: 'api', url: site, interval: 90, alertChannels: ['email'], tags: ['x'] })
+  })
+
+  it('renames with check-id plus check-name', async () => {
+    const check = emulator.seedCheck({ name: 'old', url: site })
+    const { core } = await runAction(emulator, { operation: 'update-check', 'check-id': check.id, 'check-name': 'new' })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.checks.get(check.id)?.name).toBe('new')
+  })
+
+  it('sends no PUT when nothing differs (channels compared as sets)', async () => {
+    const check = emulator.seedCheck({ name: 'api', url: site, alertChannels: ['slack', 'email'] })
+    const { core } = await runAction(emulator, { operation: 'update-check', 'check-name': 'api', 'alert-channels': 'email,slack' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs.changed).toBe('false')
+    expect(emulator.count('PUT')).toBe(0)
+    expect(core.outputs['check-id']).toBe(check.id)
+  })
+})
+
+describe('upsert-check', () => {
+  it('creates, then changes nothing on a re-run, then updates when the spec changes', async () => {
+    const inputs = { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site, 'check-interval': '60' }
+    const first = await runAction(emulator, inputs)
+    expect(first.core.outputs.changed).toBe('true')
+    const second = await runAction(emulator, inputs)
+    expect(second.core.outputs.changed).toBe('false')
+    expect(second.core.outputs['check-id']).toBe(first.core.outputs['check-id'])
+    expect(emulator.checks.size).toBe(1)
+    expect(emulator.count('PUT')).toBe(0)
+    const third = await runAction(emulator, { ...inputs, 'check-interval': '30' })
+    expect(third.core.outputs.changed).toBe('true')
+    expect(emulator.checks.size).toBe(1)
+    expect(emulator.count('PUT')).toBe(1)
+    expect([...emulator.checks.values()][0]).toMatchObject({ interval: 30 })
+  })
+
+  it('a server check without type compares equal to the default type http', async () => {
+    const check = emulator.seedCheck({ name: 'shop', url: site })
+    delete (check as Record<string, unknown>).type
+    const { core } = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(core.outputs.changed).toBe('false')
+  })
+
+  it('two checks with the name is an error listing their ids, and nothing is written', async () => {
+    emulator.seedCheck({ name: 'dup', url: site })
+    emulator.seedCheck({ name: 'dup', url: site })
+    const { core } = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'dup', 'check-url': site })
+    expect(core.failed).toMatch(/2 checks are named "dup" \(chk_\w+, chk_\w+\)/)
+    expect(emulator.count('POST') + emulator.count('PUT')).toBe(0)
+  })
+})
+
+describe('delete-check', () => {
+  it('deletes, and a second delete is success with changed=false', async () => {
+    const check = emulator.seedCheck({ name: 'preview-42', url: site })
+    const first = await runAction(emulator, { operation: 'delete-check', 'check-id': check.id })
+    expect(first.core.failed).toBeUndefined()
+    expect(first.core.outputs.changed).toBe('true')
+    expect(emulator.checks.size).toBe(0)
+    const again = await runAction(emulator, { operation: 'delete-check', 'check-id': check.id })
+    expect(again.core.failed).toBeUndefined()
+    expect(again.core.outputs.changed).toBe('false')
+    const byName = await runAction(emulator, { operation: 'delete-check', 'check-name': 'preview-42' })
+    expect(byName.core.failed).toBeUndefined()
+    expect(byName.core.outputs.changed).toBe('false')
+  })
+
+  it('deletes by name', async () => {
+    emulator.seedCheck({ name: 'preview-7', url: site })
+    const { core } = await runAction(emulator, { operation: 'delete-check', 'check-name': 'preview-7' })
+    expect(core.outputs.changed).toBe('true')
+    expect(emulator.checks.size).toBe(0)
+  })
+})
+
+describe('pause-check and resume-check', () => {
+  it('pauses several checks, skipping one already paused, then resumes them', async () => {
+    const a = emulator.seedCheck({ name: 'a', url: site, status: 'up', tags: ['keep'] })
+    const b = emulator.seedCheck({ name: 'b', url: site, status: 'paused' })
+    const c = emulator.seedCheck({ name: 'c', url: site, status: 'down' })
+    const pause = await runAction(emulator, { operation: 'pause-check', 'check-id': `${a.id}\n${b.id}`, 'check-name': 'c' })
+    expect(pause.core.failed).toBeUndefined()
+    expect(pause.core.outputs.changed).toBe('true')
+    expect(emulator.count('PUT')).toBe(2)
+    expect([a, b, c].map(x => emulator.checks.get(x.id)?.status)).toEqual(['paused', 'paused', 'paused'])
+    expect(emulator.checks.get(a.id)?.tags).toEqual(['keep'])
+    expect(resultOf(pause.core)).toHaveLength(3)
+
+    const again = await runAction(emulator, { operation: 'pause-check', 'check-name': 'a,b' })
+    expect(again.core.outputs.changed).toBe('false')
+    expect(emulator.count('PUT')).toBe(2)
+
+    const resume = await runAction(emulator, { operation: 'resume-check', 'check-name': 'a, b, c' })
+    expect(resume.core.outputs.changed).toBe('true')
+    expect([a, b, c].map(x => emulator.checks.get(x.id)?.status)).toEqual(['up', 'up', 'up'])
+    const resumeAgain = await runAction(emulator, { operation: 'resume-check', 'check-name': 'a' })
+    expect(resumeAgain.core.outputs.changed).toBe('false')
+  })
+
+  it('with auto-resume, the post step resumes exactly the checks this step paused', async () => {
+    const a = emulator.seedCheck({ name: 'a', url: site, status: 'up' })
+    const b = emulator.seedCheck({ name: 'b', url: site, status: 'paused' })
+    const inputs = { operation: 'pause-check', 'check-name': 'a,b', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(main.core.failed).toBeUndefined()
+    expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([a.id])
+    const post = await runAction(emulator, inputs, { state: main.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect(emulator.checks.get(a.id)?.status).toBe('up')
+    expect(emulator.checks.get(b.id)?.status).toBe('paused')
+  })
+
+  it('the post step does nothing without auto-resume or for other operations', async () => {
+    const a = emulator.seedCheck({ name: 'a', url: site, status: 'up' })
+    const inputs = { operation: 'pause-check', 'check-name': 'a' }
+    const main = await runAction(emulator, inputs)
+    expect(main.core.state['paused-check-ids']).toBeUndefined()
+    const before = emulator.requests.length
+    await runAction(emulator, inputs, { state: main.core.state })
+    expect(emulator.requests.length).toBe(before)
+    expect(emulator.checks.get(a.id)?.status).toBe('paused')
+  })
+})
+
+describe('check-history', () => {
+  it('returns the entries, their count and the uptime', async () => {
+    const check = emulator.seedCheck({ name: 'h', url: site })
+    emulator.history.set(check.id, [
+      { checkedAt: '2026-01-01T00:03:00Z', status: 'up', responseTime: 100 },
+      { checkedAt: '2026-01-01T00:02:00Z', status: 'down', responseTime: 5000 },
+      { checkedAt: '2026-01-01T00:01:00Z', status: 'up', responseTime: 90 },
+      { checkedAt: '2026-01-01T00:00:00Z', status: 'up', responseTime: 95 }
+    ])
+    const { core } = await runAction(emulator, { operation: 'check-history', 'check-name': 'h' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs.count).toBe('4')
+    expect(core.outputs.uptime).toBe('75.00')
+    expect(resultOf(core)).toHaveLength(4)
+    expect(core.summaryText).toContain('up in 75.00%')
+  })
+})
+
+describe('dry-run', () => {
+  it('plans writes without sending them; reads still happen', async () => {
+    const check = emulator.seedCheck({ name: 'api', url: site, interval: 60 })
+    const update = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'api', 'check-url': site, 'check-interval': '10', 'dry-run': 'true' })
+    expect(update.core.outputs.changed).toBe('true')
+    expect(update.core.logs.join('\n')).toContain(`[dry-run] would send PUT /checks/${check.id}`)
+    const create = await runAction(emulator, { operation: 'create-check', 'check-name': 'new', 'check-url': site, 'dry-run': 'true' })
+    expect(create.core.outputs['check-id']).toBeUndefined()
+    expect(resultOf(create.core)).toEqual({ name: 'new', url: site, type: 'http' })
+    const del = await runAction(emulator, { operation: 'delete-check', 'check-id': check.id, 'dry-run': 'true' })
+    expect(del.core.outputs.changed).toBe('true')
+    const pause = await runAction(emulator, { operation: 'pause-check', 'check-id': check.id, 'dry-run': 'true' })
+    expect(pause.core.outputs.changed).toBe('true')
+    expect(emulator.count('POST') + emulator.count('PUT') + emulator.count('DELETE')).toBe(0)
+    expect(emulator.checks.get(check.id)).toMatchObject({ interval: 60, status: 'pending' })
+    expect(emulator.count('GET')).toBeGreaterThan(0)
+  })
+})
+
+describe('outputs and summary', () => {
+  it('writes a job summary with a table of the check, and never the key', async () => {
+    const { core } = await runAction(emulator, { operation: 'create-check', 'check-name': 'shop', 'check-url': site })
+    expect(core.summaryText).toContain('### Check created')
+    expect(core.summaryText).toContain('| shop |')
+    expect(core.everything()).not.toContain(KEY)
+    expect(core.secrets).toContain(KEY)
+  })
+
+  it('job-summary false writes none', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'job-summary': 'false' })
+    expect(core.summaryText).toBe('')
+  })
+})

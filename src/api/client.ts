@@ -1,0 +1,540 @@
+/**
+ * The HTTP client of the monitoring API: Bearer auth, per-request timeout,
+ * same-origin redirects only, retries and rate limits (retry.ts), pacing
+ * (pacer.ts), pagination, `{data: ...}` or bare bodies, and errors that name
+ * the method, path, status and the server's message. It knows nothing of the
+ * runner: it is given a logger.
+ */
+import { HttpClient, HttpClientResponse } from '@actions/http-client'
+import type { IncomingMessage } from 'node:http'
+import { z } from 'zod'
+import { ApiError, httpError } from './errors.js'
+import { Clock, Pacer, realClock } from './pacer.js'
+import {
+  MAX_RATE_LIMIT_WAIT_MS,
+  Method,
+  backoffMs,
+  isRetryableStatus,
+  mayResend,
+  serverWaitMs
+} from './retry.js'
+
+export interface Logger {
+  debug: (message: string) => void
+  info: (message: string) => void
+  warning: (message: string) => void
+}
+
+export const silentLogger: Logger = { debug: () => {}, info: () => {}, warning: () => {} }
+
+export interface ClientOptions {
+  baseUrl: string
+  apiKey: string
+  maxRetries: number
+  requestTimeoutMs: number
+  log?: Logger
+  userAgent?: string
+  /** Pacing; defaults to the API's 100 requests a minute. `null` turns it off. */
+  pacer?: Pacer | null
+  clock?: Clock
+  random?: () => number
+  /** Largest response body read into memory. */
+  maxResponseBytes?: number
+  /** Most pages followed by one list. */
+  maxPages?: number
+}
+
+export interface RawResponse {
+  status: number
+  headers: IncomingMessage['headers']
+  body: string
+  url: URL
+}
+
+export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
+const MAX_REDIRECTS = 5
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+const DEFAULT_MAX_PAGES = 100
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Ambiguous failures of a POST: the create may or may not have happened. */
+export function isAmbiguous(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false
+  if (error.kind === 'network' || error.kind === 'timeout') return true
+  return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408)
+}
+
+export class ApiClient {
+  /** Requests sent over the wire, retries included. */
+  requestCount = 0
+  /** Absolute time (ms) after which no retry wait starts; set by the gate. */
+  deadline?: number
+
+  private readonly http: HttpClient
+  private readonly base: URL
+  private readonly log: Logger
+  private readonly pacer: Pacer | null
+  private readonly clock: Clock
+  private readonly random: () => number
+  private readonly maxBytes: number
+  readonly maxPages: number
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/')
+    this.log = options.log ?? silentLogger
+    this.clock = options.clock ?? realClock
+    this.random = options.random ?? Math.random
+    this.pacer =
+      options.pacer === undefined ? new Pacer(RATE_LIMIT.limit, RATE_LIMIT.windowMs, this.clock) : options.pacer
+    this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES
+    this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
+    this.http = new HttpClient(options.userAgent ?? 'monitoring-action', [], {
+      allowRedirects: false,
+      allowRetries: false,
+      socketTimeout: options.requestTimeoutMs,
+      keepAlive: false
+    })
+  }
+
+  /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
+  url(path: string): URL {
+    return new URL(path.replace(/^\/+/, ''), this.base)
+  }
+
+  /** How a URL is named in messages: its path relative to the base URL. */
+  describe(url: URL): string {
+    const basePath = this.base.pathname.replace(/\/$/, '')
+    if (url.origin === this.base.origin && url.pathname.startsWith(basePath + '/')) {
+      return url.pathname.slice(basePath.length) + url.search
+    }
+    return url.origin === this.base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`
+  }
+
+  // ---------------------------------------------------------------- one exchange
+
+  /** One HTTP exchange (following same-origin redirects), with the request timeout. */
+  private async exchange(method: Method, url: URL, body: string | undefined): Promise<RawResponse> {
+    let current = url
+    let currentMethod = method
+    let currentBody = body
+    for (let hop = 0; ; hop++) {
+      const response = await this.once(currentMethod, current, currentBody, method)
+      if (![301, 302, 303, 307, 308].includes(response.status)) return response
+      const location = response.headers.location
+      if (!location) return response
+      const next = new URL(location, current)
+      if (next.origin !== this.base.origin) {
+        throw new ApiError({
+          kind: 'redirect',
+          method,
+          path: this.describe(url),
+          status: response.status,
+          detail: `was redirected (HTTP ${response.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`
+        })
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new ApiError({
+          kind: 'redirect',
+          method,
+          path: this.describe(url),
+          status: response.status,
+          detail: `was redirected more than ${MAX_REDIRECTS} times`
+        })
+      }
+      if (response.status === 303) {
+        currentMethod = 'GET'
+        currentBody = undefined
+      }
+      current = next
+    }
+  }
+
+  private once(method: Method, url: URL, body: string | undefined, original: Method): Promise<RawResponse> {
+    const path = this.describe(url)
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.options.apiKey}`,
+      Accept: 'application/json'
+    }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    this.requestCount++
+    this.log.debug(`${method} ${path}`)
+    const timeoutMs = this.options.requestTimeoutMs
+    return new Promise<RawResponse>((resolve, reject) => {
+      let message: IncomingMessage | undefined
+      let settled = false
+      const finish = (error: ApiError | undefined, value?: RawResponse) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        if (error) {
+          message?.destroy()
+          reject(error)
+        } else resolve(value as RawResponse)
+      }
+      const fail = (kind: 'network' | 'timeout' | 'invalid-response', detail: string) =>
+        finish(new ApiError({ kind, method: original, path, detail }))
+      const timer = setTimeout(
+        () => fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`),
+        timeoutMs
+      )
+      this.http
+        .request(method, url.href, body ?? null, headers)
+        .then((response: HttpClientResponse) => {
+          message = response.message
+          const chunks: Buffer[] = []
+          let size = 0
+          message.on('data', (chunk: Buffer) => {
+            size += chunk.length
+            if (size > this.maxBytes) {
+              fail('invalid-response', `answered with a body larger than ${this.maxBytes} bytes; not read`)
+              return
+            }
+            chunks.push(chunk)
+          })
+          message.on('end', () =>
+            finish(undefined, {
+              status: message?.statusCode ?? 0,
+              headers: message?.headers ?? {},
+              body: Buffer.concat(chunks).toString('utf8'),
+              url
+            })
+          )
+          message.on('error', (error: Error) => fail('network', `failed: the connection broke while reading the answer (${error.message})`))
+          message.on('aborted', () => fail('network', 'failed: the connection was closed before the whole answer arrived'))
+        })
+        .catch((error: unknown) => {
+          const text = error instanceof Error ? error.message : String(error)
+          if (/timeout/i.test(text)) fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`)
+          else fail('network', `failed: ${networkReason(error)}`)
+        })
+    })
+  }
+
+  // ---------------------------------------------------------------- retries
+
+  private async wait(ms: number, method: Method, path: string, why: string): Promise<void> {
+    if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
+      throw new ApiError({
+        kind: 'deadline',
+        method,
+        path,
+        detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
+      })
+    }
+    await this.clock.sleep(ms)
+  }
+
+  /**
+   * Send a request with the retry policy. Resolves with a 2xx (or, when
+   * `allowed` says so, another) response; throws an ApiError otherwise.
+   * A POST is resent only after a 429.
+   */
+  async call(
+    method: Method,
+    target: string | URL,
+    payload?: unknown,
+    allowed: (status: number) => boolean = () => false
+  ): Promise<RawResponse> {
+    const url = typeof target === 'string' ? this.url(target) : target
+    const path = this.describe(url)
+    const body = payload === undefined ? undefined : JSON.stringify(payload)
+    const retries = this.options.maxRetries
+    for (let attempt = 1; ; attempt++) {
+      await this.pacer?.take()
+      let response: RawResponse
+      try {
+        response = await this.exchange(method, url, body)
+      } catch (error) {
+        const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')
+        if (!transient || !mayResend(method, undefined) || attempt > retries) {
+          throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
+        }
+        const ms = backoffMs(attempt, this.random)
+        this.log.warning(`${method} ${path}: ${(error as ApiError).message.slice(method.length + path.length + 2)}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`)
+        await this.wait(ms, method, path, (error as ApiError).message)
+        continue
+      }
+      const { status } = response
+      if ((status >= 200 && status < 300) || allowed(status)) return response
+      const retryable = isRetryableStatus(status) && mayResend(method, status)
+      if (status === 429) {
+        const asked = serverWaitMs(response.headers, this.clock.now())
+        const ms = asked ?? backoffMs(attempt, this.random)
+        if (attempt > retries || ms > MAX_RATE_LIMIT_WAIT_MS) {
+          throw rateLimitError(method, path, response, attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined)
+        }
+        this.pacer?.pause(ms)
+        this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`)
+        await this.wait(ms, method, path, `${method} ${path} was rate limited (HTTP 429)`)
+        continue
+      }
+      if (!retryable || attempt > retries) {
+        const error = httpError(method, path, status, response.body)
+        throw attempt > 1 ? withAttempts(error, attempt) : error
+      }
+      const asked = serverWaitMs(response.headers, this.clock.now())
+      const ms = Math.min(asked ?? backoffMs(attempt, this.random), MAX_RATE_LIMIT_WAIT_MS)
+      this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`)
+      await this.wait(ms, method, path, `${method} ${path} failed with HTTP ${status}`)
+    }
+  }
+
+  // ---------------------------------------------------------------- bodies
+
+  private json(method: Method, response: RawResponse): unknown {
+    const text = response.body.trim()
+    if (text === '') return undefined
+    try {
+      return JSON.parse(text)
+    } catch {
+      throw new ApiError({
+        kind: 'invalid-response',
+        method,
+        path: this.describe(response.url),
+        status: response.status,
+        detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(text.slice(0, 120))}`
+      })
+    }
+  }
+
+  private parse<S extends z.ZodType>(schema: S, value: unknown, method: Method, url: URL, what: string): z.output<S> {
+    const result = schema.safeParse(value)
+    if (result.success) return result.data
+    const issue = result.error.issues[0]
+    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
+    throw new ApiError({
+      kind: 'invalid-response',
+      method,
+      path: this.describe(url),
+      detail: `returned ${what} that does not match the API: ${where}${issue.message}`
+    })
+  }
+
+  /** A single resource: `{data: {...}}` or the bare object. */
+  private single<S extends z.ZodType>(schema: S, method: Method, response: RawResponse, what: string): z.output<S> {
+    const body = this.json(method, response)
+    const value = isMapping(body) && isMapping(body.data) ? body.data : body
+    return this.parse(schema, value, method, response.url, what)
+  }
+
+  // ---------------------------------------------------------------- verbs
+
+  /** GET one resource; null on 404. */
+  async getOrNull<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S> | null> {
+    const response = await this.call('GET', path, undefined, s => s === 404)
+    if (response.status === 404) return null
+    return this.single(schema, 'GET', response, what)
+  }
+
+  async get<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S>> {
+    const response = await this.call('GET', path)
+    return this.single(schema, 'GET', response, what)
+  }
+
+  /** PUT a whole resource. Servers that answer with no body get the sent one back. */
+  async put<S extends z.ZodType>(path: string, body: Record<string, unknown>, schema: S, what: string): Promise<z.output<S>> {
+    const response = await this.call('PUT', path, body)
+    if (response.body.trim() === '') return this.parse(schema, body, 'PUT', response.url, what)
+    return this.single(schema, 'PUT', response, what)
+  }
+
+  /** DELETE; false when the resource was already gone (404). */
+  async delete(path: string): Promise<boolean> {
+    const response = await this.call('DELETE', path, undefined, s => s === 404)
+    return response.status !== 404
+  }
+
+  /** Every item of a collection, following the server's next-page signals. */
+  async list<S extends z.ZodType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
+    const items: Array<z.output<S>> = []
+    const seen = new Set<string>()
+    let next: URL | undefined = this.url(path)
+    for (let page = 1; next; page++) {
+      if (page > this.maxPages) {
+        throw new ApiError({
+          kind: 'pagination',
+          method: 'GET',
+          path,
+          detail: `has more than ${this.maxPages} pages; stopped rather than read without end`
+        })
+      }
+      seen.add(next.href)
+      const response = await this.call('GET', next)
+      const body = this.json('GET', response)
+      const rows = collectionOf(body)
+      if (rows === undefined) {
+        throw new ApiError({
+          kind: 'invalid-response',
+          method: 'GET',
+          path: this.describe(next),
+          detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
+        })
+      }
+      rows.forEach((row, i) => items.push(this.parse(schema, row, 'GET', next as URL, `${what} #${i + 1}`)))
+      const following = this.nextPage(response, body, next)
+      if (following && seen.has(following.href)) {
+        throw new ApiError({
+          kind: 'pagination',
+          method: 'GET',
+          path: this.describe(next),
+          detail: 'returned a next-page link to a page already read; stopped'
+        })
+      }
+      next = following
+    }
+    return items
+  }
+
+  /** The next page's URL, if the server signals one; never another origin. */
+  private nextPage(response: RawResponse, body: unknown, current: URL): URL | undefined {
+    const link = parseLinkNext(response.headers.link)
+    let candidate: URL | undefined
+    if (link) candidate = new URL(link, current)
+    else if (isMapping(body)) {
+      const links = isMapping(body.links) ? body.links : undefined
+      const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined
+      const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '') as
+        | string
+        | undefined
+      const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(
+        v => typeof v === 'string' && v !== ''
+      ) as string | undefined
+      if (urlLike && /^(https?:\/\/|\/|\?)|\//.test(urlLike)) candidate = this.resolveNext(urlLike, current)
+      else if (urlLike || cursor) {
+        candidate = new URL(current.href)
+        candidate.searchParams.set('cursor', (urlLike ?? cursor) as string)
+      }
+    }
+    if (candidate && candidate.origin !== this.base.origin) {
+      throw new ApiError({
+        kind: 'pagination',
+        method: 'GET',
+        path: this.describe(current),
+        detail: `returned a next-page link to another origin (${candidate.origin}); not followed, so the API key is not sent there`
+      })
+    }
+    return candidate
+  }
+
+  /** A body's next link: absolute, origin-relative under the base path, or relative to the base URL. */
+  private resolveNext(next: string, current: URL): URL {
+    if (/^https?:\/\//.test(next)) return new URL(next)
+    if (next.startsWith('?')) return new URL(next, current)
+    const basePath = this.base.pathname
+    if (next.startsWith(basePath)) return new URL(next, this.base.origin)
+    return this.url(next)
+  }
+
+  /**
+   * POST a new resource, never making a duplicate. After an ambiguous failure
+   * (5xx, timeout, dropped connection) the collection is listed: an item that
+   * `matches` and whose id is not in `before` is the one created. If there is
+   * none, the POST is sent again, within the retry budget.
+   */
+  async create<S extends z.ZodType<{ id: string }>>(
+    path: string,
+    body: Record<string, unknown>,
+    schema: S,
+    what: string,
+    recovery: { before: ReadonlySet<string>; matches: (item: z.output<S>) => boolean }
+  ): Promise<{ item: z.output<S>; recovered: boolean }> {
+    const retries = this.options.maxRetries
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await this.call('POST', path, body)
+        if (response.body.trim() === '') {
+          throw new ApiError({
+            kind: 'invalid-response',
+            method: 'POST',
+            path,
+            status: response.status,
+            detail: `returned HTTP ${response.status} with an empty body; expected the created ${what}`
+          })
+        }
+        return { item: this.single(schema, 'POST', response, `the created ${what}`), recovered: false }
+      } catch (error) {
+        if (!isAmbiguous(error)) throw error
+        const failure = error as ApiError
+        this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`)
+        const found = (await this.list(path, schema, what)).filter(
+          item => !recovery.before.has(item.id) && recovery.matches(item)
+        )
+        if (found.length > 0) {
+          this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`)
+          return { item: found[found.length - 1], recovered: true }
+        }
+        if (attempt > retries) {
+          throw new ApiError({
+            kind: failure.kind,
+            method: 'POST',
+            path,
+            status: failure.status,
+            serverMessage: failure.serverMessage,
+            detail: `${failure.message.slice(`POST ${path} `.length)} (${attempt} attempts; no ${what} was created: checked after each failure)`
+          })
+        }
+        const ms = backoffMs(attempt, this.random)
+        this.log.warning(`No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`)
+        await this.wait(ms, 'POST', path, failure.message)
+      }
+    }
+  }
+}
+
+function withAttempts(error: ApiError, attempts: number): ApiError {
+  return new ApiError({
+    kind: error.kind,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    serverMessage: error.serverMessage,
+    detail: `${error.message.slice(error.method.length + error.path.length + 2)} (after ${attempts} attempts)`
+  })
+}
+
+function rateLimitError(method: Method, path: string, response: RawResponse, attempts: number, tooLongMs?: number): ApiError {
+  const base = httpError(method, path, 429, response.body)
+  const detail = tooLongMs
+    ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
+    : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`
+  return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail })
+}
+
+function networkReason(error: unknown): string {
+  const e = error as { code?: string; message?: string }
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
+    ECONNRESET: 'the connection was reset',
+    ENOTFOUND: 'the host name could not be resolved (check base-url)',
+    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+    ETIMEDOUT: 'the connection timed out',
+    EPIPE: 'the connection was closed',
+    CERT_HAS_EXPIRED: 'the server certificate has expired'
+  }
+  if (e.code && known[e.code]) return `${known[e.code]} [${e.code}]`
+  if (e.message === 'socket hang up') return 'the connection was dropped before an answer (socket hang up)'
+  return e.message ?? String(error)
+}
+
+/** Rows of a collection: a bare array, or `data` / `items` / `results`. */
+export function collectionOf(body: unknown): unknown[] | undefined {
+  if (Array.isArray(body)) return body
+  if (isMapping(body)) {
+    for (const key of ['data', 'items', 'results']) {
+      if (Array.isArray(body[key])) return body[key] as unknown[]
+    }
+  }
+  return undefined
+}
+
+/** The `rel="next"` target of a Link header. */
+export function parseLinkNext(header: string | string[] | undefined): string | undefined {
+  if (!header) return undefined
+  const text = Array.isArray(header) ? header.join(',') : header
+  for (const part of text.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part)
+    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2])) return match[1]
+  }
+  return undefined
+}

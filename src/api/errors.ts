@@ -1,0 +1,117 @@
+/**
+ * Errors of the API client. Every message names the method, the path (relative
+ * to the base URL, never with the key) and, for HTTP errors, the status and the
+ * server's own message.
+ */
+
+export type ApiErrorKind =
+  | 'http' // the server answered with a status that is an error
+  | 'rate-limit' // 429 and we gave up
+  | 'network' // connection refused, reset, dropped
+  | 'timeout' // request-timeout elapsed
+  | 'invalid-response' // 2xx whose body is not what the API promises
+  | 'redirect' // a redirect we will not follow
+  | 'pagination' // a next link we will not follow
+  | 'deadline' // the operation's overall time ran out
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind
+  readonly method: string
+  readonly path: string
+  readonly status?: number
+  readonly serverMessage?: string
+
+  constructor(init: {
+    kind: ApiErrorKind
+    method: string
+    path: string
+    status?: number
+    serverMessage?: string
+    detail: string
+  }) {
+    super(`${init.method} ${init.path} ${init.detail}`)
+    this.name = 'ApiError'
+    this.kind = init.kind
+    this.method = init.method
+    this.path = init.path
+    this.status = init.status
+    this.serverMessage = init.serverMessage
+  }
+}
+
+const MAX_MESSAGE = 300
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE)}...` : flat
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value
+  if (typeof value === 'object' && value !== null) {
+    const o = value as Record<string, unknown>
+    for (const key of ['message', 'detail', 'title', 'description', 'error']) {
+      const inner = asText(o[key])
+      if (inner) return inner
+    }
+  }
+  return undefined
+}
+
+/**
+ * The server's message from an error body of unknown shape: `error.message`,
+ * `error`, `message`, `errors[]`, or the start of the text itself.
+ */
+export function serverMessageOf(body: string): string | undefined {
+  const text = body.trim()
+  if (text === '') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // HTML error pages: keep the title or the visible text, not the markup.
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
+    const visible = title ?? text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<[^>]+>/gi, ' ')
+    return clip(visible) || undefined
+  }
+  if (typeof parsed === 'object' && parsed !== null) {
+    const o = parsed as Record<string, unknown>
+    const direct = asText(o.error) ?? asText(o.message) ?? asText(o.detail) ?? asText(o.title)
+    if (direct) return clip(direct)
+    if (Array.isArray(o.errors)) {
+      const parts = o.errors.map(e => asText(e) ?? JSON.stringify(e)).filter(Boolean)
+      if (parts.length > 0) return clip(parts.join('; '))
+    }
+  }
+  if (typeof parsed === 'string') return clip(parsed)
+  return clip(text)
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout'
+}
+
+export const AUTH_HINT =
+  'The API key is missing or invalid: the key is found in the monitoring service\'s account settings, under "API access"; pass it from a secret as the api-key input.'
+
+export function httpError(method: string, path: string, status: number, body: string): ApiError {
+  const serverMessage = serverMessageOf(body)
+  const reason = REASONS[status] ?? ''
+  let detail = `failed: HTTP ${status}${reason ? ` ${reason}` : ''}`
+  if (serverMessage) detail += `: ${serverMessage}`
+  if (status === 401) detail += `. ${AUTH_HINT}`
+  if (status === 403) detail += '. The API key is valid but not allowed to do this (plan tier or key permissions).'
+  return new ApiError({ kind: 'http', method, path, status, serverMessage, detail })
+}

@@ -1,0 +1,67 @@
+/**
+ * The retry policy, in one place: what may be retried, and how long to wait.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/** A wait longer than this is not made: the action gives up instead. */
+export const MAX_RATE_LIMIT_WAIT_MS = 120_000
+const BACKOFF_BASE_MS = 500
+const BACKOFF_CAP_MS = 20_000
+
+/** Statuses that are never retried: the request itself is wrong. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500
+}
+
+/**
+ * May this failure be retried as it is? GET, PUT and DELETE are idempotent.
+ * A POST may only be resent after a 429 (the request was refused, nothing was
+ * created); any other POST failure is ambiguous and needs a look first.
+ */
+export function mayResend(method: Method, status: number | undefined): boolean {
+  if (status === 429) return true
+  return method !== 'POST'
+}
+
+/** Retry-After: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000)
+  const date = Date.parse(text)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+/** RateLimit-Reset / X-RateLimit-Reset: under 10^9 seconds from now, else a Unix time in seconds. */
+export function parseRateLimitReset(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (!/^\d+(\.\d+)?$/.test(text)) return undefined
+  const n = Number(text)
+  if (n < 1e9) return Math.ceil(n * 1000)
+  return Math.max(0, Math.ceil(n * 1000 - now))
+}
+
+type Headers = Record<string, string | string[] | undefined>
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name.toLowerCase()]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** How long the server asked us to wait, if it said. */
+export function serverWaitMs(headers: Headers, now: number): number | undefined {
+  return (
+    parseRetryAfter(header(headers, 'retry-after'), now) ??
+    parseRateLimitReset(header(headers, 'ratelimit-reset'), now) ??
+    parseRateLimitReset(header(headers, 'x-ratelimit-reset'), now)
+  )
+}
+
+/** Exponential backoff with jitter: half fixed, half random. `attempt` counts from 1. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
+}

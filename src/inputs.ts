@@ -1,0 +1,406 @@
+/**
+ * Runner strings -> one typed, validated Config. Nothing here makes a request:
+ * every problem with the inputs is found, and named, before the first one.
+ */
+import { z } from 'zod'
+import {
+  Mapping,
+  ValueError,
+  parseBoolean,
+  parseDuration,
+  parseList,
+  parseMapping,
+  parseMilliseconds,
+  parseWholeNumber,
+  quote
+} from './parse.js'
+import { MULTI_CHECK_OPERATIONS, OPERATIONS, OperationName } from './operations/names.js'
+
+/** Every input of action.yml, by its kebab-case name. */
+export const INPUTS = [
+  'operation',
+  'api-key',
+  'base-url',
+  'check',
+  'check-id',
+  'check-name',
+  'check-url',
+  'check-type',
+  'check-interval',
+  'alert-channels',
+  'check-status',
+  'checks-file',
+  'auto-resume',
+  'prune',
+  'prune-prefix',
+  'expected-status',
+  'max-response-time',
+  'require-fresh',
+  'timeout',
+  'poll-interval',
+  'incident',
+  'incident-id',
+  'incident-title',
+  'incident-message',
+  'incident-status',
+  'status-page',
+  'status-page-id',
+  'status-page-name',
+  'dry-run',
+  'fail-on-error',
+  'max-retries',
+  'request-timeout',
+  'job-summary'
+] as const
+
+export type InputName = (typeof INPUTS)[number]
+export type RawInputs = Partial<Record<InputName, string>>
+
+/** A bad input: the message always starts with the input's name. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InputError'
+  }
+}
+
+export interface Config {
+  operation: OperationName
+  apiKey: string
+  /** API root without a trailing slash, e.g. https://api.example.com/v1 */
+  baseUrl: string
+  /** The wanted check fields: the `check` spec with the shorthand inputs applied. */
+  check: Mapping
+  checkIds: string[]
+  checkNames: string[]
+  checksFile?: string
+  autoResume: boolean
+  prune: boolean
+  prunePrefix?: string
+  expectedStatus: string
+  maxResponseTimeMs?: number
+  requireFresh: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+  /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */
+  incident: Mapping
+  incidentId?: string
+  statusPage: Mapping
+  statusPageId?: string
+  dryRun: boolean
+  failOnError: boolean
+  maxRetries: number
+  requestTimeoutMs: number
+  jobSummary: boolean
+}
+
+/** Turn a parser's exception into a zod issue on the current field. */
+function using<T>(parse: (value: string) => T) {
+  return (value: string, ctx: z.RefinementCtx): T => {
+    try {
+      return parse(value)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
+      return z.NEVER
+    }
+  }
+}
+
+const text = z.string().optional()
+const optional = <T>(parse: (value: string) => T) => z.string().transform(using(parse)).optional()
+const withDefault = <T>(parse: (value: string) => T, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform(using(parse))
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
+
+function parseBaseUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value.trim())
+  } catch {
+    throw new ValueError(`must be an absolute URL such as https://api.example.com/v1, got ${quote(value)}`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ValueError(`must be an https URL, got ${quote(url.protocol)}`)
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    throw new ValueError(
+      `must use https: the API key is only sent over plain http to a loopback host (localhost, 127.x.x.x, [::1]), got host ${quote(url.hostname)}`
+    )
+  }
+  if (url.username || url.password) {
+    throw new ValueError('must not contain a user name or password')
+  }
+  if (url.search || url.hash) {
+    throw new ValueError('must not contain a query (?...) or fragment (#...)')
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+function parseApiKey(value: string): string {
+  const key = value.trim()
+  // Never echo the value: it is a secret.
+  if (/[\s\u0000-\u001f\u007f]/.test(key)) {
+    throw new ValueError('must be a single token without spaces, line breaks or control characters')
+  }
+  return key
+}
+
+function parseOperation(value: string): OperationName {
+  const name = value.trim()
+  if ((OPERATIONS as readonly string[]).includes(name)) return name as OperationName
+  throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`)
+}
+
+const oneLine = (value: string): string => {
+  const trimmed = value.trim()
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new ValueError(`must be one line without control characters, got ${quote(value)}`)
+  }
+  return trimmed
+}
+
+const schema = z
+  .object({
+    operation: z.string({ error: 'is required' }).transform(using(parseOperation)),
+    'api-key': z.string({ error: 'is required' }).transform(using(parseApiKey)),
+    'base-url': z.string({ error: 'is required' }).transform(using(parseBaseUrl)),
+    check: optional(parseMapping),
+    'check-id': optional(parseList),
+    'check-name': optional(parseList),
+    'check-url': optional(oneLine),
+    'check-type': optional(oneLine),
+    'check-interval': optional(v => parseWholeNumber(v, 1, 10_000_000)),
+    'alert-channels': optional(parseList),
+    'check-status': optional(oneLine),
+    'checks-file': optional(oneLine),
+    'auto-resume': withDefault(parseBoolean, 'false'),
+    prune: withDefault(parseBoolean, 'false'),
+    'prune-prefix': text,
+    'expected-status': withDefault(oneLine, 'up'),
+    'max-response-time': optional(parseMilliseconds),
+    'require-fresh': withDefault(parseBoolean, 'true'),
+    timeout: withDefault(parseDuration, '5m'),
+    'poll-interval': withDefault(parseDuration, '10s'),
+    incident: optional(parseMapping),
+    'incident-id': optional(oneLine),
+    'incident-title': optional(oneLine),
+    'incident-message': text,
+    'incident-status': optional(oneLine),
+    'status-page': optional(parseMapping),
+    'status-page-id': optional(oneLine),
+    'status-page-name': optional(oneLine),
+    'dry-run': withDefault(parseBoolean, 'false'),
+    'fail-on-error': withDefault(parseBoolean, 'true'),
+    'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
+    'request-timeout': withDefault(parseDuration, '30s'),
+    'job-summary': withDefault(parseBoolean, 'true')
+  })
+  .strict()
+
+type Parsed = z.output<typeof schema>
+
+/** Runner strings with "" meaning "not set". */
+function present(raw: RawInputs): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string' && value.trim() !== '') out[name] = value
+  }
+  return out
+}
+
+/** Make the first zod issue one sentence that starts with the input's name. */
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map(issue => {
+      const name = String(issue.path[0] ?? 'inputs')
+      if (issue.code === 'unrecognized_keys') return `unknown input(s): ${issue.keys.join(', ')}`
+      return `${name} ${issue.message}`
+    })
+    .join('; ')
+}
+
+/** Check fields the action understands; other fields pass through untouched. */
+const checkFieldRules: Record<string, (value: unknown) => string | undefined> = {
+  name: v => (typeof v === 'string' && v.trim() !== '' ? undefined : 'must be a non-empty string'),
+  url: v => {
+    if (typeof v !== 'string') return 'must be a string'
+    try {
+      const u = new URL(v)
+      return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http or https URL'
+    } catch {
+      return `must be an absolute URL, got ${quote(v)}`
+    }
+  },
+  type: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string'),
+  interval: v =>
+    typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0',
+  alertChannels: v =>
+    Array.isArray(v) && v.every(c => typeof c === 'string') ? undefined : 'must be a list of strings',
+  status: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string')
+}
+
+/** Validate a check spec's known fields; `where` names the input or file entry. */
+export function checkSpecProblem(spec: Mapping): string | undefined {
+  for (const [field, rule] of Object.entries(checkFieldRules)) {
+    if (field in spec) {
+      const problem = rule(spec[field])
+      if (problem) return `${field} ${problem}`
+    }
+  }
+  return undefined
+}
+
+function buildCheck(p: Parsed): Mapping {
+  const spec: Mapping = { ...(p.check ?? {}) }
+  const problem = checkSpecProblem(spec)
+  if (problem) throw new InputError(`check: ${problem}`)
+  const names = p['check-name'] ?? []
+  if (names.length === 1) spec.name = names[0]
+  if (p['check-url'] !== undefined) {
+    const urlProblem = checkFieldRules.url(p['check-url'])
+    if (urlProblem) throw new InputError(`check-url ${urlProblem}`)
+    spec.url = p['check-url']
+  }
+  if (p['check-type'] !== undefined) spec.type = p['check-type']
+  if (p['check-interval'] !== undefined) spec.interval = p['check-interval']
+  if (p['alert-channels'] !== undefined) spec.alertChannels = p['alert-channels']
+  if (p['check-status'] !== undefined) spec.status = p['check-status']
+  return spec
+}
+
+function buildIncident(p: Parsed): Mapping {
+  const spec: Mapping = { ...(p.incident ?? {}) }
+  for (const field of ['title', 'message', 'status']) {
+    if (field in spec && (typeof spec[field] !== 'string' || spec[field] === '')) {
+      throw new InputError(`incident: ${field} must be a non-empty string`)
+    }
+  }
+  if (p['incident-title'] !== undefined) spec.title = p['incident-title']
+  if (p['incident-message'] !== undefined) spec.message = p['incident-message']
+  if (p['incident-status'] !== undefined) spec.status = p['incident-status']
+  return spec
+}
+
+function buildStatusPage(p: Parsed): Mapping {
+  const spec: Mapping = { ...(p['status-page'] ?? {}) }
+  if ('name' in spec && (typeof spec.name !== 'string' || spec.name === '')) {
+    throw new InputError('status-page: name must be a non-empty string')
+  }
+  if (p['status-page-name'] !== undefined) spec.name = p['status-page-name']
+  return spec
+}
+
+/** What each operation needs before it can send anything. */
+function requireForOperation(c: Config, p: Parsed): void {
+  const op = c.operation
+  const ids = c.checkIds
+  const names = p['check-name'] ?? []
+  const needs = (message: string): never => {
+    throw new InputError(`${op} needs ${message}`)
+  }
+  const multi = MULTI_CHECK_OPERATIONS.includes(op)
+  if (!multi) {
+    if (ids.length > 1) throw new InputError(`check-id takes one id for ${op}, got ${ids.length}`)
+    if (names.length > 1) throw new InputError(`check-name takes one name for ${op}, got ${names.length}`)
+  }
+  const targetsCheck = ['get-check', 'update-check', 'delete-check', 'check-history'].includes(op)
+  if ((targetsCheck || multi) && ids.length === 0 && names.length === 0) {
+    needs(multi ? 'check-id or check-name (one or more)' : 'check-id or check-name')
+  }
+  switch (op) {
+    case 'create-check':
+    case 'upsert-check':
+      if (typeof c.check.name !== 'string') needs('a check name: set check-name, or name in check')
+      if (typeof c.check.url !== 'string') needs('a check URL: set check-url, or url in check')
+      break
+    case 'update-check': {
+      const changes = Object.keys(c.check).filter(k => !(k === 'name' && ids.length === 0))
+      if (changes.length === 0) {
+        needs('something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)')
+      }
+      break
+    }
+    case 'sync-checks':
+      if (!c.checksFile) needs('checks-file')
+      break
+    case 'create-incident':
+    case 'open-incident':
+      if (typeof c.incident.title !== 'string') needs('an incident title: set incident-title, or title in incident')
+      break
+    case 'update-incident':
+    case 'resolve-incident':
+      if (!c.incidentId && typeof c.incident.title !== 'string') needs('incident-id or incident-title')
+      break
+    case 'create-status-page':
+      if (typeof c.statusPage.name !== 'string') needs('a status page name: set status-page-name, or name in status-page')
+      break
+    case 'get-status-page':
+      if (!c.statusPageId && typeof c.statusPage.name !== 'string') needs('status-page-id or status-page-name')
+      break
+  }
+  if (c.prunePrefix !== undefined && !c.prune) {
+    throw new InputError('prune-prefix only applies with prune: true')
+  }
+}
+
+/** Parse and validate every input. Throws InputError naming the input. */
+export function parseConfig(raw: RawInputs): Config {
+  const result = schema.safeParse(present(raw))
+  if (!result.success) throw new InputError(describe(result.error))
+  const p = result.data
+  const config: Config = {
+    operation: p.operation,
+    apiKey: p['api-key'],
+    baseUrl: p['base-url'],
+    check: buildCheck(p),
+    checkIds: p['check-id'] ?? [],
+    checkNames: p['check-name'] ?? [],
+    checksFile: p['checks-file'],
+    autoResume: p['auto-resume'],
+    prune: p.prune,
+    prunePrefix: p['prune-prefix'],
+    expectedStatus: p['expected-status'],
+    maxResponseTimeMs: p['max-response-time'],
+    requireFresh: p['require-fresh'],
+    timeoutMs: p.timeout,
+    pollIntervalMs: p['poll-interval'],
+    incident: buildIncident(p),
+    incidentId: p['incident-id'],
+    statusPage: buildStatusPage(p),
+    statusPageId: p['status-page-id'],
+    dryRun: p['dry-run'],
+    failOnError: p['fail-on-error'],
+    maxRetries: p['max-retries'],
+    requestTimeoutMs: p['request-timeout'],
+    jobSummary: p['job-summary']
+  }
+  if (config.requestTimeoutMs < 100) throw new InputError('request-timeout must be at least 100ms')
+  if (config.pollIntervalMs < 100) throw new InputError('poll-interval must be at least 100ms')
+  requireForOperation(config, p)
+  return config
+}
+
+/**
+ * `fail-on-error` read on its own, so that even a config that does not parse
+ * knows whether to fail the step. Anything but a valid `false` means true.
+ */
+export function failOnErrorOf(raw: RawInputs): boolean {
+  try {
+    return raw['fail-on-error'] === undefined || raw['fail-on-error'].trim() === ''
+      ? true
+      : parseBoolean(raw['fail-on-error'])
+  } catch {
+    return true
+  }
+}
+
+/** Read every input through a getInput-like function (the runner's `INPUT_*`). */
+export function readInputs(getInput: (name: string) => string): RawInputs {
+  const raw: RawInputs = {}
+  for (const name of INPUTS) raw[name] = getInput(name)
+  return raw
+}

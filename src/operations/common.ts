@@ -1,0 +1,59 @@
+/** Helpers shared by the operations: comparing, planning writes, describing. */
+import type { Mapping } from '../parse.js'
+import { READ_ONLY_FIELDS } from '../api/schemas.js'
+import type { OperationContext } from './types.js'
+
+/** JSON with sorted keys, so that equal values print equal. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Mapping).sort(([a], [b]) => a.localeCompare(b)))
+      : v
+  )
+}
+
+/** A field's value normalised for comparing: `type` defaults to http, channel lists are sets. */
+function normal(field: string, value: unknown): string {
+  if (field === 'type' && (value === undefined || value === null)) return canonical('http')
+  if (field === 'alertChannels') {
+    const list = Array.isArray(value) ? value : []
+    return canonical([...new Set(list.map(String))].sort())
+  }
+  return canonical(value ?? null)
+}
+
+/** The fields of `wanted` whose values differ in `current`. */
+export function differences(wanted: Mapping, current: Mapping): string[] {
+  return Object.keys(wanted).filter(field => normal(field, wanted[field]) !== normal(field, current[field]))
+}
+
+/** A resource without the fields the server owns: what a PUT sends back. */
+export function writableOf(resource: Mapping): Mapping {
+  const out: Mapping = {}
+  for (const [key, value] of Object.entries(resource)) {
+    if (!READ_ONLY_FIELDS.includes(key)) out[key] = value
+  }
+  return out
+}
+
+/** A check body for a create: `type` defaults to http. */
+export function withDefaultType(spec: Mapping): Mapping {
+  return spec.type === undefined ? { ...spec, type: 'http' } : spec
+}
+
+/**
+ * Log a write that dry-run will not send. Returns true when in dry-run (the
+ * caller then skips the request).
+ */
+export function planned(ctx: OperationContext, method: string, path: string, body?: unknown): boolean {
+  if (!ctx.config.dryRun) return false
+  ctx.log.info(`[dry-run] would send ${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`}`)
+  return true
+}
+
+export const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value))
+
+/** Escape text for a Markdown table cell. */
+export function cell(value: unknown): string {
+  return str(value).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+}

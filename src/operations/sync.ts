@@ -1,0 +1,222 @@
+/**
+ * Monitoring as code: make the service's checks equal to a file's list.
+ * Read the file (validated before any request), list once, plan, print the
+ * plan, then send one request per change, paced under the rate limit.
+ */
+import { readFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
+import type { Check } from '../api/schemas.js'
+import { checkSpecProblem } from '../inputs.js'
+import { Mapping, isMapping } from '../parse.js'
+import { cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
+import type { Operation, OperationContext, Summary } from './types.js'
+import { OperationError } from './types.js'
+
+export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
+
+export interface PlanEntry {
+  action: PlanAction
+  name: string
+  id?: string
+  /** Fields that differ (update), or that are set (create). */
+  fields: string[]
+  /** What is sent: the whole check for create and update. */
+  body?: Mapping
+  /** After applying: done, failed or not attempted. */
+  outcome?: 'applied' | 'failed' | 'not applied'
+}
+
+/** Requests run at once during a sync; all still go through the client's pacing. */
+const CONCURRENCY = 4
+
+export class ChecksFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ChecksFileError'
+  }
+}
+
+/** Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`. */
+export function parseChecksFile(text: string, file: string): Mapping[] {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
+  const fail = (message: string): never => {
+    throw new ChecksFileError(`checks-file ${file}: ${message}`)
+  }
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]
+    fail(`not valid YAML or JSON (line ${e.linePos?.[0]?.line ?? '?'}): ${e.message.split('\n')[0]}`)
+  }
+  let seq: unknown = doc.contents
+  if (isMap(seq)) seq = seq.get('checks', true)
+  if (!isSeq(seq)) fail('must hold a list of checks, or a mapping with a "checks" list')
+  const items = (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items
+  const values = doc.toJS({ maxAliasCount: 100 }) as unknown
+  const list = (Array.isArray(values) ? values : (values as Mapping).checks) as unknown[]
+  const names = new Map<string, number>()
+  return list.map((entry, i) => {
+    const offset = items[i]?.range?.[0]
+    const where = `entry ${i + 1}${offset !== undefined ? ` (line ${lineCounter.linePos(offset).line})` : ''}`
+    if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`)
+    const spec = entry as Mapping
+    if (typeof spec.name !== 'string' || spec.name.trim() === '') fail(`${where} needs a name`)
+    if (typeof spec.url !== 'string') fail(`${where} (${JSON.stringify(spec.name)}) needs a url`)
+    const problem = checkSpecProblem(spec)
+    if (problem) fail(`${where} (${JSON.stringify(spec.name)}): ${problem}`)
+    const earlier = names.get(spec.name as string)
+    if (earlier !== undefined) fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`)
+    names.set(spec.name as string, i + 1)
+    return spec
+  })
+}
+
+export interface PlanOptions {
+  prune: boolean
+  prunePrefix?: string
+}
+
+/** What to do to make `server` equal `wanted`. Pure. */
+export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
+  const plan: PlanEntry[] = []
+  for (const spec of wanted) {
+    const name = String(spec.name)
+    const matches = server.filter(c => c.name === name)
+    if (matches.length > 1) {
+      throw new OperationError(
+        `${matches.length} checks on the service are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}); delete all but one, then sync again`
+      )
+    }
+    const body = withDefaultType(spec)
+    const current = matches[0]
+    if (!current) {
+      plan.push({ action: 'create', name, fields: Object.keys(body), body })
+      continue
+    }
+    const fields = differences(body, current)
+    plan.push(
+      fields.length > 0
+        ? { action: 'update', name, id: current.id, fields, body: { ...writableOf(current), ...body } }
+        : { action: 'unchanged', name, id: current.id, fields: [] }
+    )
+  }
+  if (options.prune) {
+    const listed = new Set(wanted.map(s => String(s.name)))
+    for (const check of server) {
+      const name = str(check.name)
+      if (listed.has(name)) continue
+      if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix)) continue
+      plan.push({ action: 'delete', name, id: check.id, fields: [] })
+    }
+  }
+  return plan
+}
+
+export function countOf(plan: PlanEntry[], action: PlanAction, onlyApplied = false): number {
+  return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged')).length
+}
+
+function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary {
+  const order: PlanAction[] = ['create', 'update', 'delete', 'unchanged']
+  const sorted = [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action))
+  return {
+    title,
+    lines,
+    tables: [
+      {
+        head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
+        rows: sorted.map(e => [e.action, cell(e.name), cell(e.id), cell(e.fields.join(', ')), cell(e.outcome ?? '')])
+      }
+    ]
+  }
+}
+
+const entryResult = (e: PlanEntry) => ({ action: e.action, name: e.name, id: e.id ?? null, fields: e.fields, ...(e.outcome ? { outcome: e.outcome } : {}) })
+
+async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<void> {
+  const api = ctx.api
+  if (entry.action === 'create') {
+    const { item } = await api.createCheck(entry.body as Mapping, before)
+    entry.id = item.id
+  } else if (entry.action === 'update') {
+    await api.updateCheck(entry.id as string, entry.body as Mapping)
+  } else if (entry.action === 'delete') {
+    await api.deleteCheck(entry.id as string)
+  }
+}
+
+export const syncChecks: Operation = async ctx => {
+  const file = path.resolve(ctx.workspace, ctx.config.checksFile as string)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    throw new ChecksFileError(`checks-file ${ctx.config.checksFile}: cannot read ${file}${code ? ` (${code})` : ''}`)
+  }
+  const wanted = parseChecksFile(text, ctx.config.checksFile as string)
+  const server = await ctx.api.listChecks()
+  const plan = computePlan(wanted, server, { prune: ctx.config.prune, prunePrefix: ctx.config.prunePrefix })
+  const changes = plan.filter(e => e.action !== 'unchanged')
+  const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
+
+  await ctx.log.group(`Plan: ${tally}`, async () => {
+    for (const e of plan) {
+      ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}`)
+    }
+  })
+
+  if (ctx.config.dryRun) {
+    for (const e of changes) {
+      const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE'
+      planned(ctx, method, e.action === 'create' ? '/checks' : `/checks/${encodeURIComponent(e.id as string)}`, e.body)
+    }
+    return {
+      outputs: {
+        created: countOf(plan, 'create'),
+        updated: countOf(plan, 'update'),
+        deleted: countOf(plan, 'delete'),
+        unchanged: countOf(plan, 'unchanged'),
+        count: wanted.length,
+        changed: changes.length > 0,
+        result: plan.map(entryResult)
+      },
+      summary: planSummary('Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
+    }
+  }
+
+  let failure: unknown
+  await ctx.log.group(`Apply ${changes.length} change(s)`, async () => {
+    const queue = [...changes]
+    const worker = async () => {
+      for (let entry = queue.shift(); entry && failure === undefined; entry = queue.shift()) {
+        try {
+          await applyEntry(ctx, entry, server)
+          entry.outcome = 'applied'
+          ctx.log.info(`${entry.action}d ${entry.name}${entry.id ? ` (${entry.id})` : ''}`)
+        } catch (error) {
+          entry.outcome = 'failed'
+          failure ??= error
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, changes.length) }, worker))
+  })
+  for (const e of changes) e.outcome ??= 'not applied'
+
+  const outputs = {
+    created: countOf(plan, 'create', true),
+    updated: countOf(plan, 'update', true),
+    deleted: countOf(plan, 'delete', true),
+    unchanged: countOf(plan, 'unchanged'),
+    count: wanted.length,
+    changed: changes.some(e => e.outcome === 'applied'),
+    result: plan.map(entryResult)
+  }
+  if (failure !== undefined) {
+    const applied = changes.filter(e => e.outcome === 'applied').length
+    const message = `sync-checks stopped after a failure: ${applied} of ${changes.length} change(s) applied, ${changes.length - applied} not; running the step again finishes the job. ${failure instanceof Error ? failure.message : String(failure)}`
+    throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))
+  }
+  return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
+}

@@ -1,0 +1,80 @@
+/** What an operation is given, and what it gives back. */
+import type { Clock } from '../api/pacer.js'
+import type { Logger } from '../api/client.js'
+import type { MonitoringApi } from '../api/monitoring.js'
+import type { Config } from '../inputs.js'
+import type { RunContext } from '../run-context.js'
+
+export interface OperationLog extends Logger {
+  /** Run `fn` inside a collapsible log group. */
+  group: <T>(name: string, fn: () => Promise<T>) => Promise<T>
+}
+
+export interface OperationContext {
+  config: Config
+  api: MonitoringApi
+  log: OperationLog
+  clock: Clock
+  /** When the step started (ms since the epoch). */
+  startedAt: number
+  run: RunContext
+  /** Directory a relative checks-file is resolved against. */
+  workspace: string
+}
+
+/** The outputs of action.yml; absent means "not set by this operation". */
+export interface Outputs {
+  'check-id'?: string
+  'check-name'?: string
+  'check-status'?: string
+  'response-time'?: string
+  'last-checked-at'?: string
+  'incident-id'?: string
+  'incident-status'?: string
+  'status-page-id'?: string
+  result?: unknown
+  count?: number
+  changed?: boolean
+  created?: number
+  updated?: number
+  deleted?: number
+  unchanged?: number
+  passed?: boolean
+  uptime?: string
+  error?: string
+}
+
+export interface SummaryTable {
+  head: string[]
+  rows: string[][]
+}
+
+/** A job summary section: a heading, lines of Markdown, tables. */
+export interface Summary {
+  title: string
+  lines: string[]
+  tables: SummaryTable[]
+}
+
+export interface OperationResult {
+  outputs: Outputs
+  summary: Summary
+  /** A closed gate: fails the step whatever fail-on-error says. */
+  gateClosed?: string
+  /** Values for the post step (core.saveState). */
+  state?: Record<string, string>
+}
+
+export type Operation = (ctx: OperationContext) => Promise<OperationResult>
+
+/** An error that carries what was known when it happened (outputs, summary). */
+export class OperationError extends Error {
+  constructor(
+    message: string,
+    readonly outputs: Outputs = {},
+    readonly summary?: Summary
+  ) {
+    super(message)
+    this.name = 'OperationError'
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Pure parsers for the runner's input strings. Each returns a value or throws
+ * an InputError that names nothing but the problem; the caller (inputs.ts)
+ * adds the input's name.
+ */
+import { parseDocument } from 'yaml'
+
+/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
+export class ValueError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ValueError'
+  }
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** The largest duration any input accepts: one day. */
+export const MAX_DURATION_MS = 24 * 3_600_000
+
+/** Show a value in an error message: quoted, one line, at most 60 characters. */
+export function quote(value: string): string {
+  const oneLine = JSON.stringify(value)
+  return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine
+}
+
+/**
+ * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ */
+export function parseDuration(value: string): number {
+  const text = value.trim()
+  let ms: number
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    ms = Number(text) * 1000
+  } else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+    ms = 0
+    for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+      ms += Number(match[1]) * UNIT_MS[match[2]]
+    }
+  } else {
+    throw new ValueError(
+      `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`
+    )
+  }
+  if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
+    throw new ValueError(`must be at most 24h, got ${quote(value)}`)
+  }
+  return Math.round(ms)
+}
+
+/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
+export function parseBoolean(value: string): boolean {
+  const text = value.trim()
+  if (['true', 'True', 'TRUE'].includes(text)) return true
+  if (['false', 'False', 'FALSE'].includes(text)) return false
+  throw new ValueError(`must be true or false, got ${quote(value)}`)
+}
+
+/** A list: items separated by commas or newlines, each trimmed, empties dropped. */
+export function parseList(value: string): string[] {
+  return value
+    .split(/[\n,]/)
+    .map(item => item.trim())
+    .filter(item => item !== '')
+}
+
+/** A whole number within bounds. */
+export function parseWholeNumber(value: string, min: number, max: number): number {
+  const text = value.trim()
+  if (!/^\d+$/.test(text)) {
+    throw new ValueError(`must be a whole number, got ${quote(value)}`)
+  }
+  const n = Number(text)
+  if (n < min || n > max) {
+    throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`)
+  }
+  return n
+}
+
+/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
+export function parseMilliseconds(value: string): number {
+  const text = value.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const n = Number(text)
+    if (n > MAX_DURATION_MS) throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`)
+    return n
+  }
+  try {
+    return parseDuration(text)
+  } catch {
+    throw new ValueError(
+      `must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`
+    )
+  }
+}
+
+export type Mapping = Record<string, unknown>
+
+export function isMapping(value: unknown): value is Mapping {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
+ * and syntax errors are errors that give the line where the parser knows it.
+ */
+export function parseYaml(text: string): unknown {
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false })
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]
+    const line = first.linePos?.[0]?.line
+    const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+    throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`)
+  }
+  return doc.toJS({ maxAliasCount: 100 })
+}
+
+/** A YAML or JSON mapping (object); anything else is an error. */
+export function parseMapping(text: string): Mapping {
+  const value = parseYaml(text)
+  if (!isMapping(value)) {
+    const kind = value === null ? 'empty' : Array.isArray(value) ? 'a list' : `a ${typeof value}`
+    throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`)
+  }
+  return value
+}

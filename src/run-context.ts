@@ -1,0 +1,55 @@
+/**
+ * Facts about the workflow run, for incident text and summaries. Read from
+ * `@actions/github`'s context (the runner's GITHUB_* variables).
+ */
+import * as github from '@actions/github'
+
+export interface RunContext {
+  workflow: string
+  job: string
+  repository: string
+  ref: string
+  sha: string
+  shortSha: string
+  runId: string
+  runNumber: string
+  runAttempt: string
+  actor: string
+  eventName: string
+  serverUrl: string
+  /** Link to the run, built from the server URL (GitHub Enterprise Server too). */
+  runUrl: string
+  commitUrl: string
+}
+
+type ContextLike = Pick<
+  typeof github.context,
+  'workflow' | 'job' | 'ref' | 'sha' | 'runId' | 'runNumber' | 'runAttempt' | 'actor' | 'eventName' | 'serverUrl'
+>
+
+export function runContextOf(ctx: ContextLike = github.context, env: NodeJS.ProcessEnv = process.env): RunContext {
+  const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
+  const repository = env.GITHUB_REPOSITORY ?? ''
+  const runId = ctx.runId ? String(ctx.runId) : ''
+  const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : env.GITHUB_RUN_ATTEMPT ?? ''
+  const sha = ctx.sha ?? ''
+  return {
+    workflow: ctx.workflow ?? '',
+    job: ctx.job ?? '',
+    repository,
+    ref: ctx.ref ?? '',
+    sha,
+    shortSha: sha.slice(0, 7),
+    runId,
+    runNumber: ctx.runNumber ? String(ctx.runNumber) : '',
+    runAttempt,
+    actor: ctx.actor ?? '',
+    eventName: ctx.eventName ?? '',
+    serverUrl,
+    runUrl:
+      repository && runId
+        ? `${serverUrl}/${repository}/actions/runs/${runId}${runAttempt ? `/attempts/${runAttempt}` : ''}`
+        : '',
+    commitUrl: repository && sha ? `${serverUrl}/${repository}/commit/${sha}` : ''
+  }
+}
