@@ -41690,6 +41690,10 @@ class ApiClient {
                     throw error;
                 const failure = error;
                 this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
+                if (failure.kind === 'timeout') {
+                    // The server may still be working on it: give it as long again before looking.
+                    await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.message);
+                }
                 const found = (await this.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
                 if (found.length > 0) {
                     this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
@@ -51502,10 +51506,11 @@ function parse_isMapping(value) {
  * and syntax errors are errors that give the line where the parser knows it.
  */
 function parseYaml(text) {
-    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
     if (doc.errors.length > 0) {
         const first = doc.errors[0];
-        const line = first.linePos?.[0]?.line;
+        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
         const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
         throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
     }
@@ -52692,7 +52697,7 @@ function parseChecksFile(text, file) {
     };
     if (doc.errors.length > 0) {
         const e = doc.errors[0];
-        fail(`not valid YAML or JSON (line ${e.linePos?.[0]?.line ?? '?'}): ${e.message.split('\n')[0]}`);
+        fail(`not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
     }
     let seq = doc.contents;
     if ((0,dist/* isMap */.jh)(seq))
@@ -58107,6 +58112,7 @@ async function run(deps = defaultDependencies()) {
         const result = await operations[config.operation](ctx);
         outputs = result.outputs;
         summary = result.summary;
+        log.info([summary.title, ...summary.lines].join(' - '));
         if (WRITE_OPERATIONS.includes(config.operation) && outputs.changed === undefined)
             outputs.changed = false;
         if (result.gateClosed)

@@ -3,7 +3,7 @@
  * an InputError that names nothing but the problem; the caller (inputs.ts)
  * adds the input's name.
  */
-import { parseDocument } from 'yaml'
+import { LineCounter, parseDocument } from 'yaml'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
 export class ValueError extends Error {
@@ -106,10 +106,11 @@ export function isMapping(value: unknown): value is Mapping {
  * and syntax errors are errors that give the line where the parser knows it.
  */
 export function parseYaml(text: string): unknown {
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false })
+  const lines = new LineCounter()
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
   if (doc.errors.length > 0) {
     const first = doc.errors[0]
-    const line = first.linePos?.[0]?.line
+    const line = first.pos ? lines.linePos(first.pos[0]).line : undefined
     const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
     throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`)
   }

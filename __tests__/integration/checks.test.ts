@@ -55,7 +55,7 @@ describe('get-check and list-checks', () => {
   it('gets by id and by exact name', async () => {
     const check = emulator.seedCheck({ name: 'api', url: site, status: 'up', responseTime: 120, lastCheckedAt: '2026-01-01T00:00:00Z' })
     emulator.seedCheck({ name: 'api-2', url: site })
-    for (const inputs of [{ 'check-id': check.id }, { 'check-name': 'api' }]) {
+    for (const inputs of [{ 'check-id': check.id }, { 'check-name': 'api' }] as Array<Record<string, string>>) {
       const { core } = await runAction(emulator, { operation: 'get-check', ...inputs })
       expect(core.failed).toBeUndefined()
       expect(core.outputs).toMatchObject({

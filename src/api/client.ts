@@ -457,6 +457,10 @@ export class ApiClient {
         if (!isAmbiguous(error)) throw error
         const failure = error as ApiError
         this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`)
+        if (failure.kind === 'timeout') {
+          // The server may still be working on it: give it as long again before looking.
+          await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.message)
+        }
         const found = (await this.list(path, schema, what)).filter(
           item => !recovery.before.has(item.id) && recovery.matches(item)
         )

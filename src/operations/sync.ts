@@ -46,7 +46,7 @@ export function parseChecksFile(text: string, file: string): Mapping[] {
   }
   if (doc.errors.length > 0) {
     const e = doc.errors[0]
-    fail(`not valid YAML or JSON (line ${e.linePos?.[0]?.line ?? '?'}): ${e.message.split('\n')[0]}`)
+    fail(`not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`)
   }
   let seq: unknown = doc.contents
   if (isMap(seq)) seq = seq.get('checks', true)

@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { INPUTS } from '../../src/inputs.js'
+import { OUTPUTS } from '../../src/report/outputs.js'
+
+const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>
+  outputs: Record<string, { description: string }>
+  runs: Record<string, string>
+}
+
+describe('action.yml', () => {
+  it('declares exactly the inputs the code reads', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual([...INPUTS].sort())
+  })
+
+  it('declares exactly the outputs the code sets', () => {
+    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS].sort())
+  })
+
+  it('describes every input and output', () => {
+    for (const [name, spec] of Object.entries({ ...action.inputs, ...action.outputs })) {
+      expect([name, typeof spec.description === 'string' && spec.description.length > 10]).toEqual([name, true])
+    }
+  })
+
+  it('runs the bundle on node24, with a post step that always runs', () => {
+    expect(action.runs).toMatchObject({ using: 'node24', main: 'dist/index.js', post: 'dist/index.js', 'post-if': 'always()' })
+  })
+})
+
+describe('README reference tables', () => {
+  it('match action.yml (run npm run docs to refresh)', async () => {
+    const { render } = await import('../../scripts/docs.js')
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
+    expect(render(readme, actionYml)).toBe(readme)
+  })
+})

@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals'
+import { INPUTS, failOnErrorOf, parseConfig, RawInputs } from '../../src/inputs.js'
+
+const base: RawInputs = { 'api-key': 'k3y', 'base-url': 'https://api.example.com/v1/' }
+const parse = (inputs: RawInputs) => parseConfig({ ...base, ...inputs })
+
+describe('parseConfig', () => {
+  it('applies defaults', () => {
+    const c = parse({ operation: 'list-checks' })
+    expect(c).toMatchObject({
+      baseUrl: 'https://api.example.com/v1',
+      expectedStatus: 'up',
+      requireFresh: true,
+      timeoutMs: 300_000,
+      pollIntervalMs: 10_000,
+      dryRun: false,
+      failOnError: true,
+      maxRetries: 3,
+      requestTimeoutMs: 30_000,
+      jobSummary: true,
+      autoResume: false,
+      prune: false
+    })
+  })
+
+  it('treats empty inputs as not set', () => {
+    const c = parse({ operation: 'list-checks', timeout: '', 'max-retries': '  ' })
+    expect(c.timeoutMs).toBe(300_000)
+    expect(c.maxRetries).toBe(3)
+  })
+
+  it('merges the check spec with shorthand inputs, which win', () => {
+    const c = parse({
+      operation: 'create-check',
+      check: '{"name": "a", "url": "https://a.example.com", "interval": 10, "custom": {"x": 1}}',
+      'check-url': 'https://b.example.com',
+      'check-interval': '20',
+      'alert-channels': 'email\nslack',
+      'check-type': 'http'
+    })
+    expect(c.check).toEqual({
+      name: 'a',
+      url: 'https://b.example.com',
+      interval: 20,
+      custom: { x: 1 },
+      alertChannels: ['email', 'slack'],
+      type: 'http'
+    })
+  })
+
+  it.each<[RawInputs, string]>([
+    [{}, 'operation is required'],
+    [{ operation: 'explode' }, 'operation must be one of create-check'],
+    [{ operation: 'list-checks', 'base-url': undefined }, 'base-url is required'],
+    [{ operation: 'list-checks', 'api-key': undefined }, 'api-key is required'],
+    [{ operation: 'list-checks', 'base-url': 'ftp://x/v1' }, 'base-url must be an https URL'],
+    [{ operation: 'list-checks', 'base-url': 'http://api.example.com/v1' }, 'base-url must use https'],
+    [{ operation: 'list-checks', 'base-url': 'not a url' }, 'base-url must be an absolute URL'],
+    [{ operation: 'list-checks', 'base-url': 'https://u:p@x.example.com/v1' }, 'base-url must not contain a user name'],
+    [{ operation: 'list-checks', timeout: '5 minutes' }, 'timeout must be a duration'],
+    [{ operation: 'list-checks', 'dry-run': 'yes' }, 'dry-run must be true or false, got "yes"'],
+    [{ operation: 'list-checks', 'max-retries': '11' }, 'max-retries must be between 0 and 10'],
+    [{ operation: 'list-checks', 'request-timeout': '10ms' }, 'request-timeout must be at least 100ms'],
+    [{ operation: 'create-check', 'check-name': 'a' }, 'create-check needs a check URL'],
+    [{ operation: 'create-check', 'check-url': 'https://a.example.com' }, 'create-check needs a check name'],
+    [{ operation: 'create-check', 'check-name': 'a', 'check-url': 'nope' }, 'check-url must be an absolute URL'],
+    [{ operation: 'create-check', check: 'name: a\nurl: https://a\ninterval: soon' }, 'check: interval must be a whole number above 0'],
+    [{ operation: 'create-check', check: '- a' }, 'check must be a YAML or JSON mapping'],
+    [{ operation: 'get-check' }, 'get-check needs check-id or check-name'],
+    [{ operation: 'get-check', 'check-id': 'a,b' }, 'check-id takes one id for get-check, got 2'],
+    [{ operation: 'pause-check' }, 'pause-check needs check-id or check-name (one or more)'],
+    [{ operation: 'update-check', 'check-id': 'chk_1' }, 'update-check needs something to change'],
+    [{ operation: 'sync-checks' }, 'sync-checks needs checks-file'],
+    [{ operation: 'sync-checks', 'checks-file': 'f.yml', 'prune-prefix': 'x' }, 'prune-prefix only applies with prune: true'],
+    [{ operation: 'open-incident' }, 'open-incident needs an incident title'],
+    [{ operation: 'resolve-incident' }, 'resolve-incident needs incident-id or incident-title'],
+    [{ operation: 'create-status-page' }, 'create-status-page needs a status page name'],
+    [{ operation: 'list-checks', 'check-interval': '0' }, 'check-interval must be between 1'],
+    [{ operation: 'list-checks', 'incident-title': 'a\u0000b' }, 'incident-title must be one line without control characters']
+  ])('%j fails with a message naming the input', (inputs, message) => {
+    expect(() => parse(inputs)).toThrow(message)
+  })
+
+  it('never echoes the key in an error about it', () => {
+    expect(() => parse({ operation: 'list-checks', 'api-key': 'secret value' })).toThrow(
+      'api-key must be a single token without spaces'
+    )
+    try {
+      parse({ operation: 'list-checks', 'api-key': 'secret value' })
+    } catch (error) {
+      expect(String(error)).not.toContain('secret')
+    }
+  })
+
+  it('accepts http on loopback hosts', () => {
+    for (const url of ['http://localhost:8080/v1', 'http://127.0.0.1/v1', 'http://127.1.2.3/v1', 'http://[::1]:9/v1']) {
+      expect(parse({ operation: 'list-checks', 'base-url': url }).baseUrl).toBe(url)
+    }
+  })
+
+  it('lists for multi-check operations', () => {
+    const c = parse({ operation: 'wait-for-check', 'check-id': 'chk_1, chk_2\nchk_3', 'max-response-time': '800ms' })
+    expect(c.checkIds).toEqual(['chk_1', 'chk_2', 'chk_3'])
+    expect(c.maxResponseTimeMs).toBe(800)
+  })
+
+  it('knows every input of action.yml only', () => {
+    expect(INPUTS).toHaveLength(new Set(INPUTS).size)
+  })
+})
+
+describe('failOnErrorOf', () => {
+  it('is true unless a valid false', () => {
+    expect(failOnErrorOf({})).toBe(true)
+    expect(failOnErrorOf({ 'fail-on-error': 'False' })).toBe(false)
+    expect(failOnErrorOf({ 'fail-on-error': 'nope' })).toBe(true)
+  })
+})

@@ -1,0 +1,69 @@
+import { describe, expect, it } from '@jest/globals'
+import { parseBoolean, parseDuration, parseList, parseMapping, parseMilliseconds, parseWholeNumber } from '../../src/parse.js'
+
+describe('parseDuration', () => {
+  it.each([
+    ['90', 90_000],
+    ['1.5', 1_500],
+    ['500ms', 500],
+    ['90s', 90_000],
+    ['5m', 300_000],
+    ['1h', 3_600_000],
+    ['1m30s', 90_000],
+    ['1.5s', 1_500],
+    [' 10s ', 10_000],
+    ['0', 0]
+  ])('%s is %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms))
+
+  it.each(['abc', '-5', '5 m', '5d', 'ms', '1e3', '', '10s5', 's10'])('rejects %j', text =>
+    expect(() => parseDuration(text)).toThrow(/must be a duration/)
+  )
+
+  it('rejects more than a day', () => expect(() => parseDuration('25h')).toThrow(/at most 24h/))
+})
+
+describe('parseBoolean', () => {
+  it.each(['true', 'True', 'TRUE'])('%s is true', t => expect(parseBoolean(t)).toBe(true))
+  it.each(['false', 'False', 'FALSE'])('%s is false', t => expect(parseBoolean(t)).toBe(false))
+  it.each(['yes', 'on', '1', 'tRuE', 'no', 'off'])('%s is an error', t =>
+    expect(() => parseBoolean(t)).toThrow(`must be true or false, got "${t}"`)
+  )
+})
+
+describe('parseList', () => {
+  it('splits on commas and newlines, trims, drops empties', () => {
+    expect(parseList(' a, b\nc,\n\n d ,')).toEqual(['a', 'b', 'c', 'd'])
+  })
+})
+
+describe('parseWholeNumber', () => {
+  it('accepts whole numbers within bounds', () => expect(parseWholeNumber(' 42 ', 0, 100)).toBe(42))
+  it.each(['abc', '1.5', '-1', '1e2', ''])('rejects %j', t => expect(() => parseWholeNumber(t, 0, 100)).toThrow(/whole number/))
+  it('rejects out of bounds', () => expect(() => parseWholeNumber('101', 0, 100)).toThrow('must be between 0 and 100'))
+})
+
+describe('parseMilliseconds', () => {
+  it.each([
+    ['800', 800],
+    ['250.5', 250.5],
+    ['800ms', 800],
+    ['1.5s', 1500]
+  ])('%s is %d', (t, ms) => expect(parseMilliseconds(t)).toBe(ms))
+  it('rejects words', () => expect(() => parseMilliseconds('fast')).toThrow(/milliseconds/))
+})
+
+describe('parseMapping', () => {
+  it('reads YAML and JSON mappings', () => {
+    expect(parseMapping('name: a\ninterval: 30\ntags: [x]')).toEqual({ name: 'a', interval: 30, tags: ['x'] })
+    expect(parseMapping('{"name": "a", "nested": {"k": true}}')).toEqual({ name: 'a', nested: { k: true } })
+  })
+  it('uses the YAML 1.2 core schema: yes stays a string', () => {
+    expect(parseMapping('flag: yes')).toEqual({ flag: 'yes' })
+  })
+  it.each([
+    ['- a\n- b', /got a list/],
+    ['just text', /got a string/],
+    ['name: [unclosed', /not valid YAML or JSON/],
+    ['a: 1\na: 2', /not valid YAML or JSON \(line 2\)/]
+  ])('rejects %j', (text, message) => expect(() => parseMapping(text)).toThrow(message))
+})

@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals'
+import { backoffMs, isRetryableStatus, mayResend, parseRateLimitReset, parseRetryAfter, serverWaitMs } from '../../src/api/retry.js'
+
+const now = Date.parse('2026-11-22T10:00:00Z')
+
+describe('retry policy', () => {
+  it('retries 429, 408 and 5xx; never 400, 401, 403, 404', () => {
+    for (const s of [429, 408, 500, 502, 503, 504]) expect(isRetryableStatus(s)).toBe(true)
+    for (const s of [400, 401, 403, 404, 409, 422]) expect(isRetryableStatus(s)).toBe(false)
+  })
+
+  it('resends a POST only after a 429', () => {
+    expect(mayResend('POST', 429)).toBe(true)
+    expect(mayResend('POST', 500)).toBe(false)
+    expect(mayResend('POST', undefined)).toBe(false)
+    for (const m of ['GET', 'PUT', 'DELETE'] as const) expect(mayResend(m, 503)).toBe(true)
+  })
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('7', now)).toBe(7000)
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000)
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0)
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+  })
+
+  it('reads reset headers as seconds from now under 10^9, else a Unix time', () => {
+    expect(parseRateLimitReset('12', now)).toBe(12_000)
+    expect(parseRateLimitReset(String(now / 1000 + 20), now)).toBe(20_000)
+    expect(parseRateLimitReset('x', now)).toBeUndefined()
+  })
+
+  it('prefers Retry-After, then RateLimit-Reset, then X-RateLimit-Reset', () => {
+    expect(serverWaitMs({ 'retry-after': '1', 'ratelimit-reset': '2' }, now)).toBe(1000)
+    expect(serverWaitMs({ 'ratelimit-reset': '2', 'x-ratelimit-reset': '3' }, now)).toBe(2000)
+    expect(serverWaitMs({ 'x-ratelimit-reset': '3' }, now)).toBe(3000)
+    expect(serverWaitMs({}, now)).toBeUndefined()
+  })
+
+  it('backs off exponentially with jitter, capped', () => {
+    expect(backoffMs(1, () => 0)).toBe(250)
+    expect(backoffMs(1, () => 1)).toBe(500)
+    expect(backoffMs(3, () => 0)).toBe(1000)
+    expect(backoffMs(3, () => 1)).toBe(2000)
+    expect(backoffMs(30, () => 1)).toBe(20_000)
+  })
+})

@@ -1,0 +1,61 @@
+/**
+ * The README's inputs and outputs tables, generated from action.yml.
+ *   npm run docs          rewrite them
+ *   npm run docs -- --check   exit 1 if they are out of date
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+
+interface ActionYml {
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>
+  outputs: Record<string, { description: string }>
+}
+
+const esc = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
+
+export function tables(actionYml: string): { inputs: string; outputs: string } {
+  const action = parse(actionYml) as ActionYml
+  const inputs = [
+    '| Input | Required | Default | Description |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(action.inputs).map(
+      ([name, i]) => `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default !== undefined ? `\`${i.default}\`` : ''} | ${esc(i.description)} |`
+    )
+  ].join('\n')
+  const outputs = [
+    '| Output | Description |',
+    '| --- | --- |',
+    ...Object.entries(action.outputs).map(([name, o]) => `| \`${name}\` | ${esc(o.description)} |`)
+  ].join('\n')
+  return { inputs, outputs }
+}
+
+export function render(readme: string, actionYml: string): string {
+  const t = tables(actionYml)
+  let out = readme
+  for (const [key, table] of Object.entries(t)) {
+    const re = new RegExp(`(<!-- ${key}:start -->)[\\s\\S]*?(<!-- ${key}:end -->)`)
+    if (!re.test(out)) throw new Error(`README.md has no <!-- ${key}:start --> ... <!-- ${key}:end --> markers`)
+    out = out.replace(re, (_all, start: string, end: string) => `${start}\n${table}\n${end}`)
+  }
+  return out
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const readmePath = `${ROOT}README.md`
+  const readme = readFileSync(readmePath, 'utf8')
+  const next = render(readme, readFileSync(`${ROOT}action.yml`, 'utf8'))
+  if (process.argv.includes('--check')) {
+    if (next !== readme) {
+      console.error('README.md inputs/outputs tables are out of date: run npm run docs')
+      process.exit(1)
+    }
+    console.log('README.md tables match action.yml')
+  } else {
+    writeFileSync(readmePath, next)
+    console.log('README.md tables written from action.yml')
+  }
+}

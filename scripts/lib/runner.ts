@@ -1,0 +1,98 @@
+/**
+ * Run the committed bundle (dist/index.js) the way the Actions runner does:
+ * INPUT_* variables (upper-cased, hyphens kept), GITHUB_OUTPUT,
+ * GITHUB_STEP_SUMMARY and GITHUB_STATE files, STATE_* for the post step.
+ * Asynchronous, so an emulator in the test process can answer it.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const BUNDLE = join(ROOT, 'dist', 'index.js')
+
+export interface StepResult {
+  code: number | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  summary: string
+  state: Record<string, string>
+  ms: number
+  /** Everything the step printed or wrote. */
+  all: string
+}
+
+/** Parse the runner's `name<<delimiter` file format (GITHUB_OUTPUT, GITHUB_STATE). */
+export function parseCommandFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i])
+    if (m) {
+      const value: string[] = []
+      for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i])
+      out[m[1]] = value.join('\n')
+    } else if (lines[i].includes('=')) {
+      const at = lines[i].indexOf('=')
+      out[lines[i].slice(0, at)] = lines[i].slice(at + 1)
+    }
+  }
+  return out
+}
+
+export interface StepOptions {
+  env?: NodeJS.ProcessEnv
+  /** State saved by the main step: makes this run the post step. */
+  state?: Record<string, string>
+  node?: string
+  cwd?: string
+  timeoutMs?: number
+}
+
+export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'step-'))
+  const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary'), GITHUB_STATE: join(dir, 'state') }
+  for (const f of Object.values(files)) writeFileSync(f, '')
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: options.cwd ?? ROOT,
+    ...files,
+    ...(options.env ?? {})
+  }
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
+  const started = Date.now()
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.node ?? process.execPath, [BUNDLE], { env, cwd: options.cwd ?? ROOT })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => (stdout += d))
+    child.stderr.on('data', d => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
+    child.on('error', reject)
+    child.on('close', code => {
+      clearTimeout(timer)
+      const read = (f: string) => readFileSync(f, 'utf8')
+      const outputs = parseCommandFile(read(files.GITHUB_OUTPUT))
+      const summary = read(files.GITHUB_STEP_SUMMARY)
+      const state = parseCommandFile(read(files.GITHUB_STATE))
+      rmSync(dir, { recursive: true, force: true })
+      resolve({
+        code,
+        stdout,
+        stderr,
+        outputs,
+        summary,
+        state,
+        ms: Date.now() - started,
+        all: [stdout, stderr, JSON.stringify(outputs), summary, JSON.stringify(state)].join('\n')
+      })
+    })
+  })
+}
+
