@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import type { Emulator } from '../../emulator/server.js'
+import { failureMessage, fillRunFacts, newestUnresolved } from '../../src/operations/incidents.js'
+import { runContextOf } from '../../src/run-context.js'
+import { GITHUB_ENV, resultOf, runAction, startEmulator } from '../helpers/harness.js'
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await startEmulator()
+})
+afterAll(() => emulator.stop())
+beforeEach(() => emulator.reset())
+
+const title = 'Deploy of shop failed'
+const runUrl = 'https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+
+describe('the fail / re-run / recover story', () => {
+  it('leaves exactly one incident: opened, updated, resolved; its text links to the run', async () => {
+    const open = { operation: 'open-incident', 'incident-title': title }
+    const first = await runAction(emulator, open)
+    expect(first.core.failed).toBeUndefined()
+    expect(first.core.outputs.changed).toBe('true')
+    expect(first.core.outputs['incident-status']).toBe('investigating')
+    const id = first.core.outputs['incident-id']
+    const opened = emulator.incidents.get(id)
+    expect(opened?.message).toBe(
+      `Workflow "Deploy" (job deploy) failed in acme/shop on refs/heads/main at commit 0123456, run attempt 1. Run: ${runUrl}`
+    )
+
+    const rerun = await runAction(emulator, open, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(rerun.core.outputs['incident-id']).toBe(id)
+    expect(rerun.core.outputs.changed).toBe('true')
+    expect(emulator.incidents.size).toBe(1)
+    expect(emulator.incidents.get(id)?.message).toContain('run attempt 2')
+    expect(emulator.incidents.get(id)?.title).toBe(title)
+
+    const resolved = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': title }, { env: { GITHUB_RUN_ATTEMPT: '3' } })
+    expect(resolved.core.outputs['incident-status']).toBe('resolved')
+    expect(resolved.core.outputs.changed).toBe('true')
+    const final = emulator.incidents.get(id)
+    expect(final).toMatchObject({ title, status: 'resolved' })
+    expect(String(final?.message)).toContain('Resolved: workflow "Deploy"')
+    expect(String(final?.message)).toContain('/actions/runs/4242/attempts/3')
+    expect(emulator.incidents.size).toBe(1)
+
+    const again = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': title })
+    expect(again.core.failed).toBeUndefined()
+    expect(again.core.outputs.changed).toBe('false')
+    expect(emulator.count('PUT')).toBe(2)
+  })
+
+  it('after a resolved incident, a new failure opens a new one', async () => {
+    emulator.seedIncident({ title, status: 'resolved', message: 'old' })
+    const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': title })
+    expect(core.outputs.changed).toBe('true')
+    expect(emulator.incidents.size).toBe(2)
+    expect(emulator.count('POST')).toBe(1)
+  })
+
+  it('a re-run with the same text changes nothing', async () => {
+    const open = { operation: 'open-incident', 'incident-title': title, 'incident-message': 'Checkout is failing' }
+    await runAction(emulator, open)
+    const again = await runAction(emulator, open)
+    expect(again.core.outputs.changed).toBe('false')
+    expect(emulator.count('PUT')).toBe(0)
+  })
+})
+
+describe('incident operations', () => {
+  it('create-incident passes unknown fields through and defaults the status', async () => {
+    const { core } = await runAction(emulator, {
+      operation: 'create-incident',
+      incident: 'title: Outage\nseverity: critical\naffected: [chk_1]',
+      'incident-message': 'Down since {short_sha} ({run_url})'
+    })
+    expect(core.failed).toBeUndefined()
+    const stored = emulator.incidents.get(core.outputs['incident-id'])
+    expect(stored).toMatchObject({ title: 'Outage', severity: 'critical', affected: ['chk_1'], status: 'investigating' })
+    expect(stored?.message).toBe(`Down since 0123456 (${runUrl})`)
+  })
+
+  it('update-incident by id sends the whole incident, so a replacing PUT keeps the title and other fields', async () => {
+    const inc = emulator.seedIncident({ title: 'Outage', message: 'm', severity: 'low' })
+    const { core } = await runAction(emulator, { operation: 'update-incident', 'incident-id': inc.id, 'incident-status': 'identified' })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.incidents.get(inc.id)).toMatchObject({ title: 'Outage', message: 'm', severity: 'low', status: 'identified' })
+  })
+
+  it('update-incident by title targets the newest unresolved one', async () => {
+    const old = emulator.seedIncident({ title: 'Outage', createdAt: '2026-01-01T00:00:00Z' })
+    const newer = emulator.seedIncident({ title: 'Outage', createdAt: '2026-02-01T00:00:00Z' })
+    emulator.seedIncident({ title: 'Outage', status: 'Resolved', createdAt: '2026-03-01T00:00:00Z' })
+    const { core } = await runAction(emulator, { operation: 'update-incident', 'incident-title': 'Outage', 'incident-message': 'new text' })
+    expect(core.outputs['incident-id']).toBe(newer.id)
+    expect(emulator.incidents.get(newer.id)?.message).toBe('new text')
+    expect(emulator.incidents.get(old.id)?.message).toBeUndefined()
+  })
+
+  it('update-incident with an unknown id or title is a clear error', async () => {
+    let r = await runAction(emulator, { operation: 'update-incident', 'incident-id': 'inc_x', 'incident-status': 'x' })
+    expect(r.core.failed).toBe('incident inc_x not found (looked through 0 incidents)')
+    r = await runAction(emulator, { operation: 'update-incident', 'incident-title': 'Nope', 'incident-status': 'x' })
+    expect(r.core.failed).toBe('no unresolved incident titled "Nope"')
+  })
+
+  it('resolve-incident by id', async () => {
+    const inc = emulator.seedIncident({ title: 'Outage', message: 'm' })
+    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-id': inc.id, 'incident-message': 'Fixed by {actor}' })
+    expect(core.outputs.changed).toBe('true')
+    expect(emulator.incidents.get(inc.id)).toMatchObject({ title: 'Outage', status: 'resolved', message: 'Fixed by octocat' })
+  })
+
+  it('list-incidents: every page, count and result', async () => {
+    const paged = await startEmulator({ pageSize: 2 })
+    try {
+      for (let i = 0; i < 5; i++) paged.seedIncident({ title: `i${i}` })
+      const { core } = await runAction(paged, { operation: 'list-incidents' })
+      expect(core.outputs.count).toBe('5')
+      expect((resultOf(core) as Array<{ title: string }>).map(i => i.title)).toEqual(['i0', 'i1', 'i2', 'i3', 'i4'])
+    } finally {
+      await paged.stop()
+    }
+  })
+
+  it('a create applied then answered with 500 is not duplicated', async () => {
+    emulator.inject({ method: 'POST', path: '/incidents', after: true, status: 500 })
+    const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': title })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.incidents.size).toBe(1)
+    expect(emulator.count('POST')).toBe(1)
+  })
+
+  it('a PUT that fails with 503 is retried', async () => {
+    const inc = emulator.seedIncident({ title })
+    emulator.inject({ method: 'PUT', status: 503 })
+    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': title })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.incidents.get(inc.id)?.status).toBe('resolved')
+    expect(emulator.count('PUT')).toBe(2)
+  })
+
+  it('dry-run sends nothing', async () => {
+    const inc = emulator.seedIncident({ title })
+    const r = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': title, 'dry-run': 'true' })
+    expect(r.core.outputs.changed).toBe('true')
+    expect(r.core.logs.join('\n')).toContain(`[dry-run] would send PUT /incidents/${inc.id}`)
+    expect(emulator.incidents.get(inc.id)?.status).toBe('investigating')
+  })
+})
+
+describe('status pages', () => {
+  it('create, get by id and by name, list', async () => {
+    const created = await runAction(emulator, { operation: 'create-status-page', 'status-page-name': 'Shop', 'status-page': 'theme: dark\nchecks: [chk_1]' })
+    expect(created.core.failed).toBeUndefined()
+    const id = created.core.outputs['status-page-id']
+    expect(id).toMatch(/^sp_/)
+    expect(emulator.statusPages.get(id)).toMatchObject({ name: 'Shop', theme: 'dark', checks: ['chk_1'] })
+    const byId = await runAction(emulator, { operation: 'get-status-page', 'status-page-id': id })
+    expect(resultOf(byId.core)).toMatchObject({ id, name: 'Shop', theme: 'dark' })
+    const byName = await runAction(emulator, { operation: 'get-status-page', 'status-page-name': 'Shop' })
+    expect(byName.core.outputs['status-page-id']).toBe(id)
+    const list = await runAction(emulator, { operation: 'list-status-pages' })
+    expect(list.core.outputs.count).toBe('1')
+  })
+
+  it('a missing status page is a clear error', async () => {
+    const r = await runAction(emulator, { operation: 'get-status-page', 'status-page-id': 'sp_none' })
+    expect(r.core.failed).toBe('status page sp_none not found (GET /status-pages/sp_none answered 404)')
+  })
+
+  it('a create that times out after the server applied it is not duplicated', async () => {
+    emulator.inject({ method: 'POST', path: '/status-pages', after: true, drop: true })
+    const r = await runAction(emulator, { operation: 'create-status-page', 'status-page-name': 'Shop' })
+    expect(r.core.failed).toBeUndefined()
+    expect(emulator.statusPages.size).toBe(1)
+  })
+})
+
+describe('incident helpers', () => {
+  const run = runContextOf(
+    { workflow: 'W', job: 'j', ref: 'refs/tags/v1', sha: 'abcdef123456', runId: 9, runNumber: 3, runAttempt: 2, actor: 'me', eventName: 'push', serverUrl: 'https://ghe.example.com/' },
+    { ...GITHUB_ENV, GITHUB_REPOSITORY: 'o/r' }
+  )
+  it('builds the run link from the server URL (GHES too)', () => {
+    expect(run.runUrl).toBe('https://ghe.example.com/o/r/actions/runs/9/attempts/2')
+    expect(failureMessage(run)).toBe('Workflow "W" (job j) failed in o/r on refs/tags/v1 at commit abcdef1, run attempt 2. Run: https://ghe.example.com/o/r/actions/runs/9/attempts/2')
+  })
+  it('fills known placeholders and leaves others', () => {
+    expect(fillRunFacts('{workflow}@{ref} {unknown} {"json": 1}', run)).toBe('W@refs/tags/v1 {unknown} {"json": 1}')
+  })
+  it('newest unresolved: latest createdAt, else last in list order', () => {
+    const list = [
+      { id: 'a', title: 't', status: 'investigating' },
+      { id: 'b', title: 't', status: 'identified' },
+      { id: 'c', title: 't', status: 'RESOLVED' },
+      { id: 'd', title: 'other' }
+    ]
+    expect(newestUnresolved(list, 't')?.id).toBe('b')
+    expect(newestUnresolved([{ id: 'x', title: 't', createdAt: '2026-05-01T00:00:00Z' }, { id: 'y', title: 't', createdAt: '2026-01-01T00:00:00Z' }], 't')?.id).toBe('x')
+  })
+})
