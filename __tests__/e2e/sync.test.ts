@@ -1,0 +1,70 @@
+/** Monitoring as code through dist/index.js. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Emulator } from '../../emulator/server.js'
+import { KEY, startEmulator } from '../helpers/harness.js'
+import { runStep } from '../helpers/runner.js'
+
+let emulator: Emulator
+const workspace = mkdtempSync(join(tmpdir(), 'ws-'))
+beforeAll(async () => {
+  emulator = await startEmulator()
+})
+afterAll(() => emulator.stop())
+beforeEach(() => emulator.reset())
+
+const step = (inputs: Record<string, string>) =>
+  runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'sync-checks', ...inputs }, { cwd: workspace })
+
+describe('sync-checks through dist/index.js', () => {
+  it('leaves the service equal to the file, touching only what differs; a second run changes nothing', async () => {
+    const untouched = emulator.seedCheck({ name: 'web-home', url: 'https://web.example.com/', interval: 60 })
+    emulator.seedCheck({ name: 'web-api', url: 'https://web.example.com/api', interval: 300 })
+    emulator.seedCheck({ name: 'web-old', url: 'https://web.example.com/old' })
+    emulator.seedCheck({ name: 'someone-else', url: 'https://x.example.com/' })
+    writeFileSync(
+      join(workspace, 'checks.yml'),
+      `checks:
+  - name: web-home
+    url: https://web.example.com/
+    interval: 60
+  - name: web-api
+    url: https://web.example.com/api
+    interval: 30
+  - name: web-cart
+    url: https://web.example.com/cart
+    alertChannels: [email]
+`
+    )
+    const dry = await step({ 'checks-file': 'checks.yml', prune: 'true', 'prune-prefix': 'web-', 'dry-run': 'true' })
+    expect(dry.code).toBe(0)
+    expect(dry.outputs).toMatchObject({ created: '1', updated: '1', deleted: '1', unchanged: '1' })
+    expect(emulator.count('POST') + emulator.count('PUT') + emulator.count('DELETE')).toBe(0)
+
+    const r = await step({ 'checks-file': 'checks.yml', prune: 'true', 'prune-prefix': 'web-' })
+    expect(r.code).toBe(0)
+    expect(r.outputs).toMatchObject({ created: '1', updated: '1', deleted: '1', unchanged: '1', count: '3', changed: 'true' })
+    expect(r.stdout).toContain('::group::Plan: 1 to create, 1 to update, 1 to delete, 1 unchanged')
+    expect(r.summary).toContain('### Checks in sync')
+    const plan = JSON.parse(r.outputs.result) as Array<{ action: string; name: string; id: string }>
+    expect(plan.every(e => typeof e.id === 'string')).toBe(true)
+    expect([...emulator.checks.values()].map(c => c.name).sort()).toEqual(['someone-else', 'web-api', 'web-cart', 'web-home'])
+    expect(emulator.checks.get(untouched.id)?.updatedAt).toBeUndefined()
+    expect(emulator.count('PUT')).toBe(1)
+
+    const before = emulator.count()
+    const again = await step({ 'checks-file': 'checks.yml', prune: 'true', 'prune-prefix': 'web-' })
+    expect(again.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '3', changed: 'false' })
+    expect(emulator.count() - before).toBe(1)
+  })
+
+  it('a bad file is an error naming the file, entry and field, before any request', async () => {
+    writeFileSync(join(workspace, 'bad.json'), '[{"name": "a", "url": "https://a/"}, {"name": "a", "url": "https://b/"}]')
+    const r = await step({ 'checks-file': 'bad.json' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('::error::checks-file bad.json: entry 2 (line 1): the name "a" is also used by entry 1')
+    expect(emulator.count()).toBe(0)
+  })
+})
