@@ -15,7 +15,7 @@ import type { OperationContext, OperationLog, Outputs, Summary } from './operati
 import { OperationError } from './operations/types.js'
 import { redact, writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
-import { RunContext, runContextOf } from './run-context.js'
+import { RunContext, loadRunContext } from './run-context.js'
 
 /** The parts of @actions/core the action uses; tests pass a fake. */
 export interface CoreLike {
@@ -37,11 +37,17 @@ export interface Dependencies {
   core: CoreLike
   clock: Clock
   env: NodeJS.ProcessEnv
-  runContext: () => RunContext
+  runContext: () => Promise<RunContext>
   makeApi: (config: Config, log: OperationLog) => MonitoringApi
 }
 
 const IS_POST = 'isPost'
+
+/** Call `fn` at most once; later calls get the same promise. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined
+  return () => (value ??= fn())
+}
 
 export function makeApi(config: Config, log: OperationLog): MonitoringApi {
   return new MonitoringApi(
@@ -57,7 +63,7 @@ export function makeApi(config: Config, log: OperationLog): MonitoringApi {
 }
 
 export function defaultDependencies(): Dependencies {
-  return { core, clock: realClock, env: process.env, runContext: () => runContextOf(), makeApi }
+  return { core, clock: realClock, env: process.env, runContext: () => loadRunContext(), makeApi }
 }
 
 /** Any thrown value, as one line a user can act on (never only a stack trace). */
@@ -127,7 +133,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
       log,
       clock: deps.clock,
       startedAt,
-      run: deps.runContext(),
+      runContext: once(deps.runContext),
       workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
     }
     if (config.dryRun) c.info('dry-run: writes are printed, not sent.')
@@ -181,7 +187,7 @@ async function post(deps: Dependencies, raw: ReturnType<typeof readInputs>, secr
     log,
     clock: deps.clock,
     startedAt: deps.clock.now(),
-    run: deps.runContext(),
+    runContext: once(deps.runContext),
     workspace: deps.env.GITHUB_WORKSPACE || path.resolve('.')
   }
   const list = JSON.parse(ids) as string[]

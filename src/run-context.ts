@@ -2,7 +2,7 @@
  * Facts about the workflow run, for incident text and summaries. Read from
  * `@actions/github`'s context (the runner's GITHUB_* variables).
  */
-import * as github from '@actions/github'
+import type * as github from '@actions/github'
 
 export interface RunContext {
   workflow: string
@@ -27,7 +27,16 @@ type ContextLike = Pick<
   'workflow' | 'job' | 'ref' | 'sha' | 'runId' | 'runNumber' | 'runAttempt' | 'actor' | 'eventName' | 'serverUrl'
 >
 
-export function runContextOf(ctx: ContextLike = github.context, env: NodeJS.ProcessEnv = process.env): RunContext {
+/**
+ * The run's facts. `@actions/github` (and its Octokit) is loaded only when an
+ * operation asks for them, which keeps every other step's start-up fast.
+ */
+export async function loadRunContext(env: NodeJS.ProcessEnv = process.env): Promise<RunContext> {
+  const { context } = await import('@actions/github')
+  return runContextOf(context, env)
+}
+
+export function runContextOf(ctx: ContextLike, env: NodeJS.ProcessEnv = process.env): RunContext {
   const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
   const repository = env.GITHUB_REPOSITORY ?? ''
   const runId = ctx.runId ? String(ctx.runId) : ''

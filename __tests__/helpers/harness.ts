@@ -79,7 +79,7 @@ export async function runAction(
     core,
     clock,
     env,
-    runContext: () =>
+    runContext: async () =>
       runContextOf(
         {
           workflow: env.GITHUB_WORKFLOW ?? '',

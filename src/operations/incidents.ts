@@ -62,9 +62,10 @@ export function resolvedMessage(run: RunContext): string {
   return `Resolved: ${by} succeeded${run.runAttempt ? ` (run attempt ${run.runAttempt})` : ''}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`
 }
 
-function messageOf(ctx: OperationContext, fallback: (run: RunContext) => string): string {
+async function messageOf(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
   const given = ctx.config.incident.message
-  return typeof given === 'string' ? fillRunFacts(given, ctx.run) : fallback(ctx.run)
+  const run = await ctx.runContext()
+  return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run)
 }
 
 /** Unresolved incidents with this exact title, newest last-resort by list order. */
@@ -102,7 +103,7 @@ async function create(ctx: OperationContext, existing?: Incident[]): Promise<Ope
   const body: Mapping = {
     ...ctx.config.incident,
     status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
-    message: messageOf(ctx, failureMessage)
+    message: await messageOf(ctx, failureMessage)
   }
   const before = existing ?? (await ctx.api.listIncidents())
   if (planned(ctx, 'POST', '/incidents', body)) {
@@ -158,7 +159,7 @@ export const openIncident: Operation = async ctx => {
   if (!current) return create(ctx, all)
   const changes: Mapping = {
     ...ctx.config.incident,
-    message: messageOf(ctx, failureMessage),
+    message: await messageOf(ctx, failureMessage),
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
   return apply(ctx, current, changes, 'Incident updated')
@@ -169,7 +170,7 @@ export const updateIncident: Operation = async ctx => {
   if (!incident) throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`)
   const changes: Mapping = { ...ctx.config.incident }
   if (!ctx.config.incidentId) delete changes.title
-  if (typeof changes.message === 'string') changes.message = fillRunFacts(changes.message, ctx.run)
+  if (typeof changes.message === 'string') changes.message = fillRunFacts(changes.message, await ctx.runContext())
   return apply(ctx, incident, changes, 'Incident updated')
 }
 
@@ -185,7 +186,7 @@ export const resolveIncident: Operation = async ctx => {
       summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [why])
     }
   }
-  const changes: Mapping = { status: RESOLVED, message: messageOf(ctx, resolvedMessage) }
+  const changes: Mapping = { status: RESOLVED, message: await messageOf(ctx, resolvedMessage) }
   return apply(ctx, incident, changes, 'Incident resolved')
 }
 

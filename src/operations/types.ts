@@ -17,7 +17,8 @@ export interface OperationContext {
   clock: Clock
   /** When the step started (ms since the epoch). */
   startedAt: number
-  run: RunContext
+  /** Facts of the workflow run (loaded on first use). */
+  runContext: () => Promise<RunContext>
   /** Directory a relative checks-file is resolved against. */
   workspace: string
 }

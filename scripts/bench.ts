@@ -1,0 +1,196 @@
+/**
+ * `npm run bench`: a benchmark (not a test). Every figure is measured in this
+ * run, against the emulator on 127.0.0.1, and shown next to a baseline from
+ * the same run.
+ *
+ *   cold start       median wall time of `node dist/index.js` doing get-check,
+ *                    against a bare Node script making the same request
+ *   call economy     requests each run sends
+ *   rate limit       sync-checks creating 130 checks under the real 100/min
+ *                    limit, against the theoretical minimum
+ *   size, memory     bundle size; peak RSS of a run against the bare script
+ *
+ * Options: --runs N (cold-start samples, default 15), --skip-rate-limit.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Emulator } from '../emulator/server.js'
+import { BUNDLE, ROOT, runStep } from './lib/runner.js'
+
+const { values } = parseArgs({ options: { runs: { type: 'string' }, 'skip-rate-limit': { type: 'boolean' } } })
+const RUNS = Number(values.runs ?? 15)
+const KEY = 'bench-key-7f3e1d'
+const work = mkdtempSync(join(tmpdir(), 'bench-'))
+const RSS_HOOK = join(work, 'rss.mjs')
+writeFileSync(
+  RSS_HOOK,
+  "import { writeSync } from 'node:fs'\nprocess.on('exit', () => writeSync(2, `\\nBENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\\n`))\n"
+)
+const BASELINE = join(work, 'baseline.mjs')
+writeFileSync(
+  BASELINE,
+  `// The least a step can do: one authenticated GET, print the body.
+import http from 'node:http'
+const url = new URL(process.env.URL)
+http.get(url, { headers: { Authorization: 'Bearer ' + process.env.KEY, Accept: 'application/json' } }, res => {
+  let body = ''
+  res.on('data', d => (body += d))
+  res.on('end', () => { console.log(res.statusCode, body.length); process.exit(res.statusCode === 200 ? 0 : 1) })
+}).on('error', e => { console.error(e.message); process.exit(1) })
+`
+)
+
+interface Timed {
+  ms: number
+  rssKb: number
+  code: number | null
+}
+
+function timeNode(args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const child = spawn(process.execPath, ['--import', RSS_HOOK, ...args], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT })
+    let stderr = ''
+    child.stderr.on('data', d => (stderr += d))
+    child.stdout.resume()
+    child.on('error', reject)
+    child.on('close', code => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6
+      const rssKb = Number(/BENCH_MAXRSS_KB=(\d+)/.exec(stderr)?.[1] ?? NaN)
+      resolve({ ms, rssKb, code })
+    })
+  })
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const fmt = (n: number, digits = 0) => n.toFixed(digits)
+const rows: string[][] = []
+const row = (...cells: string[]) => {
+  rows.push(cells)
+  console.error(`  ${cells.join(' | ')}`)
+}
+
+async function withEmulator<T>(options: ConstructorParameters<typeof Emulator>[0], fn: (e: Emulator) => Promise<T>): Promise<T> {
+  const emulator = new Emulator({ apiKeys: [KEY], ...options })
+  await emulator.start()
+  try {
+    return await fn(emulator)
+  } finally {
+    await emulator.stop()
+  }
+}
+
+const step = (emulator: Emulator, inputs: Record<string, string>) =>
+  runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, ...inputs }, { cwd: work, timeoutMs: 600_000 })
+
+function fleetFile(name: string, n: number, changed = 0): string {
+  const lines = Array.from({ length: n }, (_, i) => `- name: fleet-${i}\n  url: https://fleet.example.com/${i}\n  interval: ${i < changed ? 30 : 60}`)
+  writeFileSync(join(work, name), lines.join('\n') + '\n')
+  return name
+}
+
+async function coldStart(): Promise<void> {
+  console.error(`cold start: ${RUNS} runs each, alternating`)
+  await withEmulator({ rateLimit: false }, async emulator => {
+    const check = emulator.seedCheck({ name: 'bench', url: 'https://bench.example.com/' })
+    const actionEnv: NodeJS.ProcessEnv = {
+      'INPUT_OPERATION': 'get-check',
+      'INPUT_API-KEY': KEY,
+      'INPUT_BASE-URL': emulator.baseUrl,
+      'INPUT_CHECK-ID': check.id,
+      'INPUT_JOB-SUMMARY': 'false',
+      GITHUB_OUTPUT: join(work, 'out'),
+      GITHUB_STATE: join(work, 'state')
+    }
+    writeFileSync(join(work, 'out'), '')
+    writeFileSync(join(work, 'state'), '')
+    const baseEnv = { URL: `${emulator.baseUrl}/checks/${check.id}`, KEY }
+    const action: Timed[] = []
+    const base: Timed[] = []
+    for (let i = 0; i < RUNS + 1; i++) {
+      const a = await timeNode([BUNDLE], actionEnv)
+      const b = await timeNode([BASELINE], baseEnv)
+      if (a.code !== 0 || b.code !== 0) throw new Error(`cold start run failed (action ${a.code}, baseline ${b.code})`)
+      if (i > 0) {
+        action.push(a)
+        base.push(b)
+      }
+    }
+    const am = median(action.map(t => t.ms))
+    const bm = median(base.map(t => t.ms))
+    row('cold start: `get-check`, median wall time', `${fmt(am)} ms`, `${fmt(bm)} ms (bare Node GET)`, `${fmt(am / bm, 2)}x`)
+    const ar = median(action.map(t => t.rssKb))
+    const br = median(base.map(t => t.rssKb))
+    row('peak memory (max RSS) of that run', `${fmt(ar / 1024, 1)} MiB`, `${fmt(br / 1024, 1)} MiB (bare Node GET)`, `${fmt(ar / br, 2)}x`)
+  })
+}
+
+async function callEconomy(): Promise<void> {
+  console.error('call economy')
+  await withEmulator({ rateLimit: false, pageSize: 50 }, async emulator => {
+    const check = emulator.seedCheck({ name: 'bench', url: 'https://bench.example.com/', interval: 60 })
+    let before = emulator.count()
+    await step(emulator, { operation: 'get-check', 'check-id': check.id })
+    row('requests: `get-check` by id', String(emulator.count() - before), '1 (GET /checks/{id})', `${fmt(emulator.count() - before, 0)}x`)
+
+    before = emulator.count()
+    await step(emulator, { operation: 'upsert-check', 'check-name': 'bench', 'check-url': 'https://bench.example.com/', 'check-interval': '60' })
+    row('requests: `upsert-check`, nothing differs', String(emulator.count() - before), '1 (GET /checks, one page)', `${fmt(emulator.count() - before, 0)}x`)
+
+    emulator.reset()
+    const f = fleetFile('fleet200.yml', 200)
+    let r = await step(emulator, { operation: 'sync-checks', 'checks-file': f })
+    if (r.code !== 0) throw new Error(r.stdout)
+    before = emulator.count()
+    r = await step(emulator, { operation: 'sync-checks', 'checks-file': f })
+    const pages = Math.ceil(200 / 50)
+    row('requests: `sync-checks`, 200 checks, none changed', String(emulator.count() - before), `${pages} (the list's pages)`, `${fmt((emulator.count() - before) / pages, 2)}x`)
+
+    before = emulator.count()
+    r = await step(emulator, { operation: 'sync-checks', 'checks-file': fleetFile('fleet200-10.yml', 200, 10) })
+    row('requests: `sync-checks`, 200 checks, 10 changed', String(emulator.count() - before), `${pages + 10} (list pages + 10 PUT)`, `${fmt((emulator.count() - before) / (pages + 10), 2)}x`)
+  })
+}
+
+async function rateLimit(): Promise<void> {
+  console.error('rate limit: 130 creates under 100 requests a minute (takes about a minute)')
+  await withEmulator({ rateLimit: { limit: 100, windowMs: 60_000 } }, async emulator => {
+    const started = Date.now()
+    const r = await step(emulator, { operation: 'sync-checks', 'checks-file': fleetFile('fleet130.yml', 130) })
+    const elapsed = (Date.now() - started) / 1000
+    const requests = emulator.count()
+    const limited = emulator.requests.filter(q => q.status === 429).length
+    const failed = r.code !== 0 || emulator.checks.size !== 130
+    // 131 requests (1 list + 130 POST): 100 may go at once, the 101st must wait for the 60 s window.
+    const minimum = Math.floor((requests - 1) / 100) * 60
+    row(
+      'rate limit: `sync-checks` creating 130 checks',
+      `${fmt(elapsed, 1)} s, ${requests} requests, ${limited} x 429${failed ? ', FAILED' : ''}`,
+      `${minimum} s (theoretical minimum for ${requests} requests at 100/min)`,
+      `${fmt(elapsed / minimum, 3)}x`
+    )
+  })
+}
+
+async function main(): Promise<void> {
+  const size = statSync(BUNDLE).size
+  await coldStart()
+  await callEconomy()
+  if (!values['skip-rate-limit']) await rateLimit()
+  row('bundle size: dist/index.js', `${fmt(size / 1024)} KiB`, '', '')
+  console.log(`\nBenchmark (node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`npm run bench\`)\n`)
+  console.log('| measure | this action | baseline (same run) | ratio |')
+  console.log('| --- | --- | --- | --- |')
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`)
+}
+
+main().catch(error => {
+  console.error(error)
+  process.exitCode = 1
+})
