@@ -50809,11 +50809,7 @@ const OPERATIONS = [
     'list-status-pages'
 ];
 /** Operations whose `check-id` / `check-name` inputs are lists. */
-const MULTI_CHECK_OPERATIONS = [
-    'wait-for-check',
-    'pause-check',
-    'resume-check'
-];
+const MULTI_CHECK_OPERATIONS = ['wait-for-check', 'pause-check', 'resume-check'];
 /** Operations that write (and so set the `changed` output). */
 const WRITE_OPERATIONS = [
     'create-check',
@@ -50895,9 +50891,7 @@ function using(parse) {
 }
 const inputs_text = schemas_string().optional();
 const inputs_optional = (parse) => schemas_string().transform(using(parse)).optional();
-const withDefault = (parse, fallback) => schemas_string()
-    .default(fallback)
-    .transform(using(parse));
+const withDefault = (parse, fallback) => schemas_string().default(fallback).transform(using(parse));
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 function parseBaseUrl(value) {
     let url;
@@ -51013,7 +51007,7 @@ const checkFieldRules = {
         }
     },
     type: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string'),
-    interval: v => typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0',
+    interval: v => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0'),
     alertChannels: v => Array.isArray(v) && v.every(c => typeof c === 'string') ? undefined : 'must be a list of strings',
     status: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string')
 };
@@ -51496,7 +51490,9 @@ const pauseCheck = async (ctx) => {
         state[PAUSED_STATE] = JSON.stringify(changedIds);
     }
     const lines = [
-        changedIds.length > 0 ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.` : 'All were already paused: nothing sent.'
+        changedIds.length > 0
+            ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
+            : 'All were already paused: nothing sent.'
     ];
     if (ctx.config.autoResume)
         lines.push('The post step resumes, when the job ends, the checks this step paused.');
@@ -51512,7 +51508,9 @@ const resumeCheck = async (ctx) => {
     return {
         outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
         summary: checks_summary('Checks resumed', results, [
-            changedIds.length > 0 ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.` : 'None was paused: nothing sent.'
+            changedIds.length > 0
+                ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
+                : 'None was paused: nothing sent.'
         ])
     };
 };
@@ -51561,7 +51559,12 @@ const checkHistory = async (ctx) => {
                     head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
                     rows: shown.map(e => {
                         const { checkedAt, status, responseTime, ...rest } = e;
-                        return [cell(checkedAt), cell(status), cell(responseTime), cell(Object.keys(rest).length ? canonical(rest) : '')];
+                        return [
+                            cell(checkedAt),
+                            cell(status),
+                            cell(responseTime),
+                            cell(Object.keys(rest).length ? canonical(rest) : '')
+                        ];
                     })
                 }
             ]
@@ -51662,11 +51665,17 @@ async function incidents_create(ctx, existing) {
     };
     const before = existing ?? (await ctx.api.listIncidents());
     if (planned(ctx, 'POST', '/incidents', body)) {
-        return { outputs: { result: body, changed: true }, summary: incidentSummary('Incident would be opened (dry run)', [body]) };
+        return {
+            outputs: { result: body, changed: true },
+            summary: incidentSummary('Incident would be opened (dry run)', [body])
+        };
     }
     const { item } = await ctx.api.createIncident(body, before);
     ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
-    return { outputs: { ...incidentOutputs(item), result: item, changed: true }, summary: incidentSummary('Incident opened', [item]) };
+    return {
+        outputs: { ...incidentOutputs(item), result: item, changed: true },
+        summary: incidentSummary('Incident opened', [item])
+    };
 }
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
 async function apply(ctx, current, changes, title) {
@@ -51772,11 +51781,17 @@ const createStatusPage = async (ctx) => {
     const body = ctx.config.statusPage;
     const before = await ctx.api.listStatusPages();
     if (planned(ctx, 'POST', '/status-pages', body)) {
-        return { outputs: { result: body, changed: true }, summary: pageSummary('Status page would be created (dry run)', [body]) };
+        return {
+            outputs: { result: body, changed: true },
+            summary: pageSummary('Status page would be created (dry run)', [body])
+        };
     }
     const { item } = await ctx.api.createStatusPage(body, before);
     ctx.log.info(`Created status page ${item.id} (${str(item.name)})`);
-    return { outputs: { 'status-page-id': item.id, result: item, changed: true }, summary: pageSummary('Status page created', [item]) };
+    return {
+        outputs: { 'status-page-id': item.id, result: item, changed: true },
+        summary: pageSummary('Status page created', [item])
+    };
 };
 const getStatusPage = async (ctx) => {
     const id = ctx.config.statusPageId;
@@ -51910,7 +51925,9 @@ const waitForCheck = async (ctx) => {
     const outputs = { ...checkOutputs(checks[0]), result: checks, passed };
     const summary = {
         title: passed ? 'Release gate passed' : 'Release gate closed',
-        lines: [`${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`],
+        lines: [
+            `${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`
+        ],
         tables: [{ head: ['Check', 'ID', 'Status', 'Response time (ms)', 'Checked at', 'Verdict'], rows }]
     };
     if (passed)
@@ -52022,7 +52039,8 @@ function computePlan(wanted, server, options) {
     return plan;
 }
 function countOf(plan, action, onlyApplied = false) {
-    return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged')).length;
+    return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
+        .length;
 }
 function planSummary(title, plan, lines) {
     const order = ['create', 'update', 'delete', 'unchanged'];
@@ -52038,7 +52056,13 @@ function planSummary(title, plan, lines) {
         ]
     };
 }
-const entryResult = (e) => ({ action: e.action, name: e.name, id: e.id ?? null, fields: e.fields, ...(e.outcome ? { outcome: e.outcome } : {}) });
+const entryResult = (e) => ({
+    action: e.action,
+    name: e.name,
+    id: e.id ?? null,
+    fields: e.fields,
+    ...(e.outcome ? { outcome: e.outcome } : {})
+});
 async function applyEntry(ctx, entry, before) {
     const api = ctx.api;
     if (entry.action === 'create') {
@@ -52248,7 +52272,7 @@ function runContextOf(ctx, env = process.env) {
     const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
     const repository = env.GITHUB_REPOSITORY ?? '';
     const runId = ctx.runId ? String(ctx.runId) : '';
-    const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : env.GITHUB_RUN_ATTEMPT ?? '';
+    const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : (env.GITHUB_RUN_ATTEMPT ?? '');
     const sha = ctx.sha ?? '';
     return {
         workflow: ctx.workflow ?? '',

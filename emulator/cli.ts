@@ -42,7 +42,9 @@ const emulator = new Emulator({
 
 const baseUrl = await emulator.start()
 console.log(`Monitoring API emulator listening: base-url ${baseUrl}`)
-console.log(`API keys: ${emulator.options.apiKeys.length} configured; rate limit ${rate}; probing ${emulator.options.probe ? 'on' : 'off'}`)
+console.log(
+  `API keys: ${emulator.options.apiKeys.length} configured; rate limit ${rate}; probing ${emulator.options.probe ? 'on' : 'off'}`
+)
 console.log('Admin: GET /__emulator/requests, GET /__emulator/state, POST /__emulator/faults, POST /__emulator/reset')
 const shutdown = () => void emulator.stop().then(() => process.exit(0))
 process.on('SIGINT', shutdown)

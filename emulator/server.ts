@@ -158,7 +158,8 @@ export class Emulator {
 
   /** Requests to the API (admin requests are not counted), optionally filtered. */
   count(method?: string, pathPrefix?: string): number {
-    return this.requests.filter(r => (!method || r.method === method) && (!pathPrefix || r.path.startsWith(pathPrefix))).length
+    return this.requests.filter(r => (!method || r.method === method) && (!pathPrefix || r.path.startsWith(pathPrefix)))
+      .length
   }
 
   /** Add a check directly (no request, no rate limit), for test setup. */
@@ -237,7 +238,11 @@ export class Emulator {
           req.socket.destroy()
           return
         }
-        answer = { status: fault.status ?? 500, body: fault.body ?? { error: { message: 'Internal server error' } }, headers: fault.headers }
+        answer = {
+          status: fault.status ?? 500,
+          body: fault.body ?? { error: { message: 'Internal server error' } },
+          headers: fault.headers
+        }
       }
     }
     record.status = answer.status
@@ -262,7 +267,11 @@ export class Emulator {
     const header = req.headers.authorization ?? ''
     const match = /^Bearer (.+)$/.exec(header)
     if (!match || !this.options.apiKeys.includes(match[1])) {
-      throw new HttpProblem(401, 'unauthorized', match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <API_KEY>')
+      throw new HttpProblem(
+        401,
+        'unauthorized',
+        match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <API_KEY>'
+      )
     }
     return match[1]
   }
@@ -275,12 +284,17 @@ export class Emulator {
     this.windows.set(key, window)
     if (window.length >= limit.limit) {
       const resetMs = window[0] + limit.windowMs - now
-      throw new HttpProblem(429, 'rate_limited', `Rate limit exceeded: ${limit.limit} requests per ${limit.windowMs / 1000} s`, {
-        'Retry-After': String(Math.max(1, Math.ceil(resetMs / 1000))),
-        'X-RateLimit-Limit': String(limit.limit),
-        'X-RateLimit-Remaining': '0',
-        'X-RateLimit-Reset': String(Math.ceil((now + resetMs) / 1000))
-      })
+      throw new HttpProblem(
+        429,
+        'rate_limited',
+        `Rate limit exceeded: ${limit.limit} requests per ${limit.windowMs / 1000} s`,
+        {
+          'Retry-After': String(Math.max(1, Math.ceil(resetMs / 1000))),
+          'X-RateLimit-Limit': String(limit.limit),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(Math.ceil((now + resetMs) / 1000))
+        }
+      )
     }
     window.push(now)
   }
@@ -354,7 +368,9 @@ export class Emulator {
   private page(items: Json[], url: URL): Answer {
     const size = Math.min(Math.max(Number(url.searchParams.get('per_page')) || this.options.pageSize, 1), 500)
     const cursor = url.searchParams.get('cursor')
-    const page = cursor ? Number(Buffer.from(cursor, 'base64url').toString()) || 1 : Math.max(Number(url.searchParams.get('page')) || 1, 1)
+    const page = cursor
+      ? Number(Buffer.from(cursor, 'base64url').toString()) || 1
+      : Math.max(Number(url.searchParams.get('page')) || 1, 1)
     const rows = items.slice((page - 1) * size, page * size)
     const more = page * size < items.length
     const next = new URL(url.href)
@@ -366,7 +382,10 @@ export class Emulator {
         if (more) headers.Link = `<${this.baseUrl.replace(/\/v1$/, '')}${nextPath}>; rel="next"`
         return { status: 200, body: rows, headers }
       case 'cursor':
-        return { status: 200, body: { data: rows, next_cursor: more ? Buffer.from(String(page + 1)).toString('base64url') : null } }
+        return {
+          status: 200,
+          body: { data: rows, next_cursor: more ? Buffer.from(String(page + 1)).toString('base64url') : null }
+        }
       default:
         if (more) headers.Link = `<${this.baseUrl.replace(/\/v1$/, '')}${nextPath}>; rel="next"`
         return { status: 200, body: { data: rows, links: { next: more ? nextPath : null } }, headers }
@@ -378,10 +397,11 @@ export class Emulator {
       throw new HttpProblem(400, 'invalid_request', message)
     }
     if (!partial || 'name' in check) {
-      if (typeof check.name !== 'string' || check.name.trim() === '') bad('name is required and must be a non-empty string')
+      if (typeof check.name !== 'string' || check.name.trim() === '')
+        bad('name is required and must be a non-empty string')
     }
     if (!partial || 'url' in check) {
-      let ok = false
+      let ok: boolean
       try {
         ok = ['http:', 'https:'].includes(new URL(String(check.url)).protocol) && typeof check.url === 'string'
       } catch {
@@ -390,8 +410,12 @@ export class Emulator {
       if (!ok) bad('url is required and must be an absolute http(s) URL')
     }
     if ('type' in check && typeof check.type !== 'string') bad('type must be a string')
-    if ('interval' in check && !(Number.isInteger(check.interval) && (check.interval as number) > 0)) bad('interval must be a positive integer')
-    if ('alertChannels' in check && !(Array.isArray(check.alertChannels) && check.alertChannels.every(c => typeof c === 'string'))) {
+    if ('interval' in check && !(Number.isInteger(check.interval) && (check.interval as number) > 0))
+      bad('interval must be a positive integer')
+    if (
+      'alertChannels' in check &&
+      !(Array.isArray(check.alertChannels) && check.alertChannels.every(c => typeof c === 'string'))
+    ) {
       bad('alertChannels must be an array of strings')
     }
     if ('status' in check && typeof check.status !== 'string') bad('status must be a string')
@@ -428,12 +452,16 @@ export class Emulator {
     if (typeof input.title !== 'string' || input.title.trim() === '') {
       throw new HttpProblem(400, 'invalid_request', 'title is required and must be a non-empty string')
     }
-    const fields = Object.fromEntries(Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k)))
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k))
+    )
     return this.seedIncident(fields)
   }
 
   private updateIncident(incident: Stored, input: Json): Stored {
-    const fields = Object.fromEntries(Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k)))
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k))
+    )
     const next: Stored =
       this.options.putSemantics === 'merge'
         ? { ...incident, ...fields }
@@ -511,7 +539,11 @@ export class Emulator {
       if (req.method === 'GET' && action === 'state') {
         return send(res, {
           status: 200,
-          body: { checks: [...this.checks.values()], incidents: [...this.incidents.values()], statusPages: [...this.statusPages.values()] }
+          body: {
+            checks: [...this.checks.values()],
+            incidents: [...this.incidents.values()],
+            statusPages: [...this.statusPages.values()]
+          }
         })
       }
       if (req.method === 'POST' && action === 'reset') {
@@ -532,7 +564,11 @@ export class Emulator {
 
 function problemAnswer(error: unknown): Answer {
   if (error instanceof HttpProblem) {
-    return { status: error.status, body: { error: { code: error.code, message: error.message } }, headers: error.headers }
+    return {
+      status: error.status,
+      body: { error: { code: error.code, message: error.message } },
+      headers: error.headers
+    }
   }
   return { status: 500, body: { error: { code: 'internal', message: 'Internal server error' } } }
 }
@@ -552,7 +588,10 @@ function send(res: http.ServerResponse, answer: Answer): void {
 }
 
 /** GET a URL once; never follows redirects (3xx counts as up). */
-export function probeUrl(target: string, timeoutMs: number): Promise<{ ok: boolean; statusCode?: number; error?: string }> {
+export function probeUrl(
+  target: string,
+  timeoutMs: number
+): Promise<{ ok: boolean; statusCode?: number; error?: string }> {
   return new Promise(resolve => {
     let url: URL
     try {

@@ -35,14 +35,31 @@ function show(title: string, inputs: Record<string, string>, r: StepResult, expe
   }
   const notes = r.stdout
     .split('\n')
-    .filter(l => l && !l.startsWith('::add-mask') && !l.startsWith('::debug') && !l.startsWith('::group') && !l.startsWith('::endgroup'))
+    .filter(
+      l =>
+        l &&
+        !l.startsWith('::add-mask') &&
+        !l.startsWith('::debug') &&
+        !l.startsWith('::group') &&
+        !l.startsWith('::endgroup')
+    )
   for (const line of notes.slice(0, 12)) console.log(`  | ${line.replace(/^::(error|warning)::/, '$1: ')}`)
   const shown = Object.entries(r.outputs).filter(([k]) => k !== 'result')
   console.log(`  outputs: ${shown.map(([k, v]) => `${k}=${v.length > 60 ? v.slice(0, 57) + '...' : v}`).join('  ')}`)
   console.log(paint(c.dim, '  job summary:'))
   for (const line of r.summary.trim().split('\n').slice(0, 14)) console.log(paint(c.dim, `    ${line}`))
-  const verdict = expectSuccess ? (r.code === 0 ? 'step succeeded' : 'step FAILED') : r.code === 0 ? 'step passed but should have failed' : 'step failed, as it should'
-  console.log(ok ? paint(c.green, `  -> ${verdict} (exit ${r.code}, ${r.ms} ms)`) : paint(c.red, `  -> ${verdict} (exit ${r.code})`))
+  const verdict = expectSuccess
+    ? r.code === 0
+      ? 'step succeeded'
+      : 'step FAILED'
+    : r.code === 0
+      ? 'step passed but should have failed'
+      : 'step failed, as it should'
+  console.log(
+    ok
+      ? paint(c.green, `  -> ${verdict} (exit ${r.code}, ${r.ms} ms)`)
+      : paint(c.red, `  -> ${verdict} (exit ${r.code})`)
+  )
 }
 
 async function main(): Promise<void> {
@@ -71,15 +88,31 @@ async function main(): Promise<void> {
   console.log(`app:      ${appUrl}`)
 
   console.log(paint(c.bold, '\n##### Story 1: deploy'))
-  const appCheck = { operation: 'upsert-check', 'check-name': 'shop (production)', 'check-url': appUrl, 'check-interval': '30', 'alert-channels': 'email' }
-  await step('upsert the app\'s check', appCheck)
+  const appCheck = {
+    operation: 'upsert-check',
+    'check-name': 'shop (production)',
+    'check-url': appUrl,
+    'check-interval': '30',
+    'alert-channels': 'email'
+  }
+  await step("upsert the app's check", appCheck)
   await step('upsert again: nothing differs, nothing sent', appCheck)
   writeFileSync(
     join(work, 'checks.yml'),
-    ['checks:', ...['home', 'cart', 'checkout', 'search'].flatMap(p => [`  - name: shop-${p}`, `    url: ${appUrl}?page=${p}`, '    interval: 30'])].join('\n') + '\n'
+    [
+      'checks:',
+      ...['home', 'cart', 'checkout', 'search'].flatMap(p => [
+        `  - name: shop-${p}`,
+        `    url: ${appUrl}?page=${p}`,
+        '    interval: 30'
+      ])
+    ].join('\n') + '\n'
   )
   await step('sync the fleet from checks.yml', { operation: 'sync-checks', 'checks-file': 'checks.yml' })
-  await step('sync again: the service already equals the file', { operation: 'sync-checks', 'checks-file': 'checks.yml' })
+  await step('sync again: the service already equals the file', {
+    operation: 'sync-checks',
+    'checks-file': 'checks.yml'
+  })
 
   console.log(paint(c.bold, '\n##### Story 2: release gate'))
   await step('gate: wait until the app is up, from a probe after the deploy', {
@@ -92,26 +125,44 @@ async function main(): Promise<void> {
 
   console.log(paint(c.bold, '\n##### Story 3: incident automation'))
   app.mode = 'down'
-  const gate = { operation: 'wait-for-check', 'check-name': 'shop (production)', timeout: '3s', 'poll-interval': '500ms' }
+  const gate = {
+    operation: 'wait-for-check',
+    'check-name': 'shop (production)',
+    timeout: '3s',
+    'poll-interval': '500ms'
+  }
   await step('the app goes down: the gate fails', gate, false)
   const incident = { operation: 'open-incident', 'incident-title': 'Deploy of shop failed' }
   const opened = await step('if: failure() -> open an incident naming the run', incident)
-  await step('the job is re-run and fails again: the same incident is updated', incident, true, { GITHUB_RUN_ATTEMPT: '2' })
+  await step('the job is re-run and fails again: the same incident is updated', incident, true, {
+    GITHUB_RUN_ATTEMPT: '2'
+  })
   app.mode = 'up'
   await step('the app recovers: the gate passes', { ...gate, timeout: '15s' }, true, { GITHUB_RUN_ATTEMPT: '3' })
-  await step('if: success() -> resolve the incident', { operation: 'resolve-incident', 'incident-title': 'Deploy of shop failed' }, true, {
-    GITHUB_RUN_ATTEMPT: '3'
-  })
+  await step(
+    'if: success() -> resolve the incident',
+    { operation: 'resolve-incident', 'incident-title': 'Deploy of shop failed' },
+    true,
+    {
+      GITHUB_RUN_ATTEMPT: '3'
+    }
+  )
 
   const incidents = [...emulator.incidents.values()]
-  const story3 = incidents.length === 1 && incidents[0].status === 'resolved' && incidents[0].id === opened.outputs['incident-id']
+  const story3 =
+    incidents.length === 1 && incidents[0].status === 'resolved' && incidents[0].id === opened.outputs['incident-id']
   checks.push(['exactly one incident, resolved', story3])
   console.log(`\nincidents on the service: ${incidents.length}; status ${incidents.map(i => i.status).join(', ')}`)
-  console.log(`checks on the service: ${emulator.checks.size}; requests the service received: ${emulator.requests.length}`)
+  console.log(
+    `checks on the service: ${emulator.checks.size}; requests the service received: ${emulator.requests.length}`
+  )
   const failed = checks.filter(([, ok]) => !ok)
   console.log(
     failed.length === 0
-      ? paint(c.green, `\nAll three stories passed (${checks.length} steps) in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+      ? paint(
+          c.green,
+          `\nAll three stories passed (${checks.length} steps) in ${((Date.now() - started) / 1000).toFixed(1)} s.`
+        )
       : paint(c.red, `\n${failed.length} step(s) did not behave: ${failed.map(([t]) => t).join('; ')}`)
   )
   process.exitCode = failed.length === 0 ? 0 : 1

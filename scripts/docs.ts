@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import * as prettier from 'prettier'
 import { parse } from 'yaml'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
@@ -22,7 +23,8 @@ export function tables(actionYml: string): { inputs: string; outputs: string } {
     '| Input | Required | Default | Description |',
     '| --- | --- | --- | --- |',
     ...Object.entries(action.inputs).map(
-      ([name, i]) => `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default !== undefined ? `\`${i.default}\`` : ''} | ${esc(i.description)} |`
+      ([name, i]) =>
+        `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default !== undefined ? `\`${i.default}\`` : ''} | ${esc(i.description)} |`
     )
   ].join('\n')
   const outputs = [
@@ -44,10 +46,16 @@ export function render(readme: string, actionYml: string): string {
   return out
 }
 
+/** The README with fresh tables, formatted as Prettier (the project's formatter) would. */
+export async function renderFormatted(readme: string, actionYml: string): Promise<string> {
+  const options = (await prettier.resolveConfig(`${ROOT}README.md`)) ?? {}
+  return prettier.format(render(readme, actionYml), { ...options, parser: 'markdown' })
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const readmePath = `${ROOT}README.md`
   const readme = readFileSync(readmePath, 'utf8')
-  const next = render(readme, readFileSync(`${ROOT}action.yml`, 'utf8'))
+  const next = await renderFormatted(readme, readFileSync(`${ROOT}action.yml`, 'utf8'))
   if (process.argv.includes('--check')) {
     if (next !== readme) {
       console.error('README.md inputs/outputs tables are out of date: run npm run docs')

@@ -109,10 +109,7 @@ function using<T>(parse: (value: string) => T) {
 const text = z.string().optional()
 const optional = <T>(parse: (value: string) => T) => z.string().transform(using(parse)).optional()
 const withDefault = <T>(parse: (value: string) => T, fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform(using(parse))
+  z.string().default(fallback).transform(using(parse))
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
 
@@ -236,8 +233,7 @@ const checkFieldRules: Record<string, (value: unknown) => string | undefined> = 
     }
   },
   type: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string'),
-  interval: v =>
-    typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0',
+  interval: v => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0'),
   alertChannels: v =>
     Array.isArray(v) && v.every(c => typeof c === 'string') ? undefined : 'must be a list of strings',
   status: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string')
@@ -320,7 +316,9 @@ function requireForOperation(c: Config, p: Parsed): void {
     case 'update-check': {
       const changes = Object.keys(c.check).filter(k => !(k === 'name' && ids.length === 0))
       if (changes.length === 0) {
-        needs('something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)')
+        needs(
+          'something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)'
+        )
       }
       break
     }
@@ -336,7 +334,8 @@ function requireForOperation(c: Config, p: Parsed): void {
       if (!c.incidentId && typeof c.incident.title !== 'string') needs('incident-id or incident-title')
       break
     case 'create-status-page':
-      if (typeof c.statusPage.name !== 'string') needs('a status page name: set status-page-name, or name in status-page')
+      if (typeof c.statusPage.name !== 'string')
+        needs('a status page name: set status-page-name, or name in status-page')
       break
     case 'get-status-page':
       if (!c.statusPageId && typeof c.statusPage.name !== 'string') needs('status-page-id or status-page-name')

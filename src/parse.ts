@@ -39,9 +39,7 @@ export function parseDuration(value: string): number {
       ms += Number(match[1]) * UNIT_MS[match[2]]
     }
   } else {
-    throw new ValueError(
-      `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`
-    )
+    throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`)
   }
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
     throw new ValueError(`must be at most 24h, got ${quote(value)}`)
@@ -89,9 +87,7 @@ export function parseMilliseconds(value: string): number {
   try {
     return parseDuration(text)
   } catch {
-    throw new ValueError(
-      `must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`
-    )
+    throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`)
   }
 }
 

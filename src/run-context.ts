@@ -40,7 +40,7 @@ export function runContextOf(ctx: ContextLike, env: NodeJS.ProcessEnv = process.
   const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
   const repository = env.GITHUB_REPOSITORY ?? ''
   const runId = ctx.runId ? String(ctx.runId) : ''
-  const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : env.GITHUB_RUN_ATTEMPT ?? ''
+  const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : (env.GITHUB_RUN_ATTEMPT ?? '')
   const sha = ctx.sha ?? ''
   return {
     workflow: ctx.workflow ?? '',

@@ -40,7 +40,10 @@ describe('check operations through dist/index.js', () => {
   })
 
   it('create, get, update, history, list, delete, delete again', async () => {
-    const created = await step({ operation: 'create-check', check: `name: api\nurl: ${site}\ninterval: 30\nowner: team-a` })
+    const created = await step({
+      operation: 'create-check',
+      check: `name: api\nurl: ${site}\ninterval: 30\nowner: team-a`
+    })
     expect(created.code).toBe(0)
     const id = created.outputs['check-id']
     const got = await step({ operation: 'get-check', 'check-id': id })

@@ -18,7 +18,13 @@ beforeEach(async () => {
 afterEach(() => target.stop())
 
 const gate = (inputs: Record<string, string>) =>
-  runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'wait-for-check', 'poll-interval': '200ms', ...inputs })
+  runStep({
+    'api-key': KEY,
+    'base-url': emulator.baseUrl,
+    operation: 'wait-for-check',
+    'poll-interval': '200ms',
+    ...inputs
+  })
 
 describe('wait-for-check through dist/index.js', () => {
   it('passes once the local target answers', async () => {
@@ -37,7 +43,11 @@ describe('wait-for-check through dist/index.js', () => {
     const r = await gate({ 'check-name': 'app', timeout: '2s' })
     expect(r.code).toBe(1)
     expect(r.outputs.passed).toBe('false')
-    expect(r.stdout).toMatch(new RegExp(`::error::wait-for-check: 1 of 1 check\\(s\\) did not pass within 2 s: app \\(${check.id}\\): status down`))
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `::error::wait-for-check: 1 of 1 check\\(s\\) did not pass within 2 s: app \\(${check.id}\\): status down`
+      )
+    )
     // node start-up (~0.2 s) + 2 s timeout + at most one poll interval and one request
     expect(r.ms).toBeGreaterThanOrEqual(2000)
     expect(r.ms).toBeLessThan(2000 + 200 + 1500)
@@ -45,7 +55,10 @@ describe('wait-for-check through dist/index.js', () => {
 
   it('rejects a stale result', async () => {
     const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1, status: 'paused' })
-    Object.assign(emulator.checks.get(check.id) ?? {}, { status: 'up', lastCheckedAt: new Date(Date.now() - 3_600_000).toISOString() })
+    Object.assign(emulator.checks.get(check.id) ?? {}, {
+      status: 'up',
+      lastCheckedAt: new Date(Date.now() - 3_600_000).toISOString()
+    })
     const r = await gate({ 'check-id': check.id, timeout: '1s' })
     expect(r.code).toBe(1)
     expect(r.outputs.error).toContain('before this step started (stale)')
@@ -56,7 +69,12 @@ describe('wait-for-check through dist/index.js', () => {
     await new Promise(res => setTimeout(res, 350))
     target.mode = 'down'
     await new Promise(res => setTimeout(res, 250))
-    const r = await runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'check-history', 'check-id': check.id })
+    const r = await runStep({
+      'api-key': KEY,
+      'base-url': emulator.baseUrl,
+      operation: 'check-history',
+      'check-id': check.id
+    })
     expect(r.code).toBe(0)
     const count = Number(r.outputs.count)
     expect(count).toBeGreaterThanOrEqual(4)

@@ -21,14 +21,19 @@ describe('incident automation through dist/index.js', () => {
     expect(first.code).toBe(0)
     const id = first.outputs['incident-id']
     expect(first.outputs['incident-status']).toBe('investigating')
-    expect(emulator.incidents.get(id)?.message).toContain('https://github.example.com/acme/shop/actions/runs/4242/attempts/1')
+    expect(emulator.incidents.get(id)?.message).toContain(
+      'https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+    )
 
     const rerun = await step(open, { GITHUB_RUN_ATTEMPT: '2' })
     expect(rerun.code).toBe(0)
     expect(rerun.outputs['incident-id']).toBe(id)
     expect(emulator.incidents.get(id)?.message).toContain('/actions/runs/4242/attempts/2')
 
-    const resolve = await step({ operation: 'resolve-incident', 'incident-title': 'Deploy of shop failed' }, { GITHUB_RUN_ATTEMPT: '3' })
+    const resolve = await step(
+      { operation: 'resolve-incident', 'incident-title': 'Deploy of shop failed' },
+      { GITHUB_RUN_ATTEMPT: '3' }
+    )
     expect(resolve.code).toBe(0)
     expect(resolve.outputs['incident-status']).toBe('resolved')
     expect(resolve.summary).toContain('### Incident resolved')

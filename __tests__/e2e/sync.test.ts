@@ -45,12 +45,24 @@ describe('sync-checks through dist/index.js', () => {
 
     const r = await step({ 'checks-file': 'checks.yml', prune: 'true', 'prune-prefix': 'web-' })
     expect(r.code).toBe(0)
-    expect(r.outputs).toMatchObject({ created: '1', updated: '1', deleted: '1', unchanged: '1', count: '3', changed: 'true' })
+    expect(r.outputs).toMatchObject({
+      created: '1',
+      updated: '1',
+      deleted: '1',
+      unchanged: '1',
+      count: '3',
+      changed: 'true'
+    })
     expect(r.stdout).toContain('::group::Plan: 1 to create, 1 to update, 1 to delete, 1 unchanged')
     expect(r.summary).toContain('### Checks in sync')
     const plan = JSON.parse(r.outputs.result) as Array<{ action: string; name: string; id: string }>
     expect(plan.every(e => typeof e.id === 'string')).toBe(true)
-    expect([...emulator.checks.values()].map(c => c.name).sort()).toEqual(['someone-else', 'web-api', 'web-cart', 'web-home'])
+    expect([...emulator.checks.values()].map(c => c.name).sort()).toEqual([
+      'someone-else',
+      'web-api',
+      'web-cart',
+      'web-home'
+    ])
     expect(emulator.checks.get(untouched.id)?.updatedAt).toBeUndefined()
     expect(emulator.count('PUT')).toBe(1)
 
@@ -61,7 +73,10 @@ describe('sync-checks through dist/index.js', () => {
   })
 
   it('a bad file is an error naming the file, entry and field, before any request', async () => {
-    writeFileSync(join(workspace, 'bad.json'), '[{"name": "a", "url": "https://a/"}, {"name": "a", "url": "https://b/"}]')
+    writeFileSync(
+      join(workspace, 'bad.json'),
+      '[{"name": "a", "url": "https://a/"}, {"name": "a", "url": "https://b/"}]'
+    )
     const r = await step({ 'checks-file': 'bad.json' })
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('::error::checks-file bad.json: entry 2 (line 1): the name "a" is also used by entry 1')

@@ -43,7 +43,12 @@ describe('create-check', () => {
   })
 
   it('reports a 400 from the server with method, path, status and message', async () => {
-    emulator.inject({ method: 'POST', path: '/checks', status: 400, body: { error: { message: 'interval out of range' } } })
+    emulator.inject({
+      method: 'POST',
+      path: '/checks',
+      status: 400,
+      body: { error: { message: 'interval out of range' } }
+    })
     const { core } = await runAction(emulator, { operation: 'create-check', 'check-name': 'x', 'check-url': site })
     expect(core.failed).toBe('POST /checks failed: HTTP 400 Bad Request: interval out of range')
     expect(core.outputs.error).toBe(core.failed)
@@ -53,7 +58,13 @@ describe('create-check', () => {
 
 describe('get-check and list-checks', () => {
   it('gets by id and by exact name', async () => {
-    const check = emulator.seedCheck({ name: 'api', url: site, status: 'up', responseTime: 120, lastCheckedAt: '2026-01-01T00:00:00Z' })
+    const check = emulator.seedCheck({
+      name: 'api',
+      url: site,
+      status: 'up',
+      responseTime: 120,
+      lastCheckedAt: '2026-01-01T00:00:00Z'
+    })
     emulator.seedCheck({ name: 'api-2', url: site })
     for (const inputs of [{ 'check-id': check.id }, { 'check-name': 'api' }] as Array<Record<string, string>>) {
       const { core } = await runAction(emulator, { operation: 'get-check', ...inputs })
@@ -115,10 +126,20 @@ describe('get-check and list-checks', () => {
 describe('update-check', () => {
   it('sends the whole writable check, so a replacing PUT keeps every other field', async () => {
     const check = emulator.seedCheck({ name: 'api', url: site, interval: 30, alertChannels: ['email'], tags: ['x'] })
-    const { core } = await runAction(emulator, { operation: 'update-check', 'check-id': check.id, 'check-interval': '90' })
+    const { core } = await runAction(emulator, {
+      operation: 'update-check',
+      'check-id': check.id,
+      'check-interval': '90'
+    })
     expect(core.failed).toBeUndefined()
     expect(core.outputs.changed).toBe('true')
-    expect(emulator.checks.get(check.id)).toMatchObject({ name: 'api', url: site, interval: 90, alertChannels: ['email'], tags: ['x'] })
+    expect(emulator.checks.get(check.id)).toMatchObject({
+      name: 'api',
+      url: site,
+      interval: 90,
+      alertChannels: ['email'],
+      tags: ['x']
+    })
   })
 
   it('renames with check-id plus check-name', async () => {
@@ -130,7 +151,11 @@ describe('update-check', () => {
 
   it('sends no PUT when nothing differs (channels compared as sets)', async () => {
     const check = emulator.seedCheck({ name: 'api', url: site, alertChannels: ['slack', 'email'] })
-    const { core } = await runAction(emulator, { operation: 'update-check', 'check-name': 'api', 'alert-channels': 'email,slack' })
+    const { core } = await runAction(emulator, {
+      operation: 'update-check',
+      'check-name': 'api',
+      'alert-channels': 'email,slack'
+    })
     expect(core.failed).toBeUndefined()
     expect(core.outputs.changed).toBe('false')
     expect(emulator.count('PUT')).toBe(0)
@@ -199,7 +224,11 @@ describe('pause-check and resume-check', () => {
     const a = emulator.seedCheck({ name: 'a', url: site, status: 'up', tags: ['keep'] })
     const b = emulator.seedCheck({ name: 'b', url: site, status: 'paused' })
     const c = emulator.seedCheck({ name: 'c', url: site, status: 'down' })
-    const pause = await runAction(emulator, { operation: 'pause-check', 'check-id': `${a.id}\n${b.id}`, 'check-name': 'c' })
+    const pause = await runAction(emulator, {
+      operation: 'pause-check',
+      'check-id': `${a.id}\n${b.id}`,
+      'check-name': 'c'
+    })
     expect(pause.core.failed).toBeUndefined()
     expect(pause.core.outputs.changed).toBe('true')
     expect(emulator.count('PUT')).toBe(2)
@@ -264,10 +293,21 @@ describe('check-history', () => {
 describe('dry-run', () => {
   it('plans writes without sending them; reads still happen', async () => {
     const check = emulator.seedCheck({ name: 'api', url: site, interval: 60 })
-    const update = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'api', 'check-url': site, 'check-interval': '10', 'dry-run': 'true' })
+    const update = await runAction(emulator, {
+      operation: 'upsert-check',
+      'check-name': 'api',
+      'check-url': site,
+      'check-interval': '10',
+      'dry-run': 'true'
+    })
     expect(update.core.outputs.changed).toBe('true')
     expect(update.core.logs.join('\n')).toContain(`[dry-run] would send PUT /checks/${check.id}`)
-    const create = await runAction(emulator, { operation: 'create-check', 'check-name': 'new', 'check-url': site, 'dry-run': 'true' })
+    const create = await runAction(emulator, {
+      operation: 'create-check',
+      'check-name': 'new',
+      'check-url': site,
+      'dry-run': 'true'
+    })
     expect(create.core.outputs['check-id']).toBeUndefined()
     expect(resultOf(create.core)).toEqual({ name: 'new', url: site, type: 'http' })
     const del = await runAction(emulator, { operation: 'delete-check', 'check-id': check.id, 'dry-run': 'true' })

@@ -43,7 +43,11 @@ describe('rate limit', () => {
   it('understands Retry-After as an HTTP date and X-RateLimit-Reset as a Unix time', async () => {
     const inFiveSeconds = new Date(Date.now() + 5000).toUTCString()
     emulator.inject({ path: '/checks', status: 429, headers: { 'Retry-After': inFiveSeconds } })
-    emulator.inject({ path: '/checks', status: 429, headers: { 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 3) } })
+    emulator.inject({
+      path: '/checks',
+      status: 429,
+      headers: { 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 3) }
+    })
     const { core, slept } = await runAction(emulator, { operation: 'list-checks' })
     expect(core.failed).toBeUndefined()
     expect(slept[0]).toBeGreaterThan(3000)
@@ -80,7 +84,11 @@ describe('rate limit', () => {
     const limited = await startEmulator({ rateLimit: { limit: 3, windowMs: 1000 } })
     try {
       for (let i = 0; i < 3; i++) limited.seedCheck({ name: `c${i}`, url: site })
-      const { core } = await runAction(limited, { operation: 'pause-check', 'check-name': 'c0,c1,c2' }, { timeScale: 1 })
+      const { core } = await runAction(
+        limited,
+        { operation: 'pause-check', 'check-name': 'c0,c1,c2' },
+        { timeScale: 1 }
+      )
       expect(core.failed).toBeUndefined()
       expect(limited.requests.filter(r => r.status === 429).length).toBeGreaterThan(0)
       expect([...limited.checks.values()].every(c => c.status === 'paused')).toBe(true)
@@ -101,12 +109,18 @@ describe('server errors and the network', () => {
   it('a 500 storm ends after max-retries naming method, path, status and message', async () => {
     emulator.inject({ status: 500, body: { message: 'database on fire' }, times: Infinity })
     const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_1' })
-    expect(core.failed).toBe('GET /checks/chk_1 failed: HTTP 500 Internal Server Error: database on fire (after 4 attempts)')
+    expect(core.failed).toBe(
+      'GET /checks/chk_1 failed: HTTP 500 Internal Server Error: database on fire (after 4 attempts)'
+    )
     expect(emulator.count()).toBe(4)
   })
 
   it('an HTML error page is reported by its title, not its markup', async () => {
-    emulator.inject({ status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>', times: Infinity })
+    emulator.inject({
+      status: 502,
+      body: '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>',
+      times: Infinity
+    })
     const { core } = await runAction(emulator, { operation: 'list-checks', 'max-retries': '0' })
     expect(core.failed).toBe('GET /checks failed: HTTP 502 Bad Gateway: 502 Bad Gateway')
   })
@@ -114,7 +128,11 @@ describe('server errors and the network', () => {
   it('a request slower than request-timeout fails with a timeout after retries', async () => {
     emulator.inject({ path: '/checks', delayMs: 1500, times: Infinity })
     const started = Date.now()
-    const { core } = await runAction(emulator, { operation: 'list-checks', 'request-timeout': '200ms', 'max-retries': '1' })
+    const { core } = await runAction(emulator, {
+      operation: 'list-checks',
+      'request-timeout': '200ms',
+      'max-retries': '1'
+    })
     expect(core.failed).toBe('GET /checks timed out after 200 ms (request-timeout) (after 2 attempts)')
     expect(Date.now() - started).toBeLessThan(1500)
   })
@@ -127,12 +145,21 @@ describe('server errors and the network', () => {
   })
 
   it('connection refused names the cause', async () => {
-    const { core } = await runAction(undefined, { operation: 'list-checks', 'base-url': 'http://127.0.0.1:1/v1', 'max-retries': '0' })
+    const { core } = await runAction(undefined, {
+      operation: 'list-checks',
+      'base-url': 'http://127.0.0.1:1/v1',
+      'max-retries': '0'
+    })
     expect(core.failed).toContain('GET /checks failed: connection refused')
   })
 
   it('malformed JSON on a 200 is a clear error', async () => {
-    emulator.inject({ path: '/checks', status: 200, body: '{"data": [', headers: { 'Content-Type': 'application/json' } })
+    emulator.inject({
+      path: '/checks',
+      status: 200,
+      body: '{"data": [',
+      headers: { 'Content-Type': 'application/json' }
+    })
     const { core } = await runAction(emulator, { operation: 'list-checks' })
     expect(core.failed).toBe('GET /checks returned HTTP 200 but its body is not JSON: "{\\"data\\": ["')
   })
@@ -146,7 +173,11 @@ describe('server errors and the network', () => {
   it('a 404 on PUT is not retried', async () => {
     const check = emulator.seedCheck({ name: 'x', url: site })
     emulator.inject({ method: 'PUT', status: 404, body: { error: { message: 'gone' } } })
-    const { core } = await runAction(emulator, { operation: 'update-check', 'check-id': check.id, 'check-interval': '5' })
+    const { core } = await runAction(emulator, {
+      operation: 'update-check',
+      'check-id': check.id,
+      'check-interval': '5'
+    })
     expect(core.failed).toBe(`PUT /checks/${check.id} failed: HTTP 404 Not Found: gone`)
     expect(emulator.count('PUT')).toBe(1)
   })
@@ -239,12 +270,20 @@ describe('redirects and pagination never take the key elsewhere', () => {
   it('a redirect within the origin is followed', async () => {
     emulator.seedCheck({ name: 'x', url: site })
     emulator.inject({ path: '/old-checks', status: 301, headers: { Location: '/v1/checks' } })
-    const { core } = await runAction(emulator, { operation: 'get-check', 'check-name': 'x', 'base-url': emulator.baseUrl })
+    const { core } = await runAction(emulator, {
+      operation: 'get-check',
+      'check-name': 'x',
+      'base-url': emulator.baseUrl
+    })
     expect(core.failed).toBeUndefined()
   })
 
   it('a next-page link to another origin is an error and is not followed', async () => {
-    emulator.inject({ path: '/checks', status: 200, body: { data: [], links: { next: `${otherUrl}/v1/checks?page=2` } } })
+    emulator.inject({
+      path: '/checks',
+      status: 200,
+      body: { data: [], links: { next: `${otherUrl}/v1/checks?page=2` } }
+    })
     const { core } = await runAction(emulator, { operation: 'list-checks' })
     expect(core.failed).toContain('next-page link to another origin')
     expect(seen).toHaveLength(0)
@@ -259,7 +298,11 @@ describe('redirects and pagination never take the key elsewhere', () => {
 
 describe('fail-on-error: false', () => {
   it('ends green with a warning and the error output', async () => {
-    const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_none', 'fail-on-error': 'false' })
+    const { core } = await runAction(emulator, {
+      operation: 'get-check',
+      'check-id': 'chk_none',
+      'fail-on-error': 'false'
+    })
     expect(core.failed).toBeUndefined()
     expect(core.outputs.error).toContain('check chk_none not found')
     expect(core.logs.some(l => l.startsWith('warning:') && l.includes('fail-on-error is false'))).toBe(true)
@@ -274,7 +317,12 @@ describe('fail-on-error: false', () => {
 
 describe('bad input', () => {
   it('fails before any request, naming the input', async () => {
-    const { core } = await runAction(emulator, { operation: 'create-check', 'check-name': 'x', 'check-url': site, 'check-interval': 'abc' })
+    const { core } = await runAction(emulator, {
+      operation: 'create-check',
+      'check-name': 'x',
+      'check-url': site,
+      'check-interval': 'abc'
+    })
     expect(core.failed).toBe('check-interval must be a whole number, got "abc"')
     expect(emulator.count()).toBe(0)
   })

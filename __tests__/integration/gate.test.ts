@@ -23,7 +23,11 @@ beforeEach(async () => {
 afterEach(() => target.stop())
 
 const gate = (inputs: Record<string, string>) =>
-  runAction(emulator, { operation: 'wait-for-check', 'poll-interval': '100ms', timeout: '3s', ...inputs }, { clock: realClock })
+  runAction(
+    emulator,
+    { operation: 'wait-for-check', 'poll-interval': '100ms', timeout: '3s', ...inputs },
+    { clock: realClock }
+  )
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 
 describe('the probing emulator', () => {
@@ -77,7 +81,11 @@ describe('wait-for-check', () => {
     const { core } = await gate({ 'check-name': 'app', timeout: '1s' })
     const elapsed = Date.now() - started
     expect(core.outputs.passed).toBe('false')
-    expect(core.failed).toMatch(new RegExp(`app \\(${check.id}\\): status down, response time \\d+ ms, checked 20\\d\\d-.*: status is down, expected up`))
+    expect(core.failed).toMatch(
+      new RegExp(
+        `app \\(${check.id}\\): status down, response time \\d+ ms, checked 20\\d\\d-.*: status is down, expected up`
+      )
+    )
     expect(core.outputs.error).toBe(core.failed)
     expect(core.summaryText).toContain('Release gate closed')
     // the timeout holds within one poll interval (plus one request)
@@ -93,8 +101,17 @@ describe('wait-for-check', () => {
   })
 
   it('ignores a stale up from before the step when require-fresh is on', async () => {
-    const check = emulator.seedCheck({ name: 'app', url: 'http://127.0.0.1:1/unused', interval: 1000, status: 'paused' })
-    Object.assign(emulator.checks.get(check.id) ?? {}, { status: 'up', lastCheckedAt: new Date(Date.now() - 60_000).toISOString(), responseTime: 5 })
+    const check = emulator.seedCheck({
+      name: 'app',
+      url: 'http://127.0.0.1:1/unused',
+      interval: 1000,
+      status: 'paused'
+    })
+    Object.assign(emulator.checks.get(check.id) ?? {}, {
+      status: 'up',
+      lastCheckedAt: new Date(Date.now() - 60_000).toISOString(),
+      responseTime: 5
+    })
     const fresh = await gate({ 'check-id': check.id, timeout: '400ms' })
     expect(fresh.core.outputs.passed).toBe('false')
     expect(fresh.core.failed).toContain('before this step started (stale)')
@@ -161,7 +178,13 @@ describe('wait-for-check', () => {
   it('an API that stays unreachable is an error, not a closed gate', async () => {
     const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
     emulator.inject({ path: `/checks/${check.id}`, status: 503, times: Infinity })
-    const { core } = await runAction(emulator, { operation: 'wait-for-check', 'check-name': 'app', timeout: '5s', 'fail-on-error': 'false', 'max-retries': '1' })
+    const { core } = await runAction(emulator, {
+      operation: 'wait-for-check',
+      'check-name': 'app',
+      timeout: '5s',
+      'fail-on-error': 'false',
+      'max-retries': '1'
+    })
     expect(core.failed).toBeUndefined()
     expect(core.outputs.error).toContain(`GET /checks/${check.id} failed: HTTP 503`)
   })
@@ -171,9 +194,17 @@ describe('judge', () => {
   const check = { id: 'c', status: 'UP', responseTime: 300, lastCheckedAt: '2026-01-01T00:00:10Z' }
   it('compares status without case, response time and freshness', () => {
     expect(judge(check, { expectedStatus: 'up' }).passed).toBe(true)
-    expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 299 }).missed).toEqual(['response time 300 ms is above 299 ms'])
-    expect(judge(check, { expectedStatus: 'up', freshAfter: Date.parse('2026-01-01T00:00:10Z') }).missed[0]).toContain('stale')
-    expect(judge({ ...check, lastCheckedAt: null }, { expectedStatus: 'up', freshAfter: 0 }).missed).toEqual(['never checked'])
-    expect(judge({ ...check, responseTime: null }, { expectedStatus: 'up', maxResponseTimeMs: 5 }).missed).toEqual(['no response time reported'])
+    expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 299 }).missed).toEqual([
+      'response time 300 ms is above 299 ms'
+    ])
+    expect(judge(check, { expectedStatus: 'up', freshAfter: Date.parse('2026-01-01T00:00:10Z') }).missed[0]).toContain(
+      'stale'
+    )
+    expect(judge({ ...check, lastCheckedAt: null }, { expectedStatus: 'up', freshAfter: 0 }).missed).toEqual([
+      'never checked'
+    ])
+    expect(judge({ ...check, responseTime: null }, { expectedStatus: 'up', maxResponseTimeMs: 5 }).missed).toEqual([
+      'no response time reported'
+    ])
   })
 })

@@ -34,7 +34,11 @@ describe('the fail / re-run / recover story', () => {
     expect(emulator.incidents.get(id)?.message).toContain('run attempt 2')
     expect(emulator.incidents.get(id)?.title).toBe(title)
 
-    const resolved = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': title }, { env: { GITHUB_RUN_ATTEMPT: '3' } })
+    const resolved = await runAction(
+      emulator,
+      { operation: 'resolve-incident', 'incident-title': title },
+      { env: { GITHUB_RUN_ATTEMPT: '3' } }
+    )
     expect(resolved.core.outputs['incident-status']).toBe('resolved')
     expect(resolved.core.outputs.changed).toBe('true')
     const final = emulator.incidents.get(id)
@@ -75,22 +79,40 @@ describe('incident operations', () => {
     })
     expect(core.failed).toBeUndefined()
     const stored = emulator.incidents.get(core.outputs['incident-id'])
-    expect(stored).toMatchObject({ title: 'Outage', severity: 'critical', affected: ['chk_1'], status: 'investigating' })
+    expect(stored).toMatchObject({
+      title: 'Outage',
+      severity: 'critical',
+      affected: ['chk_1'],
+      status: 'investigating'
+    })
     expect(stored?.message).toBe(`Down since 0123456 (${runUrl})`)
   })
 
   it('update-incident by id sends the whole incident, so a replacing PUT keeps the title and other fields', async () => {
     const inc = emulator.seedIncident({ title: 'Outage', message: 'm', severity: 'low' })
-    const { core } = await runAction(emulator, { operation: 'update-incident', 'incident-id': inc.id, 'incident-status': 'identified' })
+    const { core } = await runAction(emulator, {
+      operation: 'update-incident',
+      'incident-id': inc.id,
+      'incident-status': 'identified'
+    })
     expect(core.failed).toBeUndefined()
-    expect(emulator.incidents.get(inc.id)).toMatchObject({ title: 'Outage', message: 'm', severity: 'low', status: 'identified' })
+    expect(emulator.incidents.get(inc.id)).toMatchObject({
+      title: 'Outage',
+      message: 'm',
+      severity: 'low',
+      status: 'identified'
+    })
   })
 
   it('update-incident by title targets the newest unresolved one', async () => {
     const old = emulator.seedIncident({ title: 'Outage', createdAt: '2026-01-01T00:00:00Z' })
     const newer = emulator.seedIncident({ title: 'Outage', createdAt: '2026-02-01T00:00:00Z' })
     emulator.seedIncident({ title: 'Outage', status: 'Resolved', createdAt: '2026-03-01T00:00:00Z' })
-    const { core } = await runAction(emulator, { operation: 'update-incident', 'incident-title': 'Outage', 'incident-message': 'new text' })
+    const { core } = await runAction(emulator, {
+      operation: 'update-incident',
+      'incident-title': 'Outage',
+      'incident-message': 'new text'
+    })
     expect(core.outputs['incident-id']).toBe(newer.id)
     expect(emulator.incidents.get(newer.id)?.message).toBe('new text')
     expect(emulator.incidents.get(old.id)?.message).toBeUndefined()
@@ -105,9 +127,17 @@ describe('incident operations', () => {
 
   it('resolve-incident by id', async () => {
     const inc = emulator.seedIncident({ title: 'Outage', message: 'm' })
-    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-id': inc.id, 'incident-message': 'Fixed by {actor}' })
+    const { core } = await runAction(emulator, {
+      operation: 'resolve-incident',
+      'incident-id': inc.id,
+      'incident-message': 'Fixed by {actor}'
+    })
     expect(core.outputs.changed).toBe('true')
-    expect(emulator.incidents.get(inc.id)).toMatchObject({ title: 'Outage', status: 'resolved', message: 'Fixed by octocat' })
+    expect(emulator.incidents.get(inc.id)).toMatchObject({
+      title: 'Outage',
+      status: 'resolved',
+      message: 'Fixed by octocat'
+    })
   })
 
   it('list-incidents: every page, count and result', async () => {
@@ -150,7 +180,11 @@ describe('incident operations', () => {
 
 describe('status pages', () => {
   it('create, get by id and by name, list', async () => {
-    const created = await runAction(emulator, { operation: 'create-status-page', 'status-page-name': 'Shop', 'status-page': 'theme: dark\nchecks: [chk_1]' })
+    const created = await runAction(emulator, {
+      operation: 'create-status-page',
+      'status-page-name': 'Shop',
+      'status-page': 'theme: dark\nchecks: [chk_1]'
+    })
     expect(created.core.failed).toBeUndefined()
     const id = created.core.outputs['status-page-id']
     expect(id).toMatch(/^sp_/)
@@ -178,12 +212,25 @@ describe('status pages', () => {
 
 describe('incident helpers', () => {
   const run = runContextOf(
-    { workflow: 'W', job: 'j', ref: 'refs/tags/v1', sha: 'abcdef123456', runId: 9, runNumber: 3, runAttempt: 2, actor: 'me', eventName: 'push', serverUrl: 'https://ghe.example.com/' },
+    {
+      workflow: 'W',
+      job: 'j',
+      ref: 'refs/tags/v1',
+      sha: 'abcdef123456',
+      runId: 9,
+      runNumber: 3,
+      runAttempt: 2,
+      actor: 'me',
+      eventName: 'push',
+      serverUrl: 'https://ghe.example.com/'
+    },
     { ...GITHUB_ENV, GITHUB_REPOSITORY: 'o/r' }
   )
   it('builds the run link from the server URL (GHES too)', () => {
     expect(run.runUrl).toBe('https://ghe.example.com/o/r/actions/runs/9/attempts/2')
-    expect(failureMessage(run)).toBe('Workflow "W" (job j) failed in o/r on refs/tags/v1 at commit abcdef1, run attempt 2. Run: https://ghe.example.com/o/r/actions/runs/9/attempts/2')
+    expect(failureMessage(run)).toBe(
+      'Workflow "W" (job j) failed in o/r on refs/tags/v1 at commit abcdef1, run attempt 2. Run: https://ghe.example.com/o/r/actions/runs/9/attempts/2'
+    )
   })
   it('fills known placeholders and leaves others', () => {
     expect(fillRunFacts('{workflow}@{ref} {unknown} {"json": 1}', run)).toBe('W@refs/tags/v1 {unknown} {"json": 1}')
@@ -196,6 +243,14 @@ describe('incident helpers', () => {
       { id: 'd', title: 'other' }
     ]
     expect(newestUnresolved(list, 't')?.id).toBe('b')
-    expect(newestUnresolved([{ id: 'x', title: 't', createdAt: '2026-05-01T00:00:00Z' }, { id: 'y', title: 't', createdAt: '2026-01-01T00:00:00Z' }], 't')?.id).toBe('x')
+    expect(
+      newestUnresolved(
+        [
+          { id: 'x', title: 't', createdAt: '2026-05-01T00:00:00Z' },
+          { id: 'y', title: 't', createdAt: '2026-01-01T00:00:00Z' }
+        ],
+        't'
+      )?.id
+    ).toBe('x')
   })
 })

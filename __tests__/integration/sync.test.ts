@@ -19,7 +19,10 @@ function file(name: string, text: string): string {
   return name
 }
 const fleet = (n: number, extra = '') =>
-  Array.from({ length: n }, (_, i) => `- name: app-${i}\n  url: https://app.example.com/${i}\n  interval: 60${extra}`).join('\n') + '\n'
+  Array.from(
+    { length: n },
+    (_, i) => `- name: app-${i}\n  url: https://app.example.com/${i}\n  interval: 60${extra}`
+  ).join('\n') + '\n'
 const sync = (inputs: Record<string, string>, options = {}) =>
   runAction(emulator, { operation: 'sync-checks', ...inputs }, { env: { GITHUB_WORKSPACE: dir }, ...options })
 const names = () => [...emulator.checks.values()].map(c => c.name).sort()
@@ -29,7 +32,14 @@ describe('sync-checks', () => {
     const f = file('fleet.yml', fleet(5))
     const first = await sync({ 'checks-file': f })
     expect(first.core.failed).toBeUndefined()
-    expect(first.core.outputs).toMatchObject({ created: '5', updated: '0', deleted: '0', unchanged: '0', count: '5', changed: 'true' })
+    expect(first.core.outputs).toMatchObject({
+      created: '5',
+      updated: '0',
+      deleted: '0',
+      unchanged: '0',
+      count: '5',
+      changed: 'true'
+    })
     expect(names()).toEqual(['app-0', 'app-1', 'app-2', 'app-3', 'app-4'])
     expect(emulator.count()).toBe(6) // one list + one POST per check
     const before = emulator.count()
@@ -79,7 +89,9 @@ describe('sync-checks', () => {
   })
 
   it('a bad file fails before any request, naming the file, entry and field', async () => {
-    const { core } = await sync({ 'checks-file': file('bad.yml', '- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  interval: -1\n') })
+    const { core } = await sync({
+      'checks-file': file('bad.yml', '- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  interval: -1\n')
+    })
     expect(core.failed).toBe('checks-file bad.yml: entry 2 (line 3) ("b"): interval must be a whole number above 0')
     expect(emulator.count()).toBe(0)
   })
@@ -92,9 +104,21 @@ describe('sync-checks', () => {
 
   it('a failure half-way reports what was applied and what was not; a re-run finishes the job', async () => {
     const f = file('half.yml', fleet(8))
-    emulator.inject({ method: 'POST', path: '/checks', status: 400, body: { error: { message: 'quota reached' } }, times: 1 })
-    const broken = await runAction(emulator, { operation: 'sync-checks', 'checks-file': f }, { env: { GITHUB_WORKSPACE: dir } })
-    expect(broken.core.failed).toMatch(/sync-checks stopped after a failure: \d of 8 change\(s\) applied, \d not; running the step again finishes the job\. POST \/checks failed: HTTP 400 Bad Request: quota reached/)
+    emulator.inject({
+      method: 'POST',
+      path: '/checks',
+      status: 400,
+      body: { error: { message: 'quota reached' } },
+      times: 1
+    })
+    const broken = await runAction(
+      emulator,
+      { operation: 'sync-checks', 'checks-file': f },
+      { env: { GITHUB_WORKSPACE: dir } }
+    )
+    expect(broken.core.failed).toMatch(
+      /sync-checks stopped after a failure: \d of 8 change\(s\) applied, \d not; running the step again finishes the job\. POST \/checks failed: HTTP 400 Bad Request: quota reached/
+    )
     const applied = emulator.checks.size
     expect(broken.core.outputs.created).toBe(String(applied))
     expect(applied).toBeLessThan(8)

@@ -26,15 +26,20 @@ describe('action.yml', () => {
   })
 
   it('runs the bundle on node24, with a post step that always runs', () => {
-    expect(action.runs).toMatchObject({ using: 'node24', main: 'dist/index.js', post: 'dist/index.js', 'post-if': 'always()' })
+    expect(action.runs).toMatchObject({
+      using: 'node24',
+      main: 'dist/index.js',
+      post: 'dist/index.js',
+      'post-if': 'always()'
+    })
   })
 })
 
 describe('README reference tables', () => {
   it('match action.yml (run npm run docs to refresh)', async () => {
-    const { render } = await import('../../scripts/docs.js')
+    const { renderFormatted } = await import('../../scripts/docs.js')
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
     const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
-    expect(render(readme, actionYml)).toBe(readme)
+    expect(await renderFormatted(readme, actionYml)).toBe(readme)
   })
 })

@@ -64,19 +64,28 @@ describe('parseConfig', () => {
     [{ operation: 'create-check', 'check-name': 'a' }, 'create-check needs a check URL'],
     [{ operation: 'create-check', 'check-url': 'https://a.example.com' }, 'create-check needs a check name'],
     [{ operation: 'create-check', 'check-name': 'a', 'check-url': 'nope' }, 'check-url must be an absolute URL'],
-    [{ operation: 'create-check', check: 'name: a\nurl: https://a\ninterval: soon' }, 'check: interval must be a whole number above 0'],
+    [
+      { operation: 'create-check', check: 'name: a\nurl: https://a\ninterval: soon' },
+      'check: interval must be a whole number above 0'
+    ],
     [{ operation: 'create-check', check: '- a' }, 'check must be a YAML or JSON mapping'],
     [{ operation: 'get-check' }, 'get-check needs check-id or check-name'],
     [{ operation: 'get-check', 'check-id': 'a,b' }, 'check-id takes one id for get-check, got 2'],
     [{ operation: 'pause-check' }, 'pause-check needs check-id or check-name (one or more)'],
     [{ operation: 'update-check', 'check-id': 'chk_1' }, 'update-check needs something to change'],
     [{ operation: 'sync-checks' }, 'sync-checks needs checks-file'],
-    [{ operation: 'sync-checks', 'checks-file': 'f.yml', 'prune-prefix': 'x' }, 'prune-prefix only applies with prune: true'],
+    [
+      { operation: 'sync-checks', 'checks-file': 'f.yml', 'prune-prefix': 'x' },
+      'prune-prefix only applies with prune: true'
+    ],
     [{ operation: 'open-incident' }, 'open-incident needs an incident title'],
     [{ operation: 'resolve-incident' }, 'resolve-incident needs incident-id or incident-title'],
     [{ operation: 'create-status-page' }, 'create-status-page needs a status page name'],
     [{ operation: 'list-checks', 'check-interval': '0' }, 'check-interval must be between 1'],
-    [{ operation: 'list-checks', 'incident-title': 'a\u0000b' }, 'incident-title must be one line without control characters']
+    [
+      { operation: 'list-checks', 'incident-title': 'a\u0000b' },
+      'incident-title must be one line without control characters'
+    ]
   ])('%j fails with a message naming the input', (inputs, message) => {
     expect(() => parse(inputs)).toThrow(message)
   })

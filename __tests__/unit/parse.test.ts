@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
-import { parseBoolean, parseDuration, parseList, parseMapping, parseMilliseconds, parseWholeNumber } from '../../src/parse.js'
+import {
+  parseBoolean,
+  parseDuration,
+  parseList,
+  parseMapping,
+  parseMilliseconds,
+  parseWholeNumber
+} from '../../src/parse.js'
 
 describe('parseDuration', () => {
   it.each([
@@ -38,7 +45,9 @@ describe('parseList', () => {
 
 describe('parseWholeNumber', () => {
   it('accepts whole numbers within bounds', () => expect(parseWholeNumber(' 42 ', 0, 100)).toBe(42))
-  it.each(['abc', '1.5', '-1', '1e2', ''])('rejects %j', t => expect(() => parseWholeNumber(t, 0, 100)).toThrow(/whole number/))
+  it.each(['abc', '1.5', '-1', '1e2', ''])('rejects %j', t =>
+    expect(() => parseWholeNumber(t, 0, 100)).toThrow(/whole number/)
+  )
   it('rejects out of bounds', () => expect(() => parseWholeNumber('101', 0, 100)).toThrow('must be between 0 and 100'))
 })
 

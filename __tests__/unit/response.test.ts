@@ -23,7 +23,9 @@ describe('serverMessageOf', () => {
 
 describe('httpError', () => {
   it('names method, path, status and message; 401 says where keys are', () => {
-    expect(httpError('GET', '/checks', 404, '{"error":{"message":"no"}}').message).toBe('GET /checks failed: HTTP 404 Not Found: no')
+    expect(httpError('GET', '/checks', 404, '{"error":{"message":"no"}}').message).toBe(
+      'GET /checks failed: HTTP 404 Not Found: no'
+    )
     expect(httpError('GET', '/checks', 401, '').message).toContain('under "API access"')
   })
 })

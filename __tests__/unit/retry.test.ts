@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
-import { backoffMs, isRetryableStatus, mayResend, parseRateLimitReset, parseRetryAfter, serverWaitMs } from '../../src/api/retry.js'
+import {
+  backoffMs,
+  isRetryableStatus,
+  mayResend,
+  parseRateLimitReset,
+  parseRetryAfter,
+  serverWaitMs
+} from '../../src/api/retry.js'
 
 const now = Date.parse('2026-11-22T10:00:00Z')
 

@@ -2,7 +2,15 @@ import { describe, expect, it } from '@jest/globals'
 import { computePlan, parseChecksFile } from '../../src/operations/sync.js'
 
 const server = [
-  { id: 'chk_1', name: 'app-home', url: 'https://a/', type: 'http', interval: 60, alertChannels: ['email', 'slack'], owner: 'x' },
+  {
+    id: 'chk_1',
+    name: 'app-home',
+    url: 'https://a/',
+    type: 'http',
+    interval: 60,
+    alertChannels: ['email', 'slack'],
+    owner: 'x'
+  },
   { id: 'chk_2', name: 'app-api', url: 'https://a/api', interval: 60 },
   { id: 'chk_3', name: 'legacy', url: 'https://old/' },
   { id: 'chk_4', name: 'app-old', url: 'https://a/old' }
@@ -36,14 +44,29 @@ describe('computePlan', () => {
   it('prunes what the file does not list, within the prefix', () => {
     const wanted = [{ name: 'app-home', url: 'https://a/' }]
     expect(computePlan(wanted, server, { prune: false }).filter(e => e.action === 'delete')).toEqual([])
-    expect(computePlan(wanted, server, { prune: true }).filter(e => e.action === 'delete').map(e => e.name)).toEqual(['app-api', 'legacy', 'app-old'])
-    expect(computePlan(wanted, server, { prune: true, prunePrefix: 'app-' }).filter(e => e.action === 'delete').map(e => e.name)).toEqual(['app-api', 'app-old'])
+    expect(
+      computePlan(wanted, server, { prune: true })
+        .filter(e => e.action === 'delete')
+        .map(e => e.name)
+    ).toEqual(['app-api', 'legacy', 'app-old'])
+    expect(
+      computePlan(wanted, server, { prune: true, prunePrefix: 'app-' })
+        .filter(e => e.action === 'delete')
+        .map(e => e.name)
+    ).toEqual(['app-api', 'app-old'])
   })
 
   it('two server checks matching one entry is an error naming them', () => {
-    expect(() => computePlan([{ name: 'dup', url: 'u' }], [{ id: 'a', name: 'dup' }, { id: 'b', name: 'dup' }], { prune: false })).toThrow(
-      '2 checks on the service are named "dup" (a, b)'
-    )
+    expect(() =>
+      computePlan(
+        [{ name: 'dup', url: 'u' }],
+        [
+          { id: 'a', name: 'dup' },
+          { id: 'b', name: 'dup' }
+        ],
+        { prune: false }
+      )
+    ).toThrow('2 checks on the service are named "dup" (a, b)')
   })
 })
 
@@ -60,11 +83,20 @@ describe('parseChecksFile', () => {
     ['name: a', 'checks-file f.yml: must hold a list of checks'],
     ['- name: a\n  url: https://a/\n- name: b\n', 'checks-file f.yml: entry 2 (line 3) ("b") needs a url'],
     ['- url: https://a/\n', 'checks-file f.yml: entry 1 (line 1) needs a name'],
-    ['- name: a\n  url: https://a/\n- name: a\n  url: https://b/\n', 'checks-file f.yml: entry 2 (line 3): the name "a" is also used by entry 1'],
-    ['- name: a\n  url: https://a/\n  interval: often\n', 'checks-file f.yml: entry 1 (line 1) ("a"): interval must be a whole number above 0'],
+    [
+      '- name: a\n  url: https://a/\n- name: a\n  url: https://b/\n',
+      'checks-file f.yml: entry 2 (line 3): the name "a" is also used by entry 1'
+    ],
+    [
+      '- name: a\n  url: https://a/\n  interval: often\n',
+      'checks-file f.yml: entry 1 (line 1) ("a"): interval must be a whole number above 0'
+    ],
     ['- name: a\n  url: nope\n', 'checks-file f.yml: entry 1 (line 1) ("a"): url must be an absolute URL'],
     ['- just a string\n', 'checks-file f.yml: entry 1 (line 1) must be a mapping'],
-    ['- name: a\n  url: https://a/\n  name: b\n', 'checks-file f.yml: not valid YAML or JSON (line 3): Map keys must be unique'],
+    [
+      '- name: a\n  url: https://a/\n  name: b\n',
+      'checks-file f.yml: not valid YAML or JSON (line 3): Map keys must be unique'
+    ],
     ['- name: a\n  url: [unclosed\n', 'checks-file f.yml: not valid YAML or JSON (line 3)']
   ])('%j is an error naming the file, entry and field', (text, message) => {
     expect(() => parseChecksFile(text, 'f.yml')).toThrow(message)

@@ -54,7 +54,11 @@ export interface StepOptions {
 
 export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
   const dir = mkdtempSync(join(tmpdir(), 'step-'))
-  const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary'), GITHUB_STATE: join(dir, 'state') }
+  const files = {
+    GITHUB_OUTPUT: join(dir, 'output'),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+    GITHUB_STATE: join(dir, 'state')
+  }
   for (const f of Object.values(files)) writeFileSync(f, '')
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -95,4 +99,3 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
     })
   })
 }
-

@@ -10,14 +10,7 @@ import type { IncomingMessage } from 'node:http'
 import { z } from 'zod'
 import { ApiError, httpError } from './errors.js'
 import { Clock, Pacer, realClock } from './pacer.js'
-import {
-  MAX_RATE_LIMIT_WAIT_MS,
-  Method,
-  backoffMs,
-  isRetryableStatus,
-  mayResend,
-  serverWaitMs
-} from './retry.js'
+import { MAX_RATE_LIMIT_WAIT_MS, Method, backoffMs, isRetryableStatus, mayResend, serverWaitMs } from './retry.js'
 
 export interface Logger {
   debug: (message: string) => void
@@ -55,8 +48,7 @@ export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const MAX_REDIRECTS = 5
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 const DEFAULT_MAX_PAGES = 100
-const isMapping = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
+const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Ambiguous failures of a POST: the create may or may not have happened. */
 export function isAmbiguous(error: unknown): boolean {
@@ -174,10 +166,7 @@ export class ApiClient {
       }
       const fail = (kind: 'network' | 'timeout' | 'invalid-response', detail: string) =>
         finish(new ApiError({ kind, method: original, path, detail }))
-      const timer = setTimeout(
-        () => fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`),
-        timeoutMs
-      )
+      const timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`), timeoutMs)
       this.http
         .request(method, url.href, body ?? null, headers)
         .then((response: HttpClientResponse) => {
@@ -200,8 +189,12 @@ export class ApiClient {
               url
             })
           )
-          message.on('error', (error: Error) => fail('network', `failed: the connection broke while reading the answer (${error.message})`))
-          message.on('aborted', () => fail('network', 'failed: the connection was closed before the whole answer arrived'))
+          message.on('error', (error: Error) =>
+            fail('network', `failed: the connection broke while reading the answer (${error.message})`)
+          )
+          message.on('aborted', () =>
+            fail('network', 'failed: the connection was closed before the whole answer arrived')
+          )
         })
         .catch((error: unknown) => {
           const text = error instanceof Error ? error.message : String(error)
@@ -251,7 +244,9 @@ export class ApiClient {
           throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
         }
         const ms = backoffMs(attempt, this.random)
-        this.log.warning(`${method} ${path}: ${(error as ApiError).message.slice(method.length + path.length + 2)}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`)
+        this.log.warning(
+          `${method} ${path}: ${(error as ApiError).message.slice(method.length + path.length + 2)}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
+        )
         await this.wait(ms, method, path, (error as ApiError).message)
         continue
       }
@@ -265,7 +260,9 @@ export class ApiClient {
           throw rateLimitError(method, path, response, attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined)
         }
         this.pacer?.pause(ms)
-        this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`)
+        this.log.warning(
+          `${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`
+        )
         await this.wait(ms, method, path, `${method} ${path} was rate limited (HTTP 429)`)
         continue
       }
@@ -275,7 +272,9 @@ export class ApiClient {
       }
       const asked = serverWaitMs(response.headers, this.clock.now())
       const ms = Math.min(asked ?? backoffMs(attempt, this.random), MAX_RATE_LIMIT_WAIT_MS)
-      this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`)
+      this.log.warning(
+        `${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
+      )
       await this.wait(ms, method, path, `${method} ${path} failed with HTTP ${status}`)
     }
   }
@@ -333,7 +332,12 @@ export class ApiClient {
   }
 
   /** PUT a whole resource. Servers that answer with no body get the sent one back. */
-  async put<S extends z.ZodType>(path: string, body: Record<string, unknown>, schema: S, what: string): Promise<z.output<S>> {
+  async put<S extends z.ZodType>(
+    path: string,
+    body: Record<string, unknown>,
+    schema: S,
+    what: string
+  ): Promise<z.output<S>> {
     const response = await this.call('PUT', path, body)
     if (response.body.trim() === '') return this.parse(schema, body, 'PUT', response.url, what)
     return this.single(schema, 'PUT', response, what)
@@ -395,8 +399,7 @@ export class ApiClient {
       const links = isMapping(body.links) ? body.links : undefined
       const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined
       const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '') as
-        | string
-        | undefined
+        string | undefined
       const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(
         v => typeof v === 'string' && v !== ''
       ) as string | undefined
@@ -479,7 +482,9 @@ export class ApiClient {
           })
         }
         const ms = backoffMs(attempt, this.random)
-        this.log.warning(`No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`)
+        this.log.warning(
+          `No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`
+        )
         await this.wait(ms, 'POST', path, failure.message)
       }
     }
@@ -497,7 +502,13 @@ function withAttempts(error: ApiError, attempts: number): ApiError {
   })
 }
 
-function rateLimitError(method: Method, path: string, response: RawResponse, attempts: number, tooLongMs?: number): ApiError {
+function rateLimitError(
+  method: Method,
+  path: string,
+  response: RawResponse,
+  attempts: number,
+  tooLongMs?: number
+): ApiError {
   const base = httpError(method, path, 429, response.body)
   const detail = tooLongMs
     ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`

@@ -86,7 +86,8 @@ export async function targetChecks(ctx: OperationContext): Promise<Check[]> {
       if (check) found.push(check)
       else missing.push(JSON.stringify(name))
     }
-    if (missing.length > 0) throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`)
+    if (missing.length > 0)
+      throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`)
   }
   const seen = new Set<string>()
   return found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true)))
@@ -108,7 +109,8 @@ async function applyChanges(
   const fields = differences(changes, current)
   if (fields.length === 0) return { check: current, changed: false, fields }
   const body = { ...writableOf(current), ...changes }
-  if (planned(ctx, 'PUT', checkPath(current.id), body)) return { check: { ...current, ...changes }, changed: true, fields }
+  if (planned(ctx, 'PUT', checkPath(current.id), body))
+    return { check: { ...current, ...changes }, changed: true, fields }
   return { check: await ctx.api.updateCheck(current.id, body), changed: true, fields }
 }
 
@@ -151,7 +153,11 @@ export const updateCheck: Operation = async ctx => {
   const { check, changed, fields } = await applyChanges(ctx, current, wantedChanges(ctx))
   return {
     outputs: { ...checkOutputs(check), result: check, changed },
-    summary: summary(changed ? 'Check updated' : 'Check unchanged', [check], [changedLine(changed, fields, ctx.config.dryRun)])
+    summary: summary(
+      changed ? 'Check updated' : 'Check unchanged',
+      [check],
+      [changedLine(changed, fields, ctx.config.dryRun)]
+    )
   }
 }
 
@@ -169,7 +175,11 @@ export const upsertCheck: Operation = async ctx => {
   const { check, changed, fields } = await applyChanges(ctx, current, withDefaultType(spec))
   return {
     outputs: { ...checkOutputs(check), result: check, changed },
-    summary: summary(changed ? 'Check updated' : 'Check unchanged', [check], [changedLine(changed, fields, ctx.config.dryRun)])
+    summary: summary(
+      changed ? 'Check updated' : 'Check unchanged',
+      [check],
+      [changedLine(changed, fields, ctx.config.dryRun)]
+    )
   }
 }
 
@@ -258,7 +268,9 @@ export const pauseCheck: Operation = async ctx => {
     state[PAUSED_STATE] = JSON.stringify(changedIds)
   }
   const lines = [
-    changedIds.length > 0 ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.` : 'All were already paused: nothing sent.'
+    changedIds.length > 0
+      ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
+      : 'All were already paused: nothing sent.'
   ]
   if (ctx.config.autoResume) lines.push('The post step resumes, when the job ends, the checks this step paused.')
   return {
@@ -274,7 +286,9 @@ export const resumeCheck: Operation = async ctx => {
   return {
     outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
     summary: summary('Checks resumed', results, [
-      changedIds.length > 0 ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.` : 'None was paused: nothing sent.'
+      changedIds.length > 0
+        ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
+        : 'None was paused: nothing sent.'
     ])
   }
 }
@@ -325,7 +339,12 @@ export const checkHistory: Operation = async ctx => {
           head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
           rows: shown.map(e => {
             const { checkedAt, status, responseTime, ...rest } = e
-            return [cell(checkedAt), cell(status), cell(responseTime), cell(Object.keys(rest).length ? canonical(rest) : '')]
+            return [
+              cell(checkedAt),
+              cell(status),
+              cell(responseTime),
+              cell(Object.keys(rest).length ? canonical(rest) : '')
+            ]
           })
         }
       ]

@@ -40,7 +40,8 @@ export function judge(check: Check, rules: GateRules): Verdict {
   if (rules.freshAfter !== undefined) {
     const at = Date.parse(str(check.lastCheckedAt))
     if (Number.isNaN(at)) missed.push('never checked')
-    else if (at <= rules.freshAfter) missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
+    else if (at <= rules.freshAfter)
+      missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
   }
   return { passed: missed.length === 0, missed }
 }
@@ -118,7 +119,9 @@ export const waitForCheck: Operation = async ctx => {
   const outputs = { ...checkOutputs(checks[0]), result: checks, passed }
   const summary = {
     title: passed ? 'Release gate passed' : 'Release gate closed',
-    lines: [`${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`],
+    lines: [
+      `${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`
+    ],
     tables: [{ head: ['Check', 'ID', 'Status', 'Response time (ms)', 'Checked at', 'Verdict'], rows }]
   }
   if (passed) return { outputs, summary }

@@ -107,15 +107,26 @@ async function create(ctx: OperationContext, existing?: Incident[]): Promise<Ope
   }
   const before = existing ?? (await ctx.api.listIncidents())
   if (planned(ctx, 'POST', '/incidents', body)) {
-    return { outputs: { result: body, changed: true }, summary: incidentSummary('Incident would be opened (dry run)', [body]) }
+    return {
+      outputs: { result: body, changed: true },
+      summary: incidentSummary('Incident would be opened (dry run)', [body])
+    }
   }
   const { item } = await ctx.api.createIncident(body, before)
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`)
-  return { outputs: { ...incidentOutputs(item), result: item, changed: true }, summary: incidentSummary('Incident opened', [item]) }
+  return {
+    outputs: { ...incidentOutputs(item), result: item, changed: true },
+    summary: incidentSummary('Incident opened', [item])
+  }
 }
 
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
-async function apply(ctx: OperationContext, current: Incident, changes: Mapping, title: string): Promise<OperationResult> {
+async function apply(
+  ctx: OperationContext,
+  current: Incident,
+  changes: Mapping,
+  title: string
+): Promise<OperationResult> {
   const fields = differences(changes, current)
   if (fields.length === 0) {
     return {

@@ -24,11 +24,7 @@ export const OPERATIONS = [
 export type OperationName = (typeof OPERATIONS)[number]
 
 /** Operations whose `check-id` / `check-name` inputs are lists. */
-export const MULTI_CHECK_OPERATIONS: readonly OperationName[] = [
-  'wait-for-check',
-  'pause-check',
-  'resume-check'
-]
+export const MULTI_CHECK_OPERATIONS: readonly OperationName[] = ['wait-for-check', 'pause-check', 'resume-check']
 
 /** Operations that write (and so set the `changed` output). */
 export const WRITE_OPERATIONS: readonly OperationName[] = [

@@ -25,11 +25,17 @@ export const createStatusPage: Operation = async ctx => {
   const body = ctx.config.statusPage
   const before = await ctx.api.listStatusPages()
   if (planned(ctx, 'POST', '/status-pages', body)) {
-    return { outputs: { result: body, changed: true }, summary: pageSummary('Status page would be created (dry run)', [body]) }
+    return {
+      outputs: { result: body, changed: true },
+      summary: pageSummary('Status page would be created (dry run)', [body])
+    }
   }
   const { item } = await ctx.api.createStatusPage(body, before)
   ctx.log.info(`Created status page ${item.id} (${str(item.name)})`)
-  return { outputs: { 'status-page-id': item.id, result: item, changed: true }, summary: pageSummary('Status page created', [item]) }
+  return {
+    outputs: { 'status-page-id': item.id, result: item, changed: true },
+    summary: pageSummary('Status page created', [item])
+  }
 }
 
 export const getStatusPage: Operation = async ctx => {
@@ -37,13 +43,16 @@ export const getStatusPage: Operation = async ctx => {
   let page: StatusPage | null | undefined
   if (id) {
     page = await ctx.api.getStatusPage(id)
-    if (!page) throw new OperationError(`status page ${id} not found (GET /status-pages/${encodeURIComponent(id)} answered 404)`)
+    if (!page)
+      throw new OperationError(`status page ${id} not found (GET /status-pages/${encodeURIComponent(id)} answered 404)`)
   } else {
     const name = str(ctx.config.statusPage.name)
     const all = await ctx.api.listStatusPages()
     const matches = all.filter(p => p.name === name)
     if (matches.length > 1) {
-      throw new OperationError(`${matches.length} status pages are named ${JSON.stringify(name)} (${matches.map(p => p.id).join(', ')}); use status-page-id`)
+      throw new OperationError(
+        `${matches.length} status pages are named ${JSON.stringify(name)} (${matches.map(p => p.id).join(', ')}); use status-page-id`
+      )
     }
     page = matches[0]
     if (!page) throw new OperationError(`no status page named ${JSON.stringify(name)} (looked through ${all.length})`)

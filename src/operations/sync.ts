@@ -46,7 +46,9 @@ export function parseChecksFile(text: string, file: string): Mapping[] {
   }
   if (doc.errors.length > 0) {
     const e = doc.errors[0]
-    fail(`not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`)
+    fail(
+      `not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`
+    )
   }
   let seq: unknown = doc.contents
   if (isMap(seq)) seq = seq.get('checks', true)
@@ -113,7 +115,8 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
 }
 
 export function countOf(plan: PlanEntry[], action: PlanAction, onlyApplied = false): number {
-  return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged')).length
+  return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
+    .length
 }
 
 function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary {
@@ -131,7 +134,13 @@ function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary
   }
 }
 
-const entryResult = (e: PlanEntry) => ({ action: e.action, name: e.name, id: e.id ?? null, fields: e.fields, ...(e.outcome ? { outcome: e.outcome } : {}) })
+const entryResult = (e: PlanEntry) => ({
+  action: e.action,
+  name: e.name,
+  id: e.id ?? null,
+  fields: e.fields,
+  ...(e.outcome ? { outcome: e.outcome } : {})
+})
 
 async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<void> {
   const api = ctx.api
@@ -162,7 +171,9 @@ export const syncChecks: Operation = async ctx => {
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
     for (const e of plan) {
-      ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}`)
+      ctx.log.info(
+        `${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}`
+      )
     }
   })
 
