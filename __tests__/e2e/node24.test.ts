@@ -63,7 +63,12 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     await target.start()
     try {
       const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
-      const gate = await step({ operation: 'wait-for-check', 'check-id': check.id, timeout: '10s', 'poll-interval': '200ms' })
+      const gate = await step({
+        operation: 'wait-for-check',
+        'check-id': check.id,
+        timeout: '10s',
+        'poll-interval': '200ms'
+      })
       expect(gate.code).toBe(0)
       expect(gate.outputs.passed).toBe('true')
     } finally {
