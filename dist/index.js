@@ -40705,7 +40705,8 @@ class ApiClient {
                     status: message?.statusCode ?? 0,
                     headers: message?.headers ?? {},
                     body: Buffer.concat(chunks).toString('utf8'),
-                    url
+                    url,
+                    attempts: 1
                 }));
                 message.on('error', (error) => fail('network', `failed: the connection broke while reading the answer (${error.message})`));
                 message.on('aborted', () => fail('network', 'failed: the connection was closed before the whole answer arrived'));
@@ -40757,6 +40758,7 @@ class ApiClient {
                 await this.wait(ms, method, path, error.message);
                 continue;
             }
+            response.attempts = attempt;
             const { status } = response;
             if ((status >= 200 && status < 300) || allowed(status))
                 return response;
@@ -40838,10 +40840,13 @@ class ApiClient {
             return this.parse(schema, body, 'PUT', response.url, what);
         return this.single(schema, 'PUT', response, what);
     }
-    /** DELETE; false when the resource was already gone (404). */
+    /**
+     * DELETE; false when the resource was already gone (404). A 404 on a retry,
+     * after an attempt that failed ambiguously, means that attempt deleted it.
+     */
     async delete(path) {
         const response = await this.call('DELETE', path, undefined, s => s === 404);
-        return response.status !== 404;
+        return response.status !== 404 || response.attempts > 1;
     }
     /** Every item of a collection, following the server's next-page signals. */
     async list(path, schema, what) {
@@ -40945,7 +40950,8 @@ class ApiClient {
                 return { item: this.single(schema, 'POST', response, `the created ${what}`), recovered: false };
             }
             catch (error) {
-                if (!isAmbiguous(error))
+                const unreadable = error instanceof ApiError && error.kind === 'invalid-response';
+                if (!isAmbiguous(error) && !unreadable)
                     throw error;
                 const failure = error;
                 this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
@@ -40958,6 +40964,9 @@ class ApiClient {
                     this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
                     return { item: found[found.length - 1], recovered: true };
                 }
+                // A 2xx said it was created: sending it again could only make a second one.
+                if (unreadable)
+                    throw failure;
                 if (attempt > retries) {
                     throw new ApiError({
                         kind: failure.kind,

@@ -9,6 +9,8 @@ export interface FakeCore extends CoreLike {
   secrets: string[]
   logs: string[]
   summaryText: string
+  /** The name of every core function called, in order. */
+  calls: string[]
   /** Every line any channel printed (logs, failure, summary, outputs). */
   everything: () => string
 }
@@ -39,7 +41,27 @@ export function fakeCore(inputs: Record<string, string>, state: Record<string, s
         }
       })
     },
+    calls: [],
     everything: () => [...fake.logs, fake.failed ?? '', fake.summaryText, JSON.stringify(fake.outputs)].join('\n')
+  }
+  for (const name of [
+    'getInput',
+    'setSecret',
+    'setOutput',
+    'setFailed',
+    'info',
+    'debug',
+    'warning',
+    'startGroup',
+    'endGroup',
+    'saveState',
+    'getState'
+  ] as const) {
+    const original = fake[name] as (...args: never[]) => unknown
+    ;(fake as unknown as Record<string, unknown>)[name] = (...args: never[]) => {
+      fake.calls.push(name)
+      return original(...args)
+    }
   }
   return fake
 }

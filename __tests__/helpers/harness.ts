@@ -38,6 +38,8 @@ export interface RunOptions {
   timeScale?: number
   clock?: Clock
   env?: NodeJS.ProcessEnv
+  /** Change the fake core before the run (e.g. make its summary fail). */
+  prepare?: (core: FakeCore) => void
   /** The client's pacing: off by default; true = the API's 100 a minute; or a given Pacer. */
   pacing?: boolean | Pacer
 }
@@ -72,6 +74,7 @@ export async function runAction(
     { 'api-key': KEY, ...(emulator ? { 'base-url': emulator.baseUrl } : {}), ...inputs },
     options.state
   )
+  options.prepare?.(core)
   const clock = options.clock ?? scaledClock(options.timeScale ?? 0.01)
   const clients: ApiClient[] = []
   const env = { ...GITHUB_ENV, ...(options.env ?? {}) }

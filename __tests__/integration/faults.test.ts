@@ -308,6 +308,24 @@ describe('fail-on-error: false', () => {
     expect(core.logs.some(l => l.startsWith('warning:') && l.includes('fail-on-error is false'))).toBe(true)
   })
 
+  it('also in the post step: a resume that fails is a warning', async () => {
+    const check = emulator.seedCheck({ name: 'p', url: site, status: 'up' })
+    const inputs = {
+      operation: 'pause-check',
+      'check-id': check.id,
+      'auto-resume': 'true',
+      'fail-on-error': 'false',
+      'max-retries': '0'
+    }
+    const main = await runAction(emulator, inputs)
+    emulator.inject({ method: 'PUT', status: 500, times: Infinity })
+    const post = await runAction(emulator, inputs, { state: main.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect(post.core.logs.some(l => l.startsWith(`warning: PUT /checks/${check.id} failed: HTTP 500`))).toBe(true)
+    const strict = await runAction(emulator, { ...inputs, 'fail-on-error': 'true' }, { state: main.core.state })
+    expect(strict.core.failed).toContain(`PUT /checks/${check.id} failed: HTTP 500`)
+  })
+
   it('also for bad input', async () => {
     const { core } = await runAction(emulator, { operation: 'get-check', 'fail-on-error': 'false', timeout: 'soon' })
     expect(core.failed).toBeUndefined()
@@ -330,5 +348,72 @@ describe('bad input', () => {
   it('refuses plain http to a non-loopback host', async () => {
     const { core } = await runAction(undefined, { operation: 'list-checks', 'base-url': 'http://api.example.com/v1' })
     expect(core.failed).toContain('base-url must use https')
+  })
+})
+
+describe('secrets', () => {
+  it('the key is masked before anything else is printed or sent', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    const firstNonInput = core.calls.find(c => c !== 'getInput')
+    expect(firstNonInput).toBe('setSecret')
+    expect(emulator.requests.length).toBe(1)
+  })
+})
+
+describe('bounds', () => {
+  it('a response body over 10 MiB is not read into memory', async () => {
+    emulator.inject({ path: '/checks', status: 200, body: 'x'.repeat(11 * 1024 * 1024) })
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    expect(core.failed).toBe('GET /checks answered with a body larger than 10485760 bytes; not read')
+  })
+
+  it('more than 100 pages is an error, not an endless read', async () => {
+    const paged = await startEmulator({ pageSize: 1 })
+    try {
+      for (let i = 0; i < 101; i++) paged.seedCheck({ name: `c${i}`, url: site })
+      const { core } = await runAction(paged, { operation: 'list-checks' })
+      expect(core.failed).toContain('has more than 100 pages; stopped')
+      expect(paged.count('GET')).toBe(100)
+    } finally {
+      await paged.stop()
+    }
+  })
+
+  it('a result too large for an output is replaced by a note; the step still succeeds', async () => {
+    emulator.seedCheck({ name: 'big', url: site, notes: 'n'.repeat(600 * 1024) })
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    expect(core.failed).toBeUndefined()
+    const result = JSON.parse(core.outputs.result)
+    expect(result).toMatchObject({ truncated: true })
+    expect(result.note).toContain('(1 items)')
+    expect(core.outputs.count).toBe('1')
+  })
+
+  it('a summary of many checks is cut to 500 rows with a note', async () => {
+    for (let i = 0; i < 520; i++) emulator.seedCheck({ name: `c${i}`, url: site })
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    expect(core.summaryText).toContain('_20 more rows not shown._')
+    expect(core.outputs.count).toBe('520')
+  })
+
+  it('a summary that cannot be written is a warning, not a failure', async () => {
+    const { core } = await runAction(
+      emulator,
+      { operation: 'list-checks' },
+      {
+        prepare: c => {
+          c.summary = {
+            addRaw: () => ({
+              write: async () => {
+                throw new Error('disk full')
+              }
+            })
+          }
+        }
+      }
+    )
+    expect(core.failed).toBeUndefined()
+    expect(core.logs).toContain('warning: The job summary could not be written: disk full')
+    expect(core.outputs.count).toBe('0')
   })
 })

@@ -42,6 +42,8 @@ export interface RawResponse {
   headers: IncomingMessage['headers']
   body: string
   url: URL
+  /** How many times the request was sent (1 = no retry). */
+  attempts: number
 }
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
@@ -186,7 +188,8 @@ export class ApiClient {
               status: message?.statusCode ?? 0,
               headers: message?.headers ?? {},
               body: Buffer.concat(chunks).toString('utf8'),
-              url
+              url,
+              attempts: 1
             })
           )
           message.on('error', (error: Error) =>
@@ -250,6 +253,7 @@ export class ApiClient {
         await this.wait(ms, method, path, (error as ApiError).message)
         continue
       }
+      response.attempts = attempt
       const { status } = response
       if ((status >= 200 && status < 300) || allowed(status)) return response
       const retryable = isRetryableStatus(status) && mayResend(method, status)
@@ -343,10 +347,13 @@ export class ApiClient {
     return this.single(schema, 'PUT', response, what)
   }
 
-  /** DELETE; false when the resource was already gone (404). */
+  /**
+   * DELETE; false when the resource was already gone (404). A 404 on a retry,
+   * after an attempt that failed ambiguously, means that attempt deleted it.
+   */
   async delete(path: string): Promise<boolean> {
     const response = await this.call('DELETE', path, undefined, s => s === 404)
-    return response.status !== 404
+    return response.status !== 404 || response.attempts > 1
   }
 
   /** Every item of a collection, following the server's next-page signals. */
@@ -457,7 +464,8 @@ export class ApiClient {
         }
         return { item: this.single(schema, 'POST', response, `the created ${what}`), recovered: false }
       } catch (error) {
-        if (!isAmbiguous(error)) throw error
+        const unreadable = error instanceof ApiError && error.kind === 'invalid-response'
+        if (!isAmbiguous(error) && !unreadable) throw error
         const failure = error as ApiError
         this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`)
         if (failure.kind === 'timeout') {
@@ -471,6 +479,8 @@ export class ApiClient {
           this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`)
           return { item: found[found.length - 1], recovered: true }
         }
+        // A 2xx said it was created: sending it again could only make a second one.
+        if (unreadable) throw failure
         if (attempt > retries) {
           throw new ApiError({
             kind: failure.kind,
