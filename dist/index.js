@@ -40337,8 +40337,6 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
  * Errors of the API client. Every message names the method, the path (relative
@@ -51396,14 +51394,15 @@ function changedLine(changed, fields, dryRun) {
         return 'Nothing differs: no request sent.';
     return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`;
 }
-const updateCheck = async (ctx) => {
-    const current = await targetCheck(ctx);
-    const { check, changed, fields } = await applyChanges(ctx, current, wantedChanges(ctx));
+/** Apply `changes` to `current` and describe what happened. */
+async function update(ctx, current, changes) {
+    const { check, changed, fields } = await applyChanges(ctx, current, changes);
     return {
         outputs: { ...checkOutputs(check), result: check, changed },
         summary: checks_summary(changed ? 'Check updated' : 'Check unchanged', [check], [changedLine(changed, fields, ctx.config.dryRun)])
     };
-};
+}
+const updateCheck = async (ctx) => update(ctx, await targetCheck(ctx), wantedChanges(ctx));
 const upsertCheck = async (ctx) => {
     const spec = ctx.config.check;
     let current;
@@ -51417,11 +51416,7 @@ const upsertCheck = async (ctx) => {
     }
     if (!current)
         return create(ctx, spec, all);
-    const { check, changed, fields } = await applyChanges(ctx, current, withDefaultType(spec));
-    return {
-        outputs: { ...checkOutputs(check), result: check, changed },
-        summary: checks_summary(changed ? 'Check updated' : 'Check unchanged', [check], [changedLine(changed, fields, ctx.config.dryRun)])
-    };
+    return update(ctx, current, withDefaultType(spec));
 };
 const deleteCheck = async (ctx) => {
     const { checkIds, checkNames } = ctx.config;
@@ -51953,6 +51948,8 @@ const waitForCheck = async (ctx) => {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/operations/sync.ts
 /**
  * Monitoring as code: make the service's checks equal to a file's list.
@@ -52320,7 +52317,6 @@ function runContextOf(ctx, env = process.env) {
 
 
 
-
 const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
@@ -52352,6 +52348,19 @@ function main_messageOf(error) {
     catch {
         return `unexpected failure: ${String(error)}`;
     }
+}
+/** What an operation is given: the config, an API client, a redacting log, the clock and the run. */
+function contextFor(deps, config, secrets, startedAt) {
+    const log = logOf(deps.core, secrets);
+    return {
+        config,
+        api: deps.makeApi(config, log),
+        log,
+        clock: deps.clock,
+        startedAt,
+        runContext: once(deps.runContext),
+        workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
+    };
 }
 function logOf(c, secrets) {
     const clean = (m) => redact(m, secrets);
@@ -52400,16 +52409,8 @@ async function run(deps = defaultDependencies()) {
         c.saveState(IS_POST, 'true');
         const config = parseConfig(raw);
         jobSummary = config.jobSummary;
-        const log = logOf(c, secrets);
-        const ctx = {
-            config,
-            api: deps.makeApi(config, log),
-            log,
-            clock: deps.clock,
-            startedAt,
-            runContext: once(deps.runContext),
-            workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
-        };
+        const ctx = contextFor(deps, config, secrets, startedAt);
+        const log = ctx.log;
         if (config.dryRun)
             c.info('dry-run: writes are printed, not sent.');
         const result = await operations[config.operation](ctx);
@@ -52462,17 +52463,8 @@ async function post(deps, raw, secrets) {
     const ids = c.getState(PAUSED_STATE);
     if (!ids)
         return;
-    const config = parseConfig(raw);
-    const log = logOf(c, secrets);
-    const ctx = {
-        config,
-        api: deps.makeApi(config, log),
-        log,
-        clock: deps.clock,
-        startedAt: deps.clock.now(),
-        runContext: once(deps.runContext),
-        workspace: deps.env.GITHUB_WORKSPACE || external_node_path_namespaceObject.resolve('.')
-    };
+    const ctx = contextFor(deps, parseConfig(raw), secrets, deps.clock.now());
+    const log = ctx.log;
     const list = JSON.parse(ids);
     await log.group(`auto-resume: resuming ${list.length} check(s) paused by this step`, async () => {
         const resumed = await resumePaused(ctx, list);

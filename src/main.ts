@@ -3,7 +3,6 @@
  * One try/catch/finally; every thrown value becomes one clear failure.
  */
 import * as core from '@actions/core'
-import * as path from 'node:path'
 import { ApiClient } from './api/client.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
@@ -77,6 +76,20 @@ export function messageOf(error: unknown): string {
   }
 }
 
+/** What an operation is given: the config, an API client, a redacting log, the clock and the run. */
+function contextFor(deps: Dependencies, config: Config, secrets: string[], startedAt: number): OperationContext {
+  const log = logOf(deps.core, secrets)
+  return {
+    config,
+    api: deps.makeApi(config, log),
+    log,
+    clock: deps.clock,
+    startedAt,
+    runContext: once(deps.runContext),
+    workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
+  }
+}
+
 function logOf(c: CoreLike, secrets: string[]): OperationLog {
   const clean = (m: string) => redact(m, secrets)
   return {
@@ -126,16 +139,8 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
 
     const config = parseConfig(raw)
     jobSummary = config.jobSummary
-    const log = logOf(c, secrets)
-    const ctx: OperationContext = {
-      config,
-      api: deps.makeApi(config, log),
-      log,
-      clock: deps.clock,
-      startedAt,
-      runContext: once(deps.runContext),
-      workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
-    }
+    const ctx = contextFor(deps, config, secrets, startedAt)
+    const log = ctx.log
     if (config.dryRun) c.info('dry-run: writes are printed, not sent.')
     const result = await operations[config.operation](ctx)
     outputs = result.outputs
@@ -179,17 +184,8 @@ async function post(deps: Dependencies, raw: ReturnType<typeof readInputs>, secr
   const c = deps.core
   const ids = c.getState(PAUSED_STATE)
   if (!ids) return
-  const config = parseConfig(raw)
-  const log = logOf(c, secrets)
-  const ctx: OperationContext = {
-    config,
-    api: deps.makeApi(config, log),
-    log,
-    clock: deps.clock,
-    startedAt: deps.clock.now(),
-    runContext: once(deps.runContext),
-    workspace: deps.env.GITHUB_WORKSPACE || path.resolve('.')
-  }
+  const ctx = contextFor(deps, parseConfig(raw), secrets, deps.clock.now())
+  const log = ctx.log
   const list = JSON.parse(ids) as string[]
   await log.group(`auto-resume: resuming ${list.length} check(s) paused by this step`, async () => {
     const resumed = await resumePaused(ctx, list)

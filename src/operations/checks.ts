@@ -148,9 +148,9 @@ function changedLine(changed: boolean, fields: string[], dryRun: boolean): strin
   return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`
 }
 
-export const updateCheck: Operation = async ctx => {
-  const current = await targetCheck(ctx)
-  const { check, changed, fields } = await applyChanges(ctx, current, wantedChanges(ctx))
+/** Apply `changes` to `current` and describe what happened. */
+async function update(ctx: OperationContext, current: Check, changes: Mapping): Promise<OperationResult> {
+  const { check, changed, fields } = await applyChanges(ctx, current, changes)
   return {
     outputs: { ...checkOutputs(check), result: check, changed },
     summary: summary(
@@ -160,6 +160,8 @@ export const updateCheck: Operation = async ctx => {
     )
   }
 }
+
+export const updateCheck: Operation = async ctx => update(ctx, await targetCheck(ctx), wantedChanges(ctx))
 
 export const upsertCheck: Operation = async ctx => {
   const spec = ctx.config.check
@@ -172,15 +174,7 @@ export const upsertCheck: Operation = async ctx => {
     current = findByName(all, String(spec.name))
   }
   if (!current) return create(ctx, spec, all)
-  const { check, changed, fields } = await applyChanges(ctx, current, withDefaultType(spec))
-  return {
-    outputs: { ...checkOutputs(check), result: check, changed },
-    summary: summary(
-      changed ? 'Check updated' : 'Check unchanged',
-      [check],
-      [changedLine(changed, fields, ctx.config.dryRun)]
-    )
-  }
+  return update(ctx, current, withDefaultType(spec))
 }
 
 export const deleteCheck: Operation = async ctx => {
