@@ -40349,6 +40349,8 @@ class ApiError extends Error {
     path;
     status;
     serverMessage;
+    /** The message without the leading method and path. */
+    detail;
     constructor(init) {
         super(`${init.method} ${init.path} ${init.detail}`);
         this.name = 'ApiError';
@@ -40357,6 +40359,7 @@ class ApiError extends Error {
         this.path = init.path;
         this.status = init.status;
         this.serverMessage = init.serverMessage;
+        this.detail = init.detail;
     }
 }
 const MAX_MESSAGE = 300;
@@ -40752,7 +40755,7 @@ class ApiClient {
                     throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error;
                 }
                 const ms = backoffMs(attempt, this.random);
-                this.log.warning(`${method} ${path}: ${error.message.slice(method.length + path.length + 2)}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
+                this.log.warning(`${method} ${path}: ${error.detail}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
                 await this.wait(ms, method, path, error.message);
                 continue;
             }
@@ -40972,7 +40975,7 @@ class ApiClient {
                         path,
                         status: failure.status,
                         serverMessage: failure.serverMessage,
-                        detail: `${failure.message.slice(`POST ${path} `.length)} (${attempt} attempts; no ${what} was created: checked after each failure)`
+                        detail: `${failure.detail} (${attempt} attempts; no ${what} was created: checked after each failure)`
                     });
                 }
                 const ms = backoffMs(attempt, this.random);
@@ -40989,7 +40992,7 @@ function withAttempts(error, attempts) {
         path: error.path,
         status: error.status,
         serverMessage: error.serverMessage,
-        detail: `${error.message.slice(error.method.length + error.path.length + 2)} (after ${attempts} attempts)`
+        detail: `${error.detail} (after ${attempts} attempts)`
     });
 }
 function rateLimitError(method, path, response, attempts, tooLongMs) {
@@ -51262,6 +51265,21 @@ class OperationError extends Error {
         this.name = 'OperationError';
     }
 }
+/**
+ * Run `fn`; if it fails, fail with the same message and with `outputs` (what is
+ * already known, such as the target's id) so the step reports them too.
+ */
+async function knowing(outputs, fn) {
+    try {
+        return await fn();
+    }
+    catch (error) {
+        if (error instanceof OperationError) {
+            throw new OperationError(error.message, { ...outputs, ...error.outputs }, error.summary);
+        }
+        throw new OperationError(error instanceof Error ? error.message : String(error), outputs);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/operations/checks.ts
 
@@ -51362,7 +51380,8 @@ async function applyChanges(ctx, current, changes) {
     const body = { ...writableOf(current), ...changes };
     if (planned(ctx, 'PUT', checkPath(current.id), body))
         return { check: { ...current, ...changes }, changed: true, fields };
-    return { check: await ctx.api.updateCheck(current.id, body), changed: true, fields };
+    const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
+    return { check: updated, changed: true, fields };
 }
 async function create(ctx, spec, existing) {
     const body = withDefaultType(spec);
@@ -51449,7 +51468,7 @@ const deleteCheck = async (ctx) => {
             summary: checks_summary('Check would be deleted (dry run)', target ? [target] : [])
         };
     }
-    const deleted = await ctx.api.deleteCheck(id);
+    const deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(id));
     ctx.log.info(deleted ? `Deleted check ${id}.` : `Check ${id} was already gone.`);
     return {
         outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
@@ -51698,7 +51717,7 @@ async function apply(ctx, current, changes, title) {
             summary: incidentSummary(`${title} (dry run)`, [would], [`Would change: ${fields.join(', ')}.`])
         };
     }
-    const updated = await ctx.api.updateIncident(current.id, body);
+    const updated = await knowing(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body));
     ctx.log.info(`Updated incident ${updated.id}: ${fields.join(', ')}`);
     return {
         outputs: { ...incidentOutputs(updated), result: updated, changed: true },

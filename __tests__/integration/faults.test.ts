@@ -170,6 +170,27 @@ describe('server errors and the network', () => {
     expect(core.failed).toContain('GET /checks returned HTTP 200 but not a list')
   })
 
+  it('a failed write still sets the outputs already known (the target)', async () => {
+    const check = emulator.seedCheck({ name: 'known', url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', status: 400, body: { error: { message: 'no' } } })
+    const { core } = await runAction(emulator, {
+      operation: 'update-check',
+      'check-name': 'known',
+      'check-interval': '5'
+    })
+    expect(core.failed).toBe(`PUT /checks/${check.id} failed: HTTP 400 Bad Request: no`)
+    expect(core.outputs).toMatchObject({
+      'check-id': check.id,
+      'check-name': 'known',
+      'check-status': 'up',
+      error: core.failed
+    })
+    const inc = emulator.seedIncident({ title: 'T' })
+    emulator.inject({ method: 'PUT', status: 400 })
+    const incident = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': 'T' })
+    expect(incident.core.outputs['incident-id']).toBe(inc.id)
+  })
+
   it('a 404 on PUT is not retried', async () => {
     const check = emulator.seedCheck({ name: 'x', url: site })
     emulator.inject({ method: 'PUT', status: 404, body: { error: { message: 'gone' } } })

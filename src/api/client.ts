@@ -248,7 +248,7 @@ export class ApiClient {
         }
         const ms = backoffMs(attempt, this.random)
         this.log.warning(
-          `${method} ${path}: ${(error as ApiError).message.slice(method.length + path.length + 2)}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
+          `${method} ${path}: ${(error as ApiError).detail}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
         )
         await this.wait(ms, method, path, (error as ApiError).message)
         continue
@@ -488,7 +488,7 @@ export class ApiClient {
             path,
             status: failure.status,
             serverMessage: failure.serverMessage,
-            detail: `${failure.message.slice(`POST ${path} `.length)} (${attempt} attempts; no ${what} was created: checked after each failure)`
+            detail: `${failure.detail} (${attempt} attempts; no ${what} was created: checked after each failure)`
           })
         }
         const ms = backoffMs(attempt, this.random)
@@ -508,7 +508,7 @@ function withAttempts(error: ApiError, attempts: number): ApiError {
     path: error.path,
     status: error.status,
     serverMessage: error.serverMessage,
-    detail: `${error.message.slice(error.method.length + error.path.length + 2)} (after ${attempts} attempts)`
+    detail: `${error.detail} (after ${attempts} attempts)`
   })
 }
 

@@ -20,6 +20,8 @@ export class ApiError extends Error {
   readonly path: string
   readonly status?: number
   readonly serverMessage?: string
+  /** The message without the leading method and path. */
+  readonly detail: string
 
   constructor(init: {
     kind: ApiErrorKind
@@ -36,6 +38,7 @@ export class ApiError extends Error {
     this.path = init.path
     this.status = init.status
     this.serverMessage = init.serverMessage
+    this.detail = init.detail
   }
 }
 

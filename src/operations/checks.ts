@@ -7,7 +7,7 @@ import type { Check, HistoryEntry } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import { canonical, cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { OperationError, knowing } from './types.js'
 
 const PAUSED = 'paused'
 const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -111,7 +111,8 @@ async function applyChanges(
   const body = { ...writableOf(current), ...changes }
   if (planned(ctx, 'PUT', checkPath(current.id), body))
     return { check: { ...current, ...changes }, changed: true, fields }
-  return { check: await ctx.api.updateCheck(current.id, body), changed: true, fields }
+  const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body))
+  return { check: updated, changed: true, fields }
 }
 
 async function create(ctx: OperationContext, spec: Mapping, existing?: Check[]): Promise<OperationResult> {
@@ -207,7 +208,7 @@ export const deleteCheck: Operation = async ctx => {
       summary: summary('Check would be deleted (dry run)', target ? [target] : [])
     }
   }
-  const deleted = await ctx.api.deleteCheck(id)
+  const deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(id))
   ctx.log.info(deleted ? `Deleted check ${id}.` : `Check ${id} was already gone.`)
   return {
     outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },

@@ -7,7 +7,7 @@ import type { Mapping } from '../parse.js'
 import type { RunContext } from '../run-context.js'
 import { cell, differences, planned, str, writableOf } from './common.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { OperationError, knowing } from './types.js'
 
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
 const RESOLVED = 'resolved'
@@ -142,7 +142,7 @@ async function apply(
       summary: incidentSummary(`${title} (dry run)`, [would], [`Would change: ${fields.join(', ')}.`])
     }
   }
-  const updated = await ctx.api.updateIncident(current.id, body)
+  const updated = await knowing(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body))
   ctx.log.info(`Updated incident ${updated.id}: ${fields.join(', ')}`)
   return {
     outputs: { ...incidentOutputs(updated), result: updated, changed: true },

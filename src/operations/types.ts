@@ -79,3 +79,18 @@ export class OperationError extends Error {
     this.name = 'OperationError'
   }
 }
+
+/**
+ * Run `fn`; if it fails, fail with the same message and with `outputs` (what is
+ * already known, such as the target's id) so the step reports them too.
+ */
+export async function knowing<T>(outputs: Outputs, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    if (error instanceof OperationError) {
+      throw new OperationError(error.message, { ...outputs, ...error.outputs }, error.summary)
+    }
+    throw new OperationError(error instanceof Error ? error.message : String(error), outputs)
+  }
+}
