@@ -50836,11 +50836,82 @@ const WRITE_OPERATIONS = [
     'create-status-page'
 ];
 
+;// CONCATENATED MODULE: ./src/specs.ts
+/**
+ * Zod schemas of the specs a user writes: a check (the `check` input, or an
+ * entry of a checks file), an incident, a status page. Fields the action knows
+ * are validated; every other field passes through untouched.
+ */
+
+
+/** A required field that is missing says "needs a <field>"; a wrong one says what it must be. */
+const specs_required = (field, otherwise) => (issue) => issue.input === undefined ? `needs a ${field}` : otherwise;
+const nonEmpty = (field) => schemas_string({ error: specs_required(field, 'must be a non-empty string') })
+    .refine(v => v.trim() !== '', { error: 'must be a non-empty string' });
+const specs_httpUrl = schemas_string({ error: specs_required('url', 'must be a string') }).superRefine((value, ctx) => {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        ctx.addIssue({ code: 'custom', message: `must be an absolute URL, got ${quote(value)}` });
+        return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
+    }
+});
+const wholeAboveZero = schemas_number({ error: 'must be a whole number above 0' })
+    .int({ error: 'must be a whole number above 0' })
+    .positive({ error: 'must be a whole number above 0' });
+const checkFields = {
+    name: nonEmpty('name'),
+    url: specs_httpUrl,
+    type: nonEmpty('type'),
+    interval: wholeAboveZero,
+    alertChannels: array(schemas_string(), { error: 'must be a list of strings' }),
+    status: nonEmpty('status')
+};
+/** A check spec (the `check` input): every known field optional. */
+const CheckSpecSchema = looseObject({
+    name: checkFields.name.optional(),
+    url: checkFields.url.optional(),
+    type: checkFields.type.optional(),
+    interval: checkFields.interval.optional(),
+    alertChannels: checkFields.alertChannels.optional(),
+    status: checkFields.status.optional()
+});
+/** An entry of a checks file: name and url required. */
+const CheckEntrySchema = CheckSpecSchema.extend({ name: checkFields.name, url: checkFields.url });
+/** A checks file: a list of entries, or a mapping with a `checks` list. */
+const ChecksFileSchema = union([array(unknown()), looseObject({ checks: array(unknown()) }).transform(file => file.checks)], { error: 'must hold a list of checks, or a mapping with a "checks" list' });
+const IncidentSpecSchema = looseObject({
+    title: nonEmpty('title').optional(),
+    message: nonEmpty('message').optional(),
+    status: nonEmpty('status').optional()
+});
+const StatusPageSpecSchema = looseObject({ name: nonEmpty('name').optional() });
+/**
+ * The first problem of a spec, as "<field> <what is wrong>" (or "needs a
+ * <field>"), or undefined when the spec is valid.
+ */
+function specProblem(schema, spec) {
+    const result = schema.safeParse(spec);
+    if (result.success)
+        return undefined;
+    const issue = result.error.issues[0];
+    const field = issue.path.join('.');
+    if (issue.message.startsWith('needs a '))
+        return issue.message;
+    return field ? `${field} ${issue.message}` : issue.message;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
 /**
  * Runner strings -> one typed, validated Config. Nothing here makes a request:
  * every problem with the inputs is found, and named, before the first one.
  */
+
 
 
 
@@ -51002,48 +51073,18 @@ function inputs_describe(error) {
     })
         .join('; ');
 }
-/** Check fields the action understands; other fields pass through untouched. */
-const checkFieldRules = {
-    name: v => (typeof v === 'string' && v.trim() !== '' ? undefined : 'must be a non-empty string'),
-    url: v => {
-        if (typeof v !== 'string')
-            return 'must be a string';
-        try {
-            const u = new URL(v);
-            return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http or https URL';
-        }
-        catch {
-            return `must be an absolute URL, got ${quote(v)}`;
-        }
-    },
-    type: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string'),
-    interval: v => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0'),
-    alertChannels: v => Array.isArray(v) && v.every(c => typeof c === 'string') ? undefined : 'must be a list of strings',
-    status: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string')
-};
-/** Validate a check spec's known fields; `where` names the input or file entry. */
-function checkSpecProblem(spec) {
-    for (const [field, rule] of Object.entries(checkFieldRules)) {
-        if (field in spec) {
-            const problem = rule(spec[field]);
-            if (problem)
-                return `${field} ${problem}`;
-        }
-    }
-    return undefined;
-}
 function buildCheck(p) {
     const spec = { ...(p.check ?? {}) };
-    const problem = checkSpecProblem(spec);
+    const problem = specProblem(CheckSpecSchema, spec);
     if (problem)
         throw new InputError(`check: ${problem}`);
     const names = p['check-name'] ?? [];
     if (names.length === 1)
         spec.name = names[0];
     if (p['check-url'] !== undefined) {
-        const urlProblem = checkFieldRules.url(p['check-url']);
+        const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] });
         if (urlProblem)
-            throw new InputError(`check-url ${urlProblem}`);
+            throw new InputError(`check-${urlProblem}`);
         spec.url = p['check-url'];
     }
     if (p['check-type'] !== undefined)
@@ -51058,11 +51099,9 @@ function buildCheck(p) {
 }
 function buildIncident(p) {
     const spec = { ...(p.incident ?? {}) };
-    for (const field of ['title', 'message', 'status']) {
-        if (field in spec && (typeof spec[field] !== 'string' || spec[field] === '')) {
-            throw new InputError(`incident: ${field} must be a non-empty string`);
-        }
-    }
+    const problem = specProblem(IncidentSpecSchema, spec);
+    if (problem)
+        throw new InputError(`incident: ${problem}`);
     if (p['incident-title'] !== undefined)
         spec.title = p['incident-title'];
     if (p['incident-message'] !== undefined)
@@ -51073,9 +51112,9 @@ function buildIncident(p) {
 }
 function buildStatusPage(p) {
     const spec = { ...(p['status-page'] ?? {}) };
-    if ('name' in spec && (typeof spec.name !== 'string' || spec.name === '')) {
-        throw new InputError('status-page: name must be a non-empty string');
-    }
+    const problem = specProblem(StatusPageSpecSchema, spec);
+    if (problem)
+        throw new InputError(`status-page: ${problem}`);
     if (p['status-page-name'] !== undefined)
         spec.name = p['status-page-name'];
     return spec;
@@ -52004,11 +52043,11 @@ function parseChecksFile(text, file) {
     let seq = doc.contents;
     if ((0,dist/* isMap */.jh)(seq))
         seq = seq.get('checks', true);
-    if (!(0,dist/* isSeq */.oP)(seq))
-        fail('must hold a list of checks, or a mapping with a "checks" list');
-    const items = seq.items;
-    const values = doc.toJS({ maxAliasCount: 100 });
-    const list = (Array.isArray(values) ? values : values.checks);
+    const items = (0,dist/* isSeq */.oP)(seq) ? seq.items : [];
+    const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
+    if (!shape.success)
+        fail(shape.error.issues[0].message);
+    const list = shape.data;
     const names = new Map();
     return list.map((entry, i) => {
         const offset = items[i]?.range?.[0];
@@ -52016,13 +52055,10 @@ function parseChecksFile(text, file) {
         if (!parse_isMapping(entry))
             fail(`${where} must be a mapping of check fields`);
         const spec = entry;
-        if (typeof spec.name !== 'string' || spec.name.trim() === '')
-            fail(`${where} needs a name`);
-        if (typeof spec.url !== 'string')
-            fail(`${where} (${JSON.stringify(spec.name)}) needs a url`);
-        const problem = checkSpecProblem(spec);
+        const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : '';
+        const problem = specProblem(CheckEntrySchema, spec);
         if (problem)
-            fail(`${where} (${JSON.stringify(spec.name)}): ${problem}`);
+            fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`);
         const earlier = names.get(spec.name);
         if (earlier !== undefined)
             fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`);
@@ -52259,6 +52295,11 @@ function writeOutputs(setOutput, outputs, secrets) {
             setOutput(name, redact(outputValue(name, outputs[name]), secrets));
     }
 }
+/**
+ * Compile-time check: every output an operation can set is in OUTPUTS (and so,
+ * by __tests__/unit/action-yml.test.ts, declared in action.yml).
+ */
+const EVERY_OUTPUT_LISTED = true;
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 

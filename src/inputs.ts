@@ -15,6 +15,7 @@ import {
   quote
 } from './parse.js'
 import { MULTI_CHECK_OPERATIONS, OPERATIONS, OperationName } from './operations/names.js'
+import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from './specs.js'
 
 /** Every input of action.yml, by its kebab-case name. */
 export const INPUTS = [
@@ -220,45 +221,15 @@ function describe(error: z.ZodError): string {
     .join('; ')
 }
 
-/** Check fields the action understands; other fields pass through untouched. */
-const checkFieldRules: Record<string, (value: unknown) => string | undefined> = {
-  name: v => (typeof v === 'string' && v.trim() !== '' ? undefined : 'must be a non-empty string'),
-  url: v => {
-    if (typeof v !== 'string') return 'must be a string'
-    try {
-      const u = new URL(v)
-      return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http or https URL'
-    } catch {
-      return `must be an absolute URL, got ${quote(v)}`
-    }
-  },
-  type: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string'),
-  interval: v => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : 'must be a whole number above 0'),
-  alertChannels: v =>
-    Array.isArray(v) && v.every(c => typeof c === 'string') ? undefined : 'must be a list of strings',
-  status: v => (typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string')
-}
-
-/** Validate a check spec's known fields; `where` names the input or file entry. */
-export function checkSpecProblem(spec: Mapping): string | undefined {
-  for (const [field, rule] of Object.entries(checkFieldRules)) {
-    if (field in spec) {
-      const problem = rule(spec[field])
-      if (problem) return `${field} ${problem}`
-    }
-  }
-  return undefined
-}
-
 function buildCheck(p: Parsed): Mapping {
   const spec: Mapping = { ...(p.check ?? {}) }
-  const problem = checkSpecProblem(spec)
+  const problem = specProblem(CheckSpecSchema, spec)
   if (problem) throw new InputError(`check: ${problem}`)
   const names = p['check-name'] ?? []
   if (names.length === 1) spec.name = names[0]
   if (p['check-url'] !== undefined) {
-    const urlProblem = checkFieldRules.url(p['check-url'])
-    if (urlProblem) throw new InputError(`check-url ${urlProblem}`)
+    const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] })
+    if (urlProblem) throw new InputError(`check-${urlProblem}`)
     spec.url = p['check-url']
   }
   if (p['check-type'] !== undefined) spec.type = p['check-type']
@@ -270,11 +241,8 @@ function buildCheck(p: Parsed): Mapping {
 
 function buildIncident(p: Parsed): Mapping {
   const spec: Mapping = { ...(p.incident ?? {}) }
-  for (const field of ['title', 'message', 'status']) {
-    if (field in spec && (typeof spec[field] !== 'string' || spec[field] === '')) {
-      throw new InputError(`incident: ${field} must be a non-empty string`)
-    }
-  }
+  const problem = specProblem(IncidentSpecSchema, spec)
+  if (problem) throw new InputError(`incident: ${problem}`)
   if (p['incident-title'] !== undefined) spec.title = p['incident-title']
   if (p['incident-message'] !== undefined) spec.message = p['incident-message']
   if (p['incident-status'] !== undefined) spec.status = p['incident-status']
@@ -283,9 +251,8 @@ function buildIncident(p: Parsed): Mapping {
 
 function buildStatusPage(p: Parsed): Mapping {
   const spec: Mapping = { ...(p['status-page'] ?? {}) }
-  if ('name' in spec && (typeof spec.name !== 'string' || spec.name === '')) {
-    throw new InputError('status-page: name must be a non-empty string')
-  }
+  const problem = specProblem(StatusPageSpecSchema, spec)
+  if (problem) throw new InputError(`status-page: ${problem}`)
   if (p['status-page-name'] !== undefined) spec.name = p['status-page-name']
   return spec
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
 import type { Check } from '../api/schemas.js'
-import { checkSpecProblem } from '../inputs.js'
+import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../parse.js'
 import { cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
@@ -52,20 +52,19 @@ export function parseChecksFile(text: string, file: string): Mapping[] {
   }
   let seq: unknown = doc.contents
   if (isMap(seq)) seq = seq.get('checks', true)
-  if (!isSeq(seq)) fail('must hold a list of checks, or a mapping with a "checks" list')
-  const items = (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items
-  const values = doc.toJS({ maxAliasCount: 100 }) as unknown
-  const list = (Array.isArray(values) ? values : (values as Mapping).checks) as unknown[]
+  const items = isSeq(seq) ? (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items : []
+  const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
+  if (!shape.success) fail(shape.error.issues[0].message)
+  const list = shape.data as unknown[]
   const names = new Map<string, number>()
   return list.map((entry, i) => {
     const offset = items[i]?.range?.[0]
     const where = `entry ${i + 1}${offset !== undefined ? ` (line ${lineCounter.linePos(offset).line})` : ''}`
     if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`)
     const spec = entry as Mapping
-    if (typeof spec.name !== 'string' || spec.name.trim() === '') fail(`${where} needs a name`)
-    if (typeof spec.url !== 'string') fail(`${where} (${JSON.stringify(spec.name)}) needs a url`)
-    const problem = checkSpecProblem(spec)
-    if (problem) fail(`${where} (${JSON.stringify(spec.name)}): ${problem}`)
+    const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
+    const problem = specProblem(CheckEntrySchema, spec)
+    if (problem) fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`)
     const earlier = names.get(spec.name as string)
     if (earlier !== undefined) fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`)
     names.set(spec.name as string, i + 1)

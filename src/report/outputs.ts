@@ -58,3 +58,10 @@ export function writeOutputs(
     if (name in outputs) setOutput(name, redact(outputValue(name, outputs[name]), secrets))
   }
 }
+
+/**
+ * Compile-time check: every output an operation can set is in OUTPUTS (and so,
+ * by __tests__/unit/action-yml.test.ts, declared in action.yml).
+ */
+export const EVERY_OUTPUT_LISTED: [Exclude<keyof Outputs, (typeof OUTPUTS)[number]>] extends [never] ? true : false =
+  true
