@@ -96,6 +96,8 @@ export class Emulator {
   private timers = new Map<string, NodeJS.Timeout>()
   private sockets = new Set<import('node:net').Socket>()
   private clockOffset = 0
+  /** Bumped by reset(): requests still in flight from before are dropped, never applied. */
+  private generation = 0
   baseUrl = ''
 
   constructor(options: EmulatorOptions = {}) {
@@ -148,6 +150,7 @@ export class Emulator {
     this.requests = []
     this.faults = []
     this.windows.clear()
+    this.generation++
   }
 
   /** Add a fault; it applies to the next `times` matching requests. */
@@ -210,7 +213,13 @@ export class Emulator {
     await new Promise<void>(resolve => req.on('end', () => resolve()))
 
     const fault = this.takeFault(method, path)
+    const generation = this.generation
     if (fault?.delayMs) await new Promise(r => setTimeout(r, fault.delayMs))
+    if (generation !== this.generation) {
+      // A reset happened while this request was held: it belongs to a world that is gone.
+      req.socket.destroy()
+      return
+    }
     if (fault?.drop && !fault.after) {
       record.status = -1
       req.socket.destroy()
