@@ -52452,7 +52452,8 @@ async function run(deps = defaultDependencies()) {
         const raw = readInputs(name => c.getInput(name));
         // The key is masked before anything else can print it.
         const key = raw['api-key'] ?? '';
-        for (const form of new Set([key, key.trim()])) {
+        // Also each line of a key pasted with line breaks, so no line of it is ever shown.
+        for (const form of new Set([key, key.trim(), ...key.split(/\r?\n/).map(line => line.trim())])) {
             if (form !== '') {
                 c.setSecret(form);
                 secrets.push(form);

@@ -381,6 +381,20 @@ describe('secrets', () => {
   })
 })
 
+describe('a key pasted with a line break', () => {
+  it('is masked whole and line by line, and refused before any request', async () => {
+    const { core } = await runAction(emulator, {
+      operation: 'list-checks',
+      'api-key': 'first-half-1234\nsecond-half-5678'
+    })
+    expect(core.secrets).toEqual(
+      expect.arrayContaining(['first-half-1234\nsecond-half-5678', 'first-half-1234', 'second-half-5678'])
+    )
+    expect(core.failed).toBe('api-key must be a single token without spaces, line breaks or control characters')
+    expect(emulator.count()).toBe(0)
+  })
+})
+
 describe('bounds', () => {
   it('a response body over 10 MiB is not read into memory', async () => {
     emulator.inject({ path: '/checks', status: 200, body: 'x'.repeat(11 * 1024 * 1024) })
