@@ -40722,6 +40722,7 @@ class ApiClient {
         });
     }
     // ---------------------------------------------------------------- retries
+    /** Wait before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
     async wait(ms, method, path, why) {
         if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
             throw new ApiError({
@@ -40756,7 +40757,7 @@ class ApiClient {
                 }
                 const ms = backoffMs(attempt, this.random);
                 this.log.warning(`${method} ${path}: ${error.detail}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
-                await this.wait(ms, method, path, error.message);
+                await this.wait(ms, method, path, error.detail);
                 continue;
             }
             response.attempts = attempt;
@@ -40772,7 +40773,7 @@ class ApiClient {
                 }
                 this.pacer?.pause(ms);
                 this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`);
-                await this.wait(ms, method, path, `${method} ${path} was rate limited (HTTP 429)`);
+                await this.wait(ms, method, path, 'was rate limited (HTTP 429)');
                 continue;
             }
             if (!retryable || attempt > retries) {
@@ -40782,7 +40783,7 @@ class ApiClient {
             const asked = serverWaitMs(response.headers, this.clock.now());
             const ms = Math.min(asked ?? backoffMs(attempt, this.random), MAX_RATE_LIMIT_WAIT_MS);
             this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
-            await this.wait(ms, method, path, `${method} ${path} failed with HTTP ${status}`);
+            await this.wait(ms, method, path, `failed: HTTP ${status}`);
         }
     }
     // ---------------------------------------------------------------- bodies
@@ -40958,7 +40959,7 @@ class ApiClient {
                 this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
                 if (failure.kind === 'timeout') {
                     // The server may still be working on it: give it as long again before looking.
-                    await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.message);
+                    await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.detail);
                 }
                 const found = (await this.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
                 if (found.length > 0) {
@@ -40980,7 +40981,7 @@ class ApiClient {
                 }
                 const ms = backoffMs(attempt, this.random);
                 this.log.warning(`No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`);
-                await this.wait(ms, 'POST', path, failure.message);
+                await this.wait(ms, 'POST', path, failure.detail);
             }
         }
     }

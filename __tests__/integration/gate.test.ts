@@ -175,6 +175,21 @@ describe('wait-for-check', () => {
     expect(emulator.count('GET', `/checks/${check.id}`)).toBe(3) // the target lookup, then two polls
   })
 
+  it('no retry wait passes the timeout: the gate stops with a message that says so', async () => {
+    const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
+    emulator.inject({ path: `/checks/${check.id}`, status: 503, headers: { 'Retry-After': '30' }, times: Infinity })
+    const started = Date.now()
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': check.id, timeout: '2s' },
+      { clock: realClock }
+    )
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(core.failed).toBe(
+      `GET /checks/${check.id} failed: HTTP 503; not retried, because the wait (30.0 s) would pass the operation's time limit`
+    )
+  })
+
   it('an API that stays unreachable is an error, not a closed gate', async () => {
     const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
     emulator.inject({ path: `/checks/${check.id}`, status: 503, times: Infinity })

@@ -209,6 +209,7 @@ export class ApiClient {
 
   // ---------------------------------------------------------------- retries
 
+  /** Wait before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
   private async wait(ms: number, method: Method, path: string, why: string): Promise<void> {
     if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
       throw new ApiError({
@@ -250,7 +251,7 @@ export class ApiClient {
         this.log.warning(
           `${method} ${path}: ${(error as ApiError).detail}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
         )
-        await this.wait(ms, method, path, (error as ApiError).message)
+        await this.wait(ms, method, path, (error as ApiError).detail)
         continue
       }
       response.attempts = attempt
@@ -267,7 +268,7 @@ export class ApiClient {
         this.log.warning(
           `${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`
         )
-        await this.wait(ms, method, path, `${method} ${path} was rate limited (HTTP 429)`)
+        await this.wait(ms, method, path, 'was rate limited (HTTP 429)')
         continue
       }
       if (!retryable || attempt > retries) {
@@ -279,7 +280,7 @@ export class ApiClient {
       this.log.warning(
         `${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`
       )
-      await this.wait(ms, method, path, `${method} ${path} failed with HTTP ${status}`)
+      await this.wait(ms, method, path, `failed: HTTP ${status}`)
     }
   }
 
@@ -470,7 +471,7 @@ export class ApiClient {
         this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`)
         if (failure.kind === 'timeout') {
           // The server may still be working on it: give it as long again before looking.
-          await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.message)
+          await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.detail)
         }
         const found = (await this.list(path, schema, what)).filter(
           item => !recovery.before.has(item.id) && recovery.matches(item)
@@ -495,7 +496,7 @@ export class ApiClient {
         this.log.warning(
           `No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`
         )
-        await this.wait(ms, 'POST', path, failure.message)
+        await this.wait(ms, 'POST', path, failure.detail)
       }
     }
   }
