@@ -164,6 +164,12 @@ describe('server errors and the network', () => {
     expect(core.failed).toBe('GET /checks returned HTTP 200 but its body is not JSON: "{\\"data\\": ["')
   })
 
+  it('a 200 whose JSON is not the resource (no id) is a clear error naming the field', async () => {
+    emulator.inject({ path: '/checks/chk_1', status: 200, body: { data: { name: 'no id here' } } })
+    const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_1' })
+    expect(core.failed).toMatch(/^GET \/checks\/chk_1 returned a check that does not match the API: id: /)
+  })
+
   it('a 200 that is not a list where a list is due is a clear error', async () => {
     emulator.inject({ path: '/checks', status: 200, body: { data: { id: 'x' } } })
     const { core } = await runAction(emulator, { operation: 'list-checks' })
