@@ -95,7 +95,6 @@ export class Emulator {
   private windows = new Map<string, number[]>()
   private timers = new Map<string, NodeJS.Timeout>()
   private sockets = new Set<import('node:net').Socket>()
-  private clockOffset = 0
   /** Bumped by reset(): requests still in flight from before are dropped, never applied. */
   private generation = 0
   baseUrl = ''
@@ -193,7 +192,7 @@ export class Emulator {
   // ------------------------------------------------------------------ plumbing
 
   private now(): string {
-    return new Date(Date.now() + this.clockOffset).toISOString()
+    return new Date().toISOString()
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
