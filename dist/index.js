@@ -40337,6 +40337,126 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/parse.ts
+/**
+ * Pure parsers for the runner's input strings. Each returns a value or throws
+ * an InputError that names nothing but the problem; the caller (inputs.ts)
+ * adds the input's name.
+ */
+
+/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
+class ValueError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ValueError';
+    }
+}
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The largest duration any input accepts: one day. */
+const MAX_DURATION_MS = 24 * 3_600_000;
+/** Show a value in an error message: quoted, one line, at most 60 characters. */
+function quote(value) {
+    const oneLine = JSON.stringify(value);
+    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
+}
+/**
+ * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ */
+function parseDuration(value) {
+    const text = value.trim();
+    let ms;
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        ms = Number(text) * 1000;
+    }
+    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+        ms = 0;
+        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+            ms += Number(match[1]) * UNIT_MS[match[2]];
+        }
+    }
+    else {
+        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
+        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
+    }
+    return Math.round(ms);
+}
+/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
+function parseBoolean(value) {
+    const text = value.trim();
+    if (['true', 'True', 'TRUE'].includes(text))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(text))
+        return false;
+    throw new ValueError(`must be true or false, got ${quote(value)}`);
+}
+/** A list: items separated by commas or newlines, each trimmed, empties dropped. */
+function parseList(value) {
+    return value
+        .split(/[\n,]/)
+        .map(item => item.trim())
+        .filter(item => item !== '');
+}
+/** A whole number within bounds. */
+function parseWholeNumber(value, min, max) {
+    const text = value.trim();
+    if (!/^\d+$/.test(text)) {
+        throw new ValueError(`must be a whole number, got ${quote(value)}`);
+    }
+    const n = Number(text);
+    if (n < min || n > max) {
+        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
+    }
+    return n;
+}
+/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
+function parseMilliseconds(value) {
+    const text = value.trim();
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const n = Number(text);
+        if (n > MAX_DURATION_MS)
+            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
+        return n;
+    }
+    try {
+        return parseDuration(text);
+    }
+    catch {
+        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
+    }
+}
+function isMapping(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/**
+ * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
+ * and syntax errors are errors that give the line where the parser knows it.
+ */
+function parseYaml(text) {
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+    if (doc.errors.length > 0) {
+        const first = doc.errors[0];
+        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
+        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+}
+/** A YAML or JSON mapping (object); anything else is an error. */
+function parseMapping(text) {
+    const value = parseYaml(text);
+    if (!isMapping(value)) {
+        const kind = value === null ? 'empty' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
+    }
+    return value;
+}
+
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
  * Errors of the API client. Every message names the method, the path (relative
@@ -40564,12 +40684,12 @@ function backoffMs(attempt, random = Math.random) {
 
 
 
+
 const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
 const RATE_LIMIT = { limit: 100, windowMs: 60_000 };
 const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 100;
-const isMapping = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Ambiguous failures of a POST: the create may or may not have happened. */
 function isAmbiguous(error) {
     if (!(error instanceof ApiError))
@@ -50621,6 +50741,16 @@ const READ_ONLY_FIELDS = ['id', 'lastCheckedAt', 'responseTime', 'createdAt', 'u
 ;// CONCATENATED MODULE: ./src/api/monitoring.ts
 
 const seg = (id) => encodeURIComponent(id);
+/** Every path of the API, ids encoded: for requests, and for the messages and dry-run lines that name them. */
+const paths = {
+    checks: '/checks',
+    check: (id) => `/checks/${seg(id)}`,
+    history: (id) => `/checks/${seg(id)}/history`,
+    incidents: '/incidents',
+    incident: (id) => `/incidents/${seg(id)}`,
+    statusPages: '/status-pages',
+    statusPage: (id) => `/status-pages/${seg(id)}`
+};
 const ids = (items) => new Set(items.map(i => i.id));
 class MonitoringApi {
     client;
@@ -50628,172 +50758,52 @@ class MonitoringApi {
         this.client = client;
     }
     listChecks() {
-        return this.client.list('/checks', CheckSchema, 'check');
+        return this.client.list(paths.checks, CheckSchema, 'check');
     }
     getCheck(id) {
-        return this.client.getOrNull(`/checks/${seg(id)}`, CheckSchema, 'a check');
+        return this.client.getOrNull(paths.check(id), CheckSchema, 'a check');
     }
     /** `existing` is the list read before the create (what was there before). */
     async createCheck(body, existing) {
-        return this.client.create('/checks', body, CheckSchema, 'check', {
+        return this.client.create(paths.checks, body, CheckSchema, 'check', {
             before: ids(existing),
             matches: c => c.name === body.name && c.url === body.url
         });
     }
     updateCheck(id, body) {
-        return this.client.put(`/checks/${seg(id)}`, body, CheckSchema, 'a check');
+        return this.client.put(paths.check(id), body, CheckSchema, 'a check');
     }
     /** False when the check was already gone. */
     deleteCheck(id) {
-        return this.client.delete(`/checks/${seg(id)}`);
+        return this.client.delete(paths.check(id));
     }
     checkHistory(id) {
-        return this.client.list(`/checks/${seg(id)}/history`, HistoryEntrySchema, 'history entry');
+        return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry');
     }
     listIncidents() {
-        return this.client.list('/incidents', IncidentSchema, 'incident');
+        return this.client.list(paths.incidents, IncidentSchema, 'incident');
     }
     createIncident(body, existing) {
-        return this.client.create('/incidents', body, IncidentSchema, 'incident', {
+        return this.client.create(paths.incidents, body, IncidentSchema, 'incident', {
             before: ids(existing),
             matches: i => i.title === body.title
         });
     }
     updateIncident(id, body) {
-        return this.client.put(`/incidents/${seg(id)}`, body, IncidentSchema, 'an incident');
+        return this.client.put(paths.incident(id), body, IncidentSchema, 'an incident');
     }
     listStatusPages() {
-        return this.client.list('/status-pages', StatusPageSchema, 'status page');
+        return this.client.list(paths.statusPages, StatusPageSchema, 'status page');
     }
     createStatusPage(body, existing) {
-        return this.client.create('/status-pages', body, StatusPageSchema, 'status page', {
+        return this.client.create(paths.statusPages, body, StatusPageSchema, 'status page', {
             before: ids(existing),
             matches: p => p.name === body.name
         });
     }
     getStatusPage(id) {
-        return this.client.getOrNull(`/status-pages/${seg(id)}`, StatusPageSchema, 'a status page');
+        return this.client.getOrNull(paths.statusPage(id), StatusPageSchema, 'a status page');
     }
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/parse.ts
-/**
- * Pure parsers for the runner's input strings. Each returns a value or throws
- * an InputError that names nothing but the problem; the caller (inputs.ts)
- * adds the input's name.
- */
-
-/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
-class ValueError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ValueError';
-    }
-}
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** The largest duration any input accepts: one day. */
-const MAX_DURATION_MS = 24 * 3_600_000;
-/** Show a value in an error message: quoted, one line, at most 60 characters. */
-function quote(value) {
-    const oneLine = JSON.stringify(value);
-    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
-}
-/**
- * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
- */
-function parseDuration(value) {
-    const text = value.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        ms = Number(text) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
-        ms = 0;
-        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-            ms += Number(match[1]) * UNIT_MS[match[2]];
-        }
-    }
-    else {
-        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
-        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
-    }
-    return Math.round(ms);
-}
-/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
-function parseBoolean(value) {
-    const text = value.trim();
-    if (['true', 'True', 'TRUE'].includes(text))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(text))
-        return false;
-    throw new ValueError(`must be true or false, got ${quote(value)}`);
-}
-/** A list: items separated by commas or newlines, each trimmed, empties dropped. */
-function parseList(value) {
-    return value
-        .split(/[\n,]/)
-        .map(item => item.trim())
-        .filter(item => item !== '');
-}
-/** A whole number within bounds. */
-function parseWholeNumber(value, min, max) {
-    const text = value.trim();
-    if (!/^\d+$/.test(text)) {
-        throw new ValueError(`must be a whole number, got ${quote(value)}`);
-    }
-    const n = Number(text);
-    if (n < min || n > max) {
-        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
-    }
-    return n;
-}
-/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
-function parseMilliseconds(value) {
-    const text = value.trim();
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        const n = Number(text);
-        if (n > MAX_DURATION_MS)
-            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
-        return n;
-    }
-    try {
-        return parseDuration(text);
-    }
-    catch {
-        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
-    }
-}
-function parse_isMapping(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/**
- * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
- * and syntax errors are errors that give the line where the parser knows it.
- */
-function parseYaml(text) {
-    const lines = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
-    if (doc.errors.length > 0) {
-        const first = doc.errors[0];
-        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
-        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
-    }
-    return doc.toJS({ maxAliasCount: 100 });
-}
-/** A YAML or JSON mapping (object); anything else is an error. */
-function parseMapping(text) {
-    const value = parseYaml(text);
-    if (!parse_isMapping(value)) {
-        const kind = value === null ? 'empty' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
-    }
-    return value;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/names.ts
@@ -51322,6 +51332,12 @@ async function knowing(outputs, fn) {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/checks.ts
+/**
+ * Check operations: create, get, list, update, upsert, delete, pause, resume,
+ * history. Each returns outputs and a summary; none reads inputs or writes
+ * outputs itself.
+ */
+
 
 
 const PAUSED = 'paused';
@@ -51354,7 +51370,6 @@ function checksTable(checks, extra) {
 function checks_summary(title, checks, lines = []) {
     return { title, lines, tables: checks.length > 0 ? [checksTable(checks)] : [] };
 }
-const checkPath = (id) => `/checks/${encodeURIComponent(id)}`;
 /** One check by name in a list: none or several are errors. */
 function findByName(checks, name) {
     const matches = checks.filter(c => c.name === name);
@@ -51369,7 +51384,7 @@ async function targetCheck(ctx) {
     if (checkIds.length > 0) {
         const check = await ctx.api.getCheck(checkIds[0]);
         if (!check)
-            throw new OperationError(`check ${checkIds[0]} not found (GET ${checkPath(checkIds[0])} answered 404)`);
+            throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`);
         return check;
     }
     const all = await ctx.api.listChecks();
@@ -51386,7 +51401,7 @@ async function targetChecks(ctx) {
     for (const id of checkIds) {
         const check = await ctx.api.getCheck(id);
         if (!check)
-            throw new OperationError(`check ${id} not found (GET ${checkPath(id)} answered 404)`);
+            throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`);
         found.push(check);
     }
     if (checkNames.length > 0) {
@@ -51418,7 +51433,7 @@ async function applyChanges(ctx, current, changes) {
     if (fields.length === 0)
         return { check: current, changed: false, fields };
     const body = { ...writableOf(current), ...changes };
-    if (planned(ctx, 'PUT', checkPath(current.id), body))
+    if (planned(ctx, 'PUT', paths.check(current.id), body))
         return { check: { ...current, ...changes }, changed: true, fields };
     const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
     return { check: updated, changed: true, fields };
@@ -51426,7 +51441,7 @@ async function applyChanges(ctx, current, changes) {
 async function create(ctx, spec, existing) {
     const body = withDefaultType(spec);
     const before = existing ?? (await ctx.api.listChecks());
-    if (planned(ctx, 'POST', '/checks', body)) {
+    if (planned(ctx, 'POST', paths.checks, body)) {
         return {
             outputs: { result: body, changed: true, 'check-name': str(body.name) },
             summary: checks_summary('Check would be created (dry run)', [body])
@@ -51502,7 +51517,7 @@ const deleteCheck = async (ctx) => {
             };
         }
     }
-    if (planned(ctx, 'DELETE', checkPath(id))) {
+    if (planned(ctx, 'DELETE', paths.check(id))) {
         return {
             outputs: { ...checkOutputs(target), changed: true, result: target ?? null },
             summary: checks_summary('Check would be deleted (dry run)', target ? [target] : [])
@@ -51529,7 +51544,7 @@ async function setStatus(ctx, checks, needsChange, status) {
         }
         const body = { ...writableOf(check), status };
         changedIds.push(check.id);
-        if (planned(ctx, 'PUT', checkPath(check.id), body)) {
+        if (planned(ctx, 'PUT', paths.check(check.id), body)) {
             results.push({ ...check, status });
             continue;
         }
@@ -51636,12 +51651,16 @@ const checkHistory = async (ctx) => {
 };
 
 ;// CONCATENATED MODULE: ./src/operations/incidents.ts
+/**
+ * Incident operations. The API has no GET of one incident, so an incident is
+ * read from the list; a PUT always sends the whole incident.
+ */
+
 
 
 const DEFAULT_INCIDENT_STATUS = 'investigating';
 const RESOLVED = 'resolved';
 const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
-const incidentPath = (id) => `/incidents/${encodeURIComponent(id)}`;
 /** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
 function fillRunFacts(text, run) {
     const facts = {
@@ -51727,7 +51746,7 @@ async function incidents_create(ctx, existing) {
         message: await messageOf(ctx, failureMessage)
     };
     const before = existing ?? (await ctx.api.listIncidents());
-    if (planned(ctx, 'POST', '/incidents', body)) {
+    if (planned(ctx, 'POST', paths.incidents, body)) {
         return {
             outputs: { result: body, changed: true },
             summary: incidentSummary('Incident would be opened (dry run)', [body])
@@ -51750,7 +51769,7 @@ async function apply(ctx, current, changes, title) {
         };
     }
     const body = { ...writableOf(current), ...changes };
-    if (planned(ctx, 'PUT', incidentPath(current.id), body)) {
+    if (planned(ctx, 'PUT', paths.incident(current.id), body)) {
         const would = { ...current, ...changes };
         return {
             outputs: { ...incidentOutputs(would), result: would, changed: true },
@@ -51824,6 +51843,8 @@ const listIncidents = async (ctx) => {
 };
 
 ;// CONCATENATED MODULE: ./src/operations/status-pages.ts
+/** Status page operations: create, get, list. */
+
 
 
 function pageSummary(title, pages) {
@@ -51843,7 +51864,7 @@ function pageSummary(title, pages) {
 const createStatusPage = async (ctx) => {
     const body = ctx.config.statusPage;
     const before = await ctx.api.listStatusPages();
-    if (planned(ctx, 'POST', '/status-pages', body)) {
+    if (planned(ctx, 'POST', paths.statusPages, body)) {
         return {
             outputs: { result: body, changed: true },
             summary: pageSummary('Status page would be created (dry run)', [body])
@@ -51862,7 +51883,7 @@ const getStatusPage = async (ctx) => {
     if (id) {
         page = await ctx.api.getStatusPage(id);
         if (!page)
-            throw new OperationError(`status page ${id} not found (GET /status-pages/${encodeURIComponent(id)} answered 404)`);
+            throw new OperationError(`status page ${id} not found (GET ${paths.statusPage(id)} answered 404)`);
     }
     else {
         const name = str(ctx.config.statusPage.name);
@@ -52022,6 +52043,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4;
 class ChecksFileError extends Error {
@@ -52053,7 +52075,7 @@ function parseChecksFile(text, file) {
     return list.map((entry, i) => {
         const offset = items[i]?.range?.[0];
         const where = `entry ${i + 1}${offset !== undefined ? ` (line ${lineCounter.linePos(offset).line})` : ''}`;
-        if (!parse_isMapping(entry))
+        if (!isMapping(entry))
             fail(`${where} must be a mapping of check fields`);
         const spec = entry;
         const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : '';
@@ -52161,7 +52183,7 @@ const syncChecks = async (ctx) => {
     if (ctx.config.dryRun) {
         for (const e of changes) {
             const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE';
-            planned(ctx, method, e.action === 'create' ? '/checks' : `/checks/${encodeURIComponent(e.id)}`, e.body);
+            planned(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
         }
         return {
             outputs: {
@@ -52454,7 +52476,7 @@ async function run(deps = defaultDependencies()) {
         // The key is masked before anything else can print it.
         const key = raw['api-key'] ?? '';
         // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-        for (const form of new Set([key, key.trim(), ...key.split(/\r?\n/).map(line => line.trim())])) {
+        for (const form of new Set([key, ...key.split(/\r?\n/).map(line => line.trim())])) {
             if (form !== '') {
                 c.setSecret(form);
                 secrets.push(form);
@@ -52465,7 +52487,6 @@ async function run(deps = defaultDependencies()) {
         operation = raw.operation?.trim() || 'unknown';
         if (c.getState(IS_POST) === 'true') {
             await post(deps, raw, secrets);
-            jobSummary = false;
             return;
         }
         c.saveState(IS_POST, 'true');

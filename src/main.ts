@@ -121,7 +121,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     // The key is masked before anything else can print it.
     const key = raw['api-key'] ?? ''
     // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-    for (const form of new Set([key, key.trim(), ...key.split(/\r?\n/).map(line => line.trim())])) {
+    for (const form of new Set([key, ...key.split(/\r?\n/).map(line => line.trim())])) {
       if (form !== '') {
         c.setSecret(form)
         secrets.push(form)
@@ -133,7 +133,6 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
 
     if (c.getState(IS_POST) === 'true') {
       await post(deps, raw, secrets)
-      jobSummary = false
       return
     }
     c.saveState(IS_POST, 'true')

@@ -8,6 +8,7 @@
 import { HttpClient, HttpClientResponse } from '@actions/http-client'
 import type { IncomingMessage } from 'node:http'
 import { z } from 'zod'
+import { isMapping } from '../parse.js'
 import { ApiError, httpError } from './errors.js'
 import { Clock, Pacer, realClock } from './pacer.js'
 import { MAX_RATE_LIMIT_WAIT_MS, Method, backoffMs, isRetryableStatus, mayResend, serverWaitMs } from './retry.js'
@@ -50,7 +51,6 @@ export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const MAX_REDIRECTS = 5
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 const DEFAULT_MAX_PAGES = 100
-const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Ambiguous failures of a POST: the create may or may not have happened. */
 export function isAmbiguous(error: unknown): boolean {

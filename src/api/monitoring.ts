@@ -16,58 +16,69 @@ import {
 
 type Body = Record<string, unknown>
 const seg = (id: string) => encodeURIComponent(id)
+
+/** Every path of the API, ids encoded: for requests, and for the messages and dry-run lines that name them. */
+export const paths = {
+  checks: '/checks',
+  check: (id: string) => `/checks/${seg(id)}`,
+  history: (id: string) => `/checks/${seg(id)}/history`,
+  incidents: '/incidents',
+  incident: (id: string) => `/incidents/${seg(id)}`,
+  statusPages: '/status-pages',
+  statusPage: (id: string) => `/status-pages/${seg(id)}`
+}
 const ids = (items: Array<{ id: string }>) => new Set(items.map(i => i.id))
 
 export class MonitoringApi {
   constructor(readonly client: ApiClient) {}
 
   listChecks(): Promise<Check[]> {
-    return this.client.list('/checks', CheckSchema, 'check')
+    return this.client.list(paths.checks, CheckSchema, 'check')
   }
   getCheck(id: string): Promise<Check | null> {
-    return this.client.getOrNull(`/checks/${seg(id)}`, CheckSchema, 'a check')
+    return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')
   }
   /** `existing` is the list read before the create (what was there before). */
   async createCheck(body: Body, existing: Check[]): Promise<{ item: Check; recovered: boolean }> {
-    return this.client.create('/checks', body, CheckSchema, 'check', {
+    return this.client.create(paths.checks, body, CheckSchema, 'check', {
       before: ids(existing),
       matches: c => c.name === body.name && c.url === body.url
     })
   }
   updateCheck(id: string, body: Body): Promise<Check> {
-    return this.client.put(`/checks/${seg(id)}`, body, CheckSchema, 'a check')
+    return this.client.put(paths.check(id), body, CheckSchema, 'a check')
   }
   /** False when the check was already gone. */
   deleteCheck(id: string): Promise<boolean> {
-    return this.client.delete(`/checks/${seg(id)}`)
+    return this.client.delete(paths.check(id))
   }
   checkHistory(id: string): Promise<HistoryEntry[]> {
-    return this.client.list(`/checks/${seg(id)}/history`, HistoryEntrySchema, 'history entry')
+    return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry')
   }
 
   listIncidents(): Promise<Incident[]> {
-    return this.client.list('/incidents', IncidentSchema, 'incident')
+    return this.client.list(paths.incidents, IncidentSchema, 'incident')
   }
   createIncident(body: Body, existing: Incident[]): Promise<{ item: Incident; recovered: boolean }> {
-    return this.client.create('/incidents', body, IncidentSchema, 'incident', {
+    return this.client.create(paths.incidents, body, IncidentSchema, 'incident', {
       before: ids(existing),
       matches: i => i.title === body.title
     })
   }
   updateIncident(id: string, body: Body): Promise<Incident> {
-    return this.client.put(`/incidents/${seg(id)}`, body, IncidentSchema, 'an incident')
+    return this.client.put(paths.incident(id), body, IncidentSchema, 'an incident')
   }
 
   listStatusPages(): Promise<StatusPage[]> {
-    return this.client.list('/status-pages', StatusPageSchema, 'status page')
+    return this.client.list(paths.statusPages, StatusPageSchema, 'status page')
   }
   createStatusPage(body: Body, existing: StatusPage[]): Promise<{ item: StatusPage; recovered: boolean }> {
-    return this.client.create('/status-pages', body, StatusPageSchema, 'status page', {
+    return this.client.create(paths.statusPages, body, StatusPageSchema, 'status page', {
       before: ids(existing),
       matches: p => p.name === body.name
     })
   }
   getStatusPage(id: string): Promise<StatusPage | null> {
-    return this.client.getOrNull(`/status-pages/${seg(id)}`, StatusPageSchema, 'a status page')
+    return this.client.getOrNull(paths.statusPage(id), StatusPageSchema, 'a status page')
   }
 }

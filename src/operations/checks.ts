@@ -3,6 +3,7 @@
  * history. Each returns outputs and a summary; none reads inputs or writes
  * outputs itself.
  */
+import { paths } from '../api/monitoring.js'
 import type { Check, HistoryEntry } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import { canonical, cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
@@ -40,8 +41,6 @@ function summary(title: string, checks: Array<Check | Mapping>, lines: string[] 
   return { title, lines, tables: checks.length > 0 ? [checksTable(checks)] : [] }
 }
 
-const checkPath = (id: string) => `/checks/${encodeURIComponent(id)}`
-
 /** One check by name in a list: none or several are errors. */
 export function findByName(checks: Check[], name: string): Check | undefined {
   const matches = checks.filter(c => c.name === name)
@@ -58,7 +57,8 @@ async function targetCheck(ctx: OperationContext): Promise<Check> {
   const { checkIds, checkNames } = ctx.config
   if (checkIds.length > 0) {
     const check = await ctx.api.getCheck(checkIds[0])
-    if (!check) throw new OperationError(`check ${checkIds[0]} not found (GET ${checkPath(checkIds[0])} answered 404)`)
+    if (!check)
+      throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`)
     return check
   }
   const all = await ctx.api.listChecks()
@@ -75,7 +75,7 @@ export async function targetChecks(ctx: OperationContext): Promise<Check[]> {
   const found: Check[] = []
   for (const id of checkIds) {
     const check = await ctx.api.getCheck(id)
-    if (!check) throw new OperationError(`check ${id} not found (GET ${checkPath(id)} answered 404)`)
+    if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
     found.push(check)
   }
   if (checkNames.length > 0) {
@@ -109,7 +109,7 @@ async function applyChanges(
   const fields = differences(changes, current)
   if (fields.length === 0) return { check: current, changed: false, fields }
   const body = { ...writableOf(current), ...changes }
-  if (planned(ctx, 'PUT', checkPath(current.id), body))
+  if (planned(ctx, 'PUT', paths.check(current.id), body))
     return { check: { ...current, ...changes }, changed: true, fields }
   const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body))
   return { check: updated, changed: true, fields }
@@ -118,7 +118,7 @@ async function applyChanges(
 async function create(ctx: OperationContext, spec: Mapping, existing?: Check[]): Promise<OperationResult> {
   const body = withDefaultType(spec)
   const before = existing ?? (await ctx.api.listChecks())
-  if (planned(ctx, 'POST', '/checks', body)) {
+  if (planned(ctx, 'POST', paths.checks, body)) {
     return {
       outputs: { result: body, changed: true, 'check-name': str(body.name) },
       summary: summary('Check would be created (dry run)', [body])
@@ -202,7 +202,7 @@ export const deleteCheck: Operation = async ctx => {
       }
     }
   }
-  if (planned(ctx, 'DELETE', checkPath(id))) {
+  if (planned(ctx, 'DELETE', paths.check(id))) {
     return {
       outputs: { ...checkOutputs(target), changed: true, result: target ?? null },
       summary: summary('Check would be deleted (dry run)', target ? [target] : [])
@@ -235,7 +235,7 @@ async function setStatus(
     }
     const body = { ...writableOf(check), status }
     changedIds.push(check.id)
-    if (planned(ctx, 'PUT', checkPath(check.id), body)) {
+    if (planned(ctx, 'PUT', paths.check(check.id), body)) {
       results.push({ ...check, status })
       continue
     }

@@ -2,6 +2,7 @@
  * Incident operations. The API has no GET of one incident, so an incident is
  * read from the list; a PUT always sends the whole incident.
  */
+import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import type { RunContext } from '../run-context.js'
@@ -12,7 +13,6 @@ import { OperationError, knowing } from './types.js'
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
 const RESOLVED = 'resolved'
 const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RESOLVED
-const incidentPath = (id: string) => `/incidents/${encodeURIComponent(id)}`
 
 /** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
 export function fillRunFacts(text: string, run: RunContext): string {
@@ -106,7 +106,7 @@ async function create(ctx: OperationContext, existing?: Incident[]): Promise<Ope
     message: await messageOf(ctx, failureMessage)
   }
   const before = existing ?? (await ctx.api.listIncidents())
-  if (planned(ctx, 'POST', '/incidents', body)) {
+  if (planned(ctx, 'POST', paths.incidents, body)) {
     return {
       outputs: { result: body, changed: true },
       summary: incidentSummary('Incident would be opened (dry run)', [body])
@@ -135,7 +135,7 @@ async function apply(
     }
   }
   const body = { ...writableOf(current), ...changes }
-  if (planned(ctx, 'PUT', incidentPath(current.id), body)) {
+  if (planned(ctx, 'PUT', paths.incident(current.id), body)) {
     const would = { ...current, ...changes }
     return {
       outputs: { ...incidentOutputs(would), result: would, changed: true },

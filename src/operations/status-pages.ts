@@ -1,4 +1,5 @@
 /** Status page operations: create, get, list. */
+import { paths } from '../api/monitoring.js'
 import type { StatusPage } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import { canonical, cell, planned, str } from './common.js'
@@ -24,7 +25,7 @@ function pageSummary(title: string, pages: Array<StatusPage | Mapping>): Summary
 export const createStatusPage: Operation = async ctx => {
   const body = ctx.config.statusPage
   const before = await ctx.api.listStatusPages()
-  if (planned(ctx, 'POST', '/status-pages', body)) {
+  if (planned(ctx, 'POST', paths.statusPages, body)) {
     return {
       outputs: { result: body, changed: true },
       summary: pageSummary('Status page would be created (dry run)', [body])
@@ -43,8 +44,7 @@ export const getStatusPage: Operation = async ctx => {
   let page: StatusPage | null | undefined
   if (id) {
     page = await ctx.api.getStatusPage(id)
-    if (!page)
-      throw new OperationError(`status page ${id} not found (GET /status-pages/${encodeURIComponent(id)} answered 404)`)
+    if (!page) throw new OperationError(`status page ${id} not found (GET ${paths.statusPage(id)} answered 404)`)
   } else {
     const name = str(ctx.config.statusPage.name)
     const all = await ctx.api.listStatusPages()

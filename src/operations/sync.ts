@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
+import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../parse.js'
@@ -179,7 +180,7 @@ export const syncChecks: Operation = async ctx => {
   if (ctx.config.dryRun) {
     for (const e of changes) {
       const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE'
-      planned(ctx, method, e.action === 'create' ? '/checks' : `/checks/${encodeURIComponent(e.id as string)}`, e.body)
+      planned(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id as string), e.body)
     }
     return {
       outputs: {
