@@ -28,6 +28,15 @@ export interface Fault {
   drop?: boolean
   /** Apply the request for real first, then answer with `status`/`body` (or drop). */
   after?: boolean
+  /**
+   * Deliver the answer slowly: `headers` sends the status line, then one header
+   * line every `trickleIntervalMs`; `body` sends the headers, then one space of
+   * the body every `trickleIntervalMs`. After `trickleForMs` the real answer
+   * follows. A client without an overall request timeout waits all that time.
+   */
+  trickle?: 'headers' | 'body'
+  trickleIntervalMs?: number
+  trickleForMs?: number
 }
 
 export interface RequestRecord {
@@ -54,6 +63,8 @@ export interface EmulatorOptions {
   probeTimeoutMs?: number
   /** Keep at most this many history entries per check. */
   historyLimit?: number
+  /** Serve HTTPS with this key and certificate (PEM). */
+  tls?: { key: string; cert: string }
 }
 
 interface Stored extends Json {
@@ -84,7 +95,8 @@ interface Answer {
 }
 
 export class Emulator {
-  readonly options: Required<Omit<EmulatorOptions, 'rateLimit'>> & { rateLimit: EmulatorOptions['rateLimit'] }
+  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls'>> &
+    Pick<EmulatorOptions, 'rateLimit' | 'tls'>
   checks = new Map<string, Stored>()
   incidents = new Map<string, Stored>()
   statusPages = new Map<string, Stored>()
@@ -111,13 +123,15 @@ export class Emulator {
       probe: options.probe ?? false,
       timeScale: options.timeScale ?? 1,
       probeTimeoutMs: options.probeTimeoutMs ?? 5_000,
-      historyLimit: options.historyLimit ?? 1_000
+      historyLimit: options.historyLimit ?? 1_000,
+      tls: options.tls
     }
   }
 
   /** Start listening; resolves with the API's base URL (…/v1). */
   async start(): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res))
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res)
+    this.server = this.options.tls ? https.createServer(this.options.tls, handler) : http.createServer(handler)
     this.server.on('connection', socket => {
       this.sockets.add(socket)
       socket.on('close', () => this.sockets.delete(socket))
@@ -127,7 +141,8 @@ export class Emulator {
       this.server?.listen(this.options.port, this.options.host, () => resolve())
     })
     const { port } = this.server.address() as AddressInfo
-    this.baseUrl = `http://${this.options.host}:${port}/v1`
+    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host
+    this.baseUrl = `${this.options.tls ? 'https' : 'http'}://${host}:${port}/v1`
     return this.baseUrl
   }
 
@@ -150,6 +165,11 @@ export class Emulator {
     this.faults = []
     this.windows.clear()
     this.generation++
+  }
+
+  /** Connections open now (a client that gave up has closed its own). */
+  openConnections(): number {
+    return this.sockets.size
   }
 
   /** Add a fault; it applies to the next `times` matching requests. */
@@ -254,7 +274,8 @@ export class Emulator {
       }
     }
     record.status = answer.status
-    send(res, answer)
+    if (fault?.trickle) trickle(res, answer, fault)
+    else send(res, answer)
   }
 
   private takeFault(method: string, path: string): Fault | undefined {
@@ -593,6 +614,36 @@ function send(res: http.ServerResponse, answer: Answer): void {
   }
   res.writeHead(answer.status, headers)
   res.end(payload)
+}
+
+/** The fault's slow delivery of `answer` (see Fault.trickle); stops when the client goes away. */
+function trickle(res: http.ServerResponse, answer: Answer, fault: Fault): void {
+  const every = fault.trickleIntervalMs ?? 200
+  const endAt = Date.now() + (fault.trickleForMs ?? 60_000)
+  const socket = res.socket
+  if (!socket) return
+  const payload = answer.body === undefined ? '' : JSON.stringify(answer.body)
+  let lines = 0
+  if (fault.trickle === 'headers') socket.write(`HTTP/1.1 ${answer.status} Slow\r\n`)
+  else {
+    res.writeHead(answer.status, { 'Content-Type': 'application/json', ...(answer.headers ?? {}) })
+    res.flushHeaders()
+  }
+  const timer = setInterval(() => {
+    if (socket.destroyed) return clearInterval(timer)
+    if (Date.now() < endAt) {
+      if (fault.trickle === 'headers') socket.write(`X-Trickle-${++lines}: .\r\n`)
+      else res.write(' ')
+      return
+    }
+    clearInterval(timer)
+    if (fault.trickle === 'headers') {
+      socket.end(
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`
+      )
+    } else res.end(payload)
+  }, every)
+  socket.on('close', () => clearInterval(timer))
 }
 
 /** GET a URL once; never follows redirects (3xx counts as up). */

@@ -5,12 +5,14 @@
  * the method, path, status and the server's message. It knows nothing of the
  * runner: it is given a logger.
  */
-import { HttpClient, HttpClientResponse } from '@actions/http-client'
-import type { IncomingMessage } from 'node:http'
+import { HttpClient, getProxyUrl } from '@actions/http-client'
+import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import { isMapping } from '../parse.js'
 import { ApiError, httpError } from './errors.js'
-import { Clock, Pacer, realClock } from './pacer.js'
+import { TransportOptions, exchange } from './transport.js'
+import { redact, withoutCredentials } from '../secrets.js'
+import { Clock, Pacer, PacingDeadline, realClock, sleepUnlessAborted } from './pacer.js'
 import { MAX_RATE_LIMIT_WAIT_MS, Method, backoffMs, isRetryableStatus, mayResend, serverWaitMs } from './retry.js'
 
 export interface Logger {
@@ -36,11 +38,13 @@ export interface ClientOptions {
   maxResponseBytes?: number
   /** Most pages followed by one list. */
   maxPages?: number
+  /** Aborted when the job is cancelled: no new request starts and waits end at once. */
+  signal?: AbortSignal
 }
 
 export interface RawResponse {
   status: number
-  headers: IncomingMessage['headers']
+  headers: IncomingHttpHeaders
   body: string
   url: URL
   /** How many times the request was sent (1 = no retry). */
@@ -60,18 +64,15 @@ export function isAmbiguous(error: unknown): boolean {
 }
 
 export class ApiClient {
-  /** Requests sent over the wire, retries included. */
-  requestCount = 0
   /** Absolute time (ms) after which no retry wait starts; set by the gate. */
   deadline?: number
 
-  private readonly http: HttpClient
+  private readonly transport: TransportOptions
   private readonly base: URL
   private readonly log: Logger
   private readonly pacer: Pacer | null
   private readonly clock: Clock
   private readonly random: () => number
-  private readonly maxBytes: number
   readonly maxPages: number
 
   constructor(private readonly options: ClientOptions) {
@@ -81,14 +82,16 @@ export class ApiClient {
     this.random = options.random ?? Math.random
     this.pacer =
       options.pacer === undefined ? new Pacer(RATE_LIMIT.limit, RATE_LIMIT.windowMs, this.clock) : options.pacer
-    this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
-    this.http = new HttpClient(options.userAgent ?? 'monitoring-action', [], {
-      allowRedirects: false,
-      allowRetries: false,
-      socketTimeout: options.requestTimeoutMs,
-      keepAlive: false
-    })
+    // @actions/http-client builds the agent for a URL: a tunnel through HTTPS_PROXY/HTTP_PROXY
+    // unless NO_PROXY (or a loopback host) says otherwise. The exchange itself is ours (transport.ts).
+    const agents = new HttpClient(options.userAgent ?? 'monitoring-action', [], { keepAlive: false })
+    this.transport = {
+      timeoutMs: options.requestTimeoutMs,
+      maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+      agentFor: url => agents.getAgent(url.href),
+      proxyFor: url => withoutCredentials(getProxyUrl(url.href)) || undefined
+    }
   }
 
   /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
@@ -117,7 +120,18 @@ export class ApiClient {
       if (![301, 302, 303, 307, 308].includes(response.status)) return response
       const location = response.headers.location
       if (!location) return response
-      const next = new URL(location, current)
+      let next: URL
+      try {
+        next = new URL(location, current)
+      } catch {
+        throw new ApiError({
+          kind: 'redirect',
+          method,
+          path: this.describe(url),
+          status: response.status,
+          detail: `was redirected (HTTP ${response.status}) to an invalid Location header, ${JSON.stringify(this.clean(location).slice(0, 200))}; not followed`
+        })
+      }
       if (next.origin !== this.base.origin) {
         throw new ApiError({
           kind: 'redirect',
@@ -146,65 +160,19 @@ export class ApiClient {
 
   private once(method: Method, url: URL, body: string | undefined, original: Method): Promise<RawResponse> {
     const path = this.describe(url)
+    this.throwIfCancelled(original, path)
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.options.apiKey}`,
-      Accept: 'application/json'
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent ?? 'monitoring-action'
     }
     if (body !== undefined) headers['Content-Type'] = 'application/json'
-    this.requestCount++
     this.log.debug(`${method} ${path}`)
-    const timeoutMs = this.options.requestTimeoutMs
-    return new Promise<RawResponse>((resolve, reject) => {
-      let message: IncomingMessage | undefined
-      let settled = false
-      const finish = (error: ApiError | undefined, value?: RawResponse) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        if (error) {
-          message?.destroy()
-          reject(error)
-        } else resolve(value as RawResponse)
-      }
-      const fail = (kind: 'network' | 'timeout' | 'invalid-response', detail: string) =>
-        finish(new ApiError({ kind, method: original, path, detail }))
-      const timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`), timeoutMs)
-      this.http
-        .request(method, url.href, body ?? null, headers)
-        .then((response: HttpClientResponse) => {
-          message = response.message
-          const chunks: Buffer[] = []
-          let size = 0
-          message.on('data', (chunk: Buffer) => {
-            size += chunk.length
-            if (size > this.maxBytes) {
-              fail('invalid-response', `answered with a body larger than ${this.maxBytes} bytes; not read`)
-              return
-            }
-            chunks.push(chunk)
-          })
-          message.on('end', () =>
-            finish(undefined, {
-              status: message?.statusCode ?? 0,
-              headers: message?.headers ?? {},
-              body: Buffer.concat(chunks).toString('utf8'),
-              url,
-              attempts: 1
-            })
-          )
-          message.on('error', (error: Error) =>
-            fail('network', `failed: the connection broke while reading the answer (${error.message})`)
-          )
-          message.on('aborted', () =>
-            fail('network', 'failed: the connection was closed before the whole answer arrived')
-          )
-        })
-        .catch((error: unknown) => {
-          const text = error instanceof Error ? error.message : String(error)
-          if (/timeout/i.test(text)) fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`)
-          else fail('network', `failed: ${networkReason(error)}`)
-        })
-    })
+    return exchange(method, url, headers, body, this.transport, { method: original, path }).then(answer => ({
+      ...answer,
+      url,
+      attempts: 1
+    }))
   }
 
   // ---------------------------------------------------------------- retries
@@ -219,7 +187,44 @@ export class ApiClient {
         detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
       })
     }
-    await this.clock.sleep(ms)
+    await this.sleep(ms, method, path)
+  }
+
+  /** Sleep, ending at once (with a `cancelled` error) when the job is cancelled. */
+  private async sleep(ms: number, method: string, path: string): Promise<void> {
+    this.throwIfCancelled(method, path)
+    await sleepUnlessAborted(this.clock, ms, this.options.signal)
+    this.throwIfCancelled(method, path)
+  }
+
+  /** Wait for the pacer's slot; one that comes after the deadline is not waited for. */
+  private async pace(method: Method, path: string): Promise<void> {
+    try {
+      await this.pacer?.take(this.deadline, this.options.signal)
+    } catch (error) {
+      if (error instanceof PacingDeadline) {
+        throw new ApiError({
+          kind: 'deadline',
+          method,
+          path,
+          detail: `was not sent: ${error.message} would pass the operation's time limit`
+        })
+      }
+      this.throwIfCancelled(method, path)
+      throw error
+    }
+  }
+
+  /** After a cancel, nothing new is sent. */
+  private throwIfCancelled(method: string, path: string): void {
+    if (this.options.signal?.aborted) {
+      throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' })
+    }
+  }
+
+  /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of the key. */
+  private clean(text: string): string {
+    return redact(text, [this.options.apiKey])
   }
 
   /**
@@ -238,7 +243,7 @@ export class ApiClient {
     const body = payload === undefined ? undefined : JSON.stringify(payload)
     const retries = this.options.maxRetries
     for (let attempt = 1; ; attempt++) {
-      await this.pacer?.take()
+      await this.pace(method, path)
       let response: RawResponse
       try {
         response = await this.exchange(method, url, body)
@@ -262,7 +267,7 @@ export class ApiClient {
         const asked = serverWaitMs(response.headers, this.clock.now())
         const ms = asked ?? backoffMs(attempt, this.random)
         if (attempt > retries || ms > MAX_RATE_LIMIT_WAIT_MS) {
-          throw rateLimitError(method, path, response, attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined)
+          throw rateLimitError(method, path, this.clean(response.body), attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined)
         }
         this.pacer?.pause(ms)
         this.log.warning(
@@ -272,7 +277,7 @@ export class ApiClient {
         continue
       }
       if (!retryable || attempt > retries) {
-        const error = httpError(method, path, status, response.body)
+        const error = httpError(method, path, status, this.clean(response.body))
         throw attempt > 1 ? withAttempts(error, attempt) : error
       }
       const asked = serverWaitMs(response.headers, this.clock.now())
@@ -297,7 +302,7 @@ export class ApiClient {
         method,
         path: this.describe(response.url),
         status: response.status,
-        detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(text.slice(0, 120))}`
+        detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(this.clean(text).slice(0, 120))}`
       })
     }
   }
@@ -516,31 +521,15 @@ function withAttempts(error: ApiError, attempts: number): ApiError {
 function rateLimitError(
   method: Method,
   path: string,
-  response: RawResponse,
+  body: string,
   attempts: number,
   tooLongMs?: number
 ): ApiError {
-  const base = httpError(method, path, 429, response.body)
+  const base = httpError(method, path, 429, body)
   const detail = tooLongMs
     ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
     : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`
   return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail })
-}
-
-function networkReason(error: unknown): string {
-  const e = error as { code?: string; message?: string }
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
-    ECONNRESET: 'the connection was reset',
-    ENOTFOUND: 'the host name could not be resolved (check base-url)',
-    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
-    ETIMEDOUT: 'the connection timed out',
-    EPIPE: 'the connection was closed',
-    CERT_HAS_EXPIRED: 'the server certificate has expired'
-  }
-  if (e.code && known[e.code]) return `${known[e.code]} [${e.code}]`
-  if (e.message === 'socket hang up') return 'the connection was dropped before an answer (socket hang up)'
-  return e.message ?? String(error)
 }
 
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */

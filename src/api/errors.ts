@@ -13,6 +13,8 @@ export type ApiErrorKind =
   | 'redirect' // a redirect we will not follow
   | 'pagination' // a next link we will not follow
   | 'deadline' // the operation's overall time ran out
+  | 'tls' // the server's certificate is not trusted (never retried)
+  | 'cancelled' // the job is being cancelled: not sent
 
 export class ApiError extends Error {
   readonly kind: ApiErrorKind

@@ -27,9 +27,14 @@ export class Pacer {
     private readonly clock: Clock = realClock
   ) {}
 
-  /** Wait for a slot; resolves when this request may start. Slots are handed out in call order. */
-  take(): Promise<void> {
-    const turn = this.queue.then(() => this.waitForSlot())
+  /**
+   * Wait for a slot; resolves when this request may start. Slots are handed
+   * out in call order. When the slot comes after `deadline` (ms), rejects at
+   * once with a PacingDeadline instead of waiting; when `signal` aborts, the
+   * wait ends with a PacingCancelled.
+   */
+  take(deadline?: number, signal?: AbortSignal): Promise<void> {
+    const turn = this.queue.then(() => this.waitForSlot(deadline, signal))
     this.queue = turn.catch(() => undefined)
     return turn
   }
@@ -39,20 +44,51 @@ export class Pacer {
     this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms)
   }
 
-  private async waitForSlot(): Promise<void> {
+  private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
+      if (signal?.aborted) throw new PacingCancelled()
       const now = this.clock.now()
       const window = this.windowMs + WINDOW_SLACK_MS
       while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
-      if (now < this.blockedUntil) {
-        await this.clock.sleep(this.blockedUntil - now)
-        continue
-      }
-      if (this.starts.length < this.limit) {
+      let until: number
+      if (now < this.blockedUntil) until = this.blockedUntil
+      else if (this.starts.length < this.limit) {
         this.starts.push(now)
         return
-      }
-      await this.clock.sleep(this.starts[0] + window - now)
+      } else until = this.starts[0] + window
+      if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
+      await sleepUnlessAborted(this.clock, until - now, signal)
     }
+  }
+}
+
+/** The next slot comes after the caller's deadline: not waited for. */
+export class PacingDeadline extends Error {
+  constructor(readonly waitMs: number) {
+    super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`)
+    this.name = 'PacingDeadline'
+  }
+}
+
+export class PacingCancelled extends Error {
+  constructor() {
+    super('cancelled while waiting for a request slot')
+    this.name = 'PacingCancelled'
+  }
+}
+
+/** `clock.sleep(ms)`, ended early when `signal` aborts. */
+export async function sleepUnlessAborted(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return clock.sleep(ms)
+  if (signal.aborted) return
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<void>(resolve => {
+    onAbort = resolve
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    await Promise.race([clock.sleep(ms), aborted])
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort)
   }
 }

@@ -1,0 +1,132 @@
+/**
+ * One HTTP exchange under hostile conditions: trickling servers, IPv6
+ * loopback, untrusted certificates, bad redirects, proxies that refuse.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import * as net from 'node:net'
+import { fileURLToPath } from 'node:url'
+import type { Emulator } from '../../emulator/server.js'
+import { runAction, startEmulator } from '../helpers/harness.js'
+
+const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url)), 'utf8')
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await startEmulator()
+})
+afterAll(() => emulator.stop())
+beforeEach(() => emulator.reset())
+
+/** Resolves when the emulator has no connection open, or after `ms`. */
+async function connectionsClosed(e: Emulator, ms = 2000): Promise<number> {
+  const until = Date.now() + ms
+  while (e.openConnections() > 0 && Date.now() < until) await new Promise(r => setTimeout(r, 20))
+  return e.openConnections()
+}
+
+describe('request-timeout bounds the whole exchange', () => {
+  for (const variant of ['headers', 'body'] as const) {
+    it(`a server that trickles its ${variant} is cut off at the limit and the socket is closed`, async () => {
+      emulator.seedCheck({ id: 'chk_1', name: 'shop', url: 'https://shop.example.com/' })
+      emulator.inject({ path: '/checks/chk_1', trickle: variant, trickleIntervalMs: 50, trickleForMs: 20_000 })
+      const started = Date.now()
+      const { core } = await runAction(emulator, {
+        operation: 'get-check',
+        'check-id': 'chk_1',
+        'request-timeout': '500ms',
+        'max-retries': '0'
+      })
+      const took = Date.now() - started
+      expect(core.failed).toContain('GET /checks/chk_1 timed out after 500 ms (request-timeout)')
+      expect(took).toBeLessThan(3000)
+      // The request was aborted and its socket destroyed: the server sees the connection go.
+      expect(await connectionsClosed(emulator)).toBe(0)
+    })
+  }
+
+  it('a trickled answer that completes within the limit is read normally', async () => {
+    emulator.seedCheck({ id: 'chk_1', name: 'shop', url: 'https://shop.example.com/' })
+    emulator.inject({ path: '/checks/chk_1', trickle: 'headers', trickleIntervalMs: 20, trickleForMs: 100 })
+    const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_1' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['check-name']).toBe('shop')
+  })
+})
+
+describe('IPv6 loopback', () => {
+  let v6: Emulator | undefined
+  let hasIpv6 = true
+  beforeAll(async () => {
+    hasIpv6 = await new Promise<boolean>(resolve => {
+      const probe = net.createServer()
+      probe.once('error', () => resolve(false))
+      probe.listen(0, '::1', () => probe.close(() => resolve(true)))
+    })
+    if (hasIpv6) v6 = await startEmulator({ host: '::1' })
+  })
+  afterAll(() => v6?.stop())
+
+  it('http://[::1]:PORT/v1 works', async () => {
+    if (!hasIpv6 || !v6) {
+      console.warn('This machine has no IPv6 loopback: the [::1] test cannot run here.')
+      return
+    }
+    expect(v6.baseUrl).toMatch(/^http:\/\/\[::1\]:\d+\/v1$/)
+    v6.seedCheck({ id: 'chk_6', name: 'six', url: 'https://six.example.com/' })
+    const { core } = await runAction(v6, { operation: 'get-check', 'check-id': 'chk_6' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['check-name']).toBe('six')
+  })
+})
+
+describe('certificates', () => {
+  let secure: Emulator
+  beforeAll(async () => {
+    secure = await startEmulator({ tls: { key: fixture('key.pem'), cert: fixture('cert.pem') } })
+  })
+  afterAll(() => secure.stop())
+
+  it('an untrusted certificate is not retried and says how to trust a CA', async () => {
+    expect(secure.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:/)
+    const { core, slept } = await runAction(secure, { operation: 'list-checks', 'max-retries': '3' })
+    expect(core.failed).toMatch(/^GET \/checks failed: the server's TLS certificate is not trusted/)
+    expect(core.failed).toContain('NODE_EXTRA_CA_CERTS')
+    expect(slept).toEqual([])
+    expect(secure.count()).toBe(0)
+  })
+})
+
+describe('redirects and proxies', () => {
+  it('a redirect whose Location is not a URL names the redirect and is not followed', async () => {
+    emulator.inject({ path: '/checks', status: 302, headers: { Location: 'http://[not a host' } })
+    const { core } = await runAction(emulator, { operation: 'list-checks' })
+    expect(core.failed).toContain('GET /checks was redirected (HTTP 302) to an invalid Location header')
+    expect(core.failed).toContain('http://[not a host')
+    expect(emulator.count()).toBe(1)
+  })
+
+  it('a proxy that refuses the connection is named in the error, without its credentials', async () => {
+    const closed = net.createServer()
+    await new Promise<void>(resolve => closed.listen(0, '127.0.0.1', () => resolve()))
+    const port = (closed.address() as net.AddressInfo).port
+    await new Promise<void>(resolve => closed.close(() => resolve()))
+    const saved = { https: process.env.https_proxy, no: process.env.no_proxy }
+    process.env.https_proxy = `http://user:secret-pw@127.0.0.1:${port}`
+    delete process.env.no_proxy
+    try {
+      const { core } = await runAction(undefined, {
+        operation: 'list-checks',
+        'base-url': 'https://api.monitoring.invalid/v1',
+        'max-retries': '0'
+      })
+      expect(core.failed).toContain(`could not get through the proxy http://127.0.0.1:${port}/`)
+      expect(core.failed).toContain('HTTPS_PROXY')
+      expect(core.everything()).not.toContain('secret-pw')
+    } finally {
+      if (saved.https === undefined) delete process.env.https_proxy
+      else process.env.https_proxy = saved.https
+      if (saved.no !== undefined) process.env.no_proxy = saved.no
+    }
+  })
+})

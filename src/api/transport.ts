@@ -1,0 +1,162 @@
+/**
+ * One HTTP exchange: send a request, read the whole answer, within one time
+ * limit that covers connecting, the headers and the body. At the limit the
+ * request is aborted and its socket destroyed, so a server that trickles bytes
+ * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
+ * through the agent `@actions/http-client` builds for the URL.
+ */
+import * as http from 'node:http'
+import * as https from 'node:https'
+import { ApiError } from './errors.js'
+
+export interface Exchange {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: string
+}
+
+export interface TransportOptions {
+  timeoutMs: number
+  /** Largest body read into memory. */
+  maxBytes: number
+  /** The agent for a URL (the proxy tunnel, or a plain agent); undefined = Node's default. */
+  agentFor?: (url: URL) => http.Agent | undefined
+  /** The proxy a URL goes through, to name it in messages. */
+  proxyFor?: (url: URL) => string | undefined
+}
+
+/** Certificate problems: retrying cannot help; trusting the CA can. */
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH'
+])
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name could not be resolved (check base-url)',
+  EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EPIPE: 'the connection was closed'
+}
+
+/** How a low-level failure reads in a message (without method and path). */
+function networkReason(error: NodeJS.ErrnoException): string {
+  if (error.code && NETWORK_REASONS[error.code]) return `${NETWORK_REASONS[error.code]} [${error.code}]`
+  if (error.message === 'socket hang up') return 'the connection was dropped before an answer (socket hang up)'
+  return error.message || String(error)
+}
+
+/**
+ * Send one request and read the answer. Throws an ApiError of kind `timeout`,
+ * `network`, `tls` or `invalid-response`, naming `method` and `path`.
+ */
+export function exchange(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: TransportOptions,
+  names: { method: string; path: string }
+): Promise<Exchange> {
+  const fail = (kind: 'network' | 'timeout' | 'tls' | 'invalid-response', detail: string) =>
+    new ApiError({ kind, method: names.method, path: names.path, detail })
+  return new Promise<Exchange>((resolve, reject) => {
+    let settled = false
+    let request: http.ClientRequest | undefined
+    const finish = (error: ApiError | undefined, value?: Exchange) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (error) {
+        // Abort: the request and its socket go, whatever stage they were at.
+        request?.destroy()
+        reject(error)
+      } else resolve(value as Exchange)
+    }
+    const timer = setTimeout(
+      () => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)),
+      options.timeoutMs
+    )
+    const lib = url.protocol === 'https:' ? https : http
+    const requestHeaders = { ...headers }
+    if (body !== undefined) requestHeaders['Content-Length'] = String(Buffer.byteLength(body))
+    try {
+      request = lib.request({
+        protocol: url.protocol,
+        // URL keeps IPv6 literals in brackets; the socket wants the bare address.
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port || undefined,
+        path: url.pathname + url.search,
+        method,
+        headers: requestHeaders,
+        agent: options.agentFor?.(url)
+      })
+    } catch (error) {
+      finish(fail('network', `could not be sent: ${(error as Error).message}`))
+      return
+    }
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? ''
+      if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
+        finish(
+          fail(
+            'tls',
+            `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
+              'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'
+          )
+        )
+        return
+      }
+      const proxy = options.proxyFor?.(url)
+      if (proxy) {
+        finish(
+          fail(
+            'network',
+            `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`
+          )
+        )
+        return
+      }
+      finish(fail('network', `failed: ${networkReason(error)}`))
+    })
+    request.on('response', (response: http.IncomingMessage) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > options.maxBytes) {
+          finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`))
+          return
+        }
+        chunks.push(chunk)
+      })
+      response.on('end', () =>
+        finish(undefined, {
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString('utf8')
+        })
+      )
+      response.on('error', (error: Error) =>
+        finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`))
+      )
+      response.on('close', () => {
+        if (!response.complete) finish(fail('network', 'failed: the connection was closed before the whole answer arrived'))
+      })
+    })
+    request.end(body)
+  })
+}
