@@ -6,6 +6,7 @@ import { z } from 'zod'
 import {
   Mapping,
   ValueError,
+  idProblem,
   parseBoolean,
   parseDuration,
   parseList,
@@ -144,6 +145,12 @@ function parseApiKey(value: string): string {
   if (/[\s\u0000-\u001f\u007f]/.test(key)) {
     throw new ValueError('must be a single token without spaces, line breaks or control characters')
   }
+  // It goes into the Authorization header, which takes printable ASCII only.
+  if (/[^\u0021-\u007e]/.test(key)) {
+    throw new ValueError(
+      'must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character'
+    )
+  }
   return key
 }
 
@@ -161,14 +168,21 @@ const oneLine = (value: string): string => {
   return trimmed
 }
 
+const anId = (value: string): string => {
+  const id = oneLine(value)
+  const problem = idProblem(id)
+  if (problem) throw new ValueError(`is ${quote(id)}: ${problem}`)
+  return id
+}
+
 const schema = z
   .object({
     operation: z.string({ error: 'is required' }).transform(using(parseOperation)),
     'api-key': z.string({ error: 'is required' }).transform(using(parseApiKey)),
     'base-url': z.string({ error: 'is required' }).transform(using(parseBaseUrl)),
     check: optional(parseMapping),
-    'check-id': optional(parseList),
-    'check-name': optional(parseList),
+    'check-id': text,
+    'check-name': text,
     'check-url': optional(oneLine),
     'check-type': optional(oneLine),
     'check-interval': optional(v => parseWholeNumber(v, 1, 10_000_000)),
@@ -184,12 +198,12 @@ const schema = z
     timeout: withDefault(parseDuration, '5m'),
     'poll-interval': withDefault(parseDuration, '10s'),
     incident: optional(parseMapping),
-    'incident-id': optional(oneLine),
+    'incident-id': optional(anId),
     'incident-title': optional(oneLine),
     'incident-message': text,
     'incident-status': optional(oneLine),
     'status-page': optional(parseMapping),
-    'status-page-id': optional(oneLine),
+    'status-page-id': optional(anId),
     'status-page-name': optional(oneLine),
     'dry-run': withDefault(parseBoolean, 'false'),
     'fail-on-error': withDefault(parseBoolean, 'true'),
@@ -221,11 +235,35 @@ function describe(error: z.ZodError): string {
     .join('; ')
 }
 
-function buildCheck(p: Parsed): Mapping {
+/**
+ * check-id and check-name: lists for the operations that target several
+ * checks. For the others check-name is one whole value, commas included (a
+ * name may hold them); check-id is still read as a list so that `a,b` is
+ * "two ids" rather than one id that no check has.
+ */
+function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names: string[] } {
+  const multi = MULTI_CHECK_OPERATIONS.includes(operation)
+  const ids = p['check-id'] === undefined ? [] : parseList(p['check-id'])
+  if (!multi && ids.length > 1) throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`)
+  let names: string[] = []
+  const name = p['check-name']
+  if (name !== undefined) {
+    names = multi ? parseList(name) : [name.trim()]
+    if (!multi && /[\r\n]/.test(names[0])) {
+      throw new InputError(`check-name takes one name for ${operation}, got ${parseList(name).length} lines`)
+    }
+  }
+  for (const id of ids) {
+    const problem = idProblem(id)
+    if (problem) throw new InputError(`check-id holds ${quote(id)}: ${problem}`)
+  }
+  return { ids, names }
+}
+
+function buildCheck(p: Parsed, names: string[]): Mapping {
   const spec: Mapping = { ...(p.check ?? {}) }
   const problem = specProblem(CheckSpecSchema, spec)
   if (problem) throw new InputError(`check: ${problem}`)
-  const names = p['check-name'] ?? []
   if (names.length === 1) spec.name = names[0]
   if (p['check-url'] !== undefined) {
     const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] })
@@ -258,18 +296,14 @@ function buildStatusPage(p: Parsed): Mapping {
 }
 
 /** What each operation needs before it can send anything. */
-function requireForOperation(c: Config, p: Parsed): void {
+function requireForOperation(c: Config): void {
   const op = c.operation
   const ids = c.checkIds
-  const names = p['check-name'] ?? []
+  const names = c.checkNames
   const needs = (message: string): never => {
     throw new InputError(`${op} needs ${message}`)
   }
   const multi = MULTI_CHECK_OPERATIONS.includes(op)
-  if (!multi) {
-    if (ids.length > 1) throw new InputError(`check-id takes one id for ${op}, got ${ids.length}`)
-    if (names.length > 1) throw new InputError(`check-name takes one name for ${op}, got ${names.length}`)
-  }
   const targetsCheck = ['get-check', 'update-check', 'delete-check', 'check-history'].includes(op)
   if ((targetsCheck || multi) && ids.length === 0 && names.length === 0) {
     needs(multi ? 'check-id or check-name (one or more)' : 'check-id or check-name')
@@ -318,13 +352,14 @@ export function parseConfig(raw: RawInputs): Config {
   const result = schema.safeParse(present(raw))
   if (!result.success) throw new InputError(describe(result.error))
   const p = result.data
+  const targets = targetsOf(p.operation, p)
   const config: Config = {
     operation: p.operation,
     apiKey: p['api-key'],
     baseUrl: p['base-url'],
-    check: buildCheck(p),
-    checkIds: p['check-id'] ?? [],
-    checkNames: p['check-name'] ?? [],
+    check: buildCheck(p, targets.names),
+    checkIds: targets.ids,
+    checkNames: targets.names,
     checksFile: p['checks-file'],
     autoResume: p['auto-resume'],
     prune: p.prune,
@@ -346,7 +381,7 @@ export function parseConfig(raw: RawInputs): Config {
   }
   if (config.requestTimeoutMs < 100) throw new InputError('request-timeout must be at least 100ms')
   if (config.pollIntervalMs < 100) throw new InputError('poll-interval must be at least 100ms')
-  requireForOperation(config, p)
+  requireForOperation(config)
   return config
 }
 

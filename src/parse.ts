@@ -55,12 +55,24 @@ export function parseBoolean(value: string): boolean {
   throw new ValueError(`must be true or false, got ${quote(value)}`)
 }
 
-/** A list: items separated by commas or newlines, each trimmed, empties dropped. */
+/**
+ * A list: a value that holds a line break splits on line breaks only (so
+ * items may contain commas); one without splits on commas. Items are trimmed,
+ * empty ones dropped.
+ */
 export function parseList(value: string): string[] {
   return value
-    .split(/[\n,]/)
+    .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
     .map(item => item.trim())
     .filter(item => item !== '')
+}
+
+/** Ids are put into paths: these would name another path, even percent-encoded. */
+export function idProblem(id: string): string | undefined {
+  if (id === '' || id === '.' || id === '..') {
+    return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)'
+  }
+  return undefined
 }
 
 /** A whole number within bounds. */
@@ -93,8 +105,11 @@ export function parseMilliseconds(value: string): number {
 
 export type Mapping = Record<string, unknown>
 
+/** A plain object (JSON's object, YAML's map): not an array, a Set, a Map or binary data. */
 export function isMapping(value: unknown): value is Mapping {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  return proto === Object.prototype || proto === null
 }
 
 /**
@@ -117,7 +132,14 @@ export function parseYaml(text: string): unknown {
 export function parseMapping(text: string): Mapping {
   const value = parseYaml(text)
   if (!isMapping(value)) {
-    const kind = value === null ? 'empty' : Array.isArray(value) ? 'a list' : `a ${typeof value}`
+    const kind =
+      value === null
+        ? 'empty'
+        : Array.isArray(value)
+          ? 'a list'
+          : typeof value === 'object'
+            ? `a ${(value as object).constructor?.name ?? 'tagged value'}`
+            : `a ${typeof value}`
     throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`)
   }
   return value

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import type { Emulator } from '../../emulator/server.js'
 import { runAction, startEmulator } from '../helpers/harness.js'
 
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url)), 'utf8')
+const fixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url)), 'utf8')
 
 let emulator: Emulator
 beforeAll(async () => {

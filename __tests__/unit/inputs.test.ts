@@ -108,8 +108,13 @@ describe('parseConfig', () => {
   })
 
   it('lists for multi-check operations', () => {
-    const c = parse({ operation: 'wait-for-check', 'check-id': 'chk_1, chk_2\nchk_3', 'max-response-time': '800ms' })
+    const c = parse({ operation: 'wait-for-check', 'check-id': 'chk_1, chk_2, chk_3', 'max-response-time': '800ms' })
     expect(c.checkIds).toEqual(['chk_1', 'chk_2', 'chk_3'])
+    expect(parse({ operation: 'wait-for-check', 'check-id': 'chk_1\nchk_2\nchk_3' }).checkIds).toEqual([
+      'chk_1',
+      'chk_2',
+      'chk_3'
+    ])
     expect(c.maxResponseTimeMs).toBe(800)
   })
 
@@ -123,5 +128,74 @@ describe('failOnErrorOf', () => {
     expect(failOnErrorOf({})).toBe(true)
     expect(failOnErrorOf({ 'fail-on-error': 'False' })).toBe(false)
     expect(failOnErrorOf({ 'fail-on-error': 'nope' })).toBe(true)
+  })
+})
+
+describe('targets: names with commas, ids that would address another path', () => {
+  it('a single-check operation takes the whole check-name, commas included', () => {
+    for (const operation of ['get-check', 'update-check', 'delete-check', 'check-history', 'upsert-check']) {
+      const c = parse({
+        operation,
+        'check-name': ' Shop, EU ',
+        'check-url': 'https://shop.example.com',
+        check: 'interval: 5'
+      })
+      expect(c.checkNames).toEqual(['Shop, EU'])
+    }
+    expect(
+      parse({ operation: 'create-check', 'check-name': 'Shop, EU', 'check-url': 'https://a.example' }).check.name
+    ).toBe('Shop, EU')
+  })
+
+  it('a single-check operation refuses several lines', () => {
+    expect(() => parse({ operation: 'get-check', 'check-name': 'a\nb' })).toThrow(
+      'check-name takes one name for get-check, got 2 lines'
+    )
+  })
+
+  it('list operations split on newlines when there is one, else on commas', () => {
+    expect(parse({ operation: 'pause-check', 'check-name': 'Shop, EU\nShop, US' }).checkNames).toEqual([
+      'Shop, EU',
+      'Shop, US'
+    ])
+    expect(parse({ operation: 'wait-for-check', 'check-name': 'a, b' }).checkNames).toEqual(['a', 'b'])
+    expect(
+      parse({ operation: 'create-check', check: 'name: a\nurl: https://a.example', 'alert-channels': 'x, y' }).check
+        .alertChannels
+    ).toEqual(['x', 'y'])
+  })
+
+  it.each([
+    ['check-id', 'get-check', '.'],
+    ['check-id', 'delete-check', '..'],
+    ['check-id', 'pause-check', 'chk_1, ..'],
+    ['incident-id', 'resolve-incident', '..'],
+    ['status-page-id', 'get-status-page', '.']
+  ])('%s %j for %s is refused, naming the input', (input, operation, value) => {
+    expect(() => parse({ operation, [input]: value })).toThrow(
+      new RegExp(`^${input} .*"\\.\\.?": an id cannot be empty, "\\." or "\\.\\."`)
+    )
+  })
+
+  it('an api-key with a character a header cannot carry is an input error that does not echo it', () => {
+    for (const key of ['clé-secrète', 'key\u00a0x', 'k\u200bey']) {
+      let message = ''
+      try {
+        parseConfig({ ...base, operation: 'list-checks', 'api-key': key })
+      } catch (error) {
+        message = (error as Error).message
+      }
+      expect(message).toMatch(/^api-key must /)
+      expect(message).not.toContain(key)
+    }
+  })
+
+  it('a check spec that YAML turns into binary data or a set names the input check', () => {
+    expect(() => parse({ operation: 'create-check', check: '!!binary AAAA' })).toThrow(
+      /^check must be a YAML or JSON mapping/
+    )
+    expect(() => parse({ operation: 'create-check', check: '!!set {a: null}' })).toThrow(
+      /^check must be a YAML or JSON mapping/
+    )
   })
 })

@@ -38,8 +38,14 @@ describe('parseBoolean', () => {
 })
 
 describe('parseList', () => {
-  it('splits on commas and newlines, trims, drops empties', () => {
-    expect(parseList(' a, b\nc,\n\n d ,')).toEqual(['a', 'b', 'c', 'd'])
+  it('without a line break: splits on commas, trims, drops empties', () => {
+    expect(parseList(' a, b,, c ,')).toEqual(['a', 'b', 'c'])
+  })
+  it('with a line break: splits on line breaks only, so items keep their commas', () => {
+    expect(parseList(' Shop, EU\nShop, US\r\n\n  api ,')).toEqual(['Shop, EU', 'Shop, US', 'api ,'])
+  })
+  it('a lone \\r is a line break too', () => {
+    expect(parseList('a, b\rc')).toEqual(['a, b', 'c'])
   })
 })
 

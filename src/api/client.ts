@@ -267,7 +267,13 @@ export class ApiClient {
         const asked = serverWaitMs(response.headers, this.clock.now())
         const ms = asked ?? backoffMs(attempt, this.random)
         if (attempt > retries || ms > MAX_RATE_LIMIT_WAIT_MS) {
-          throw rateLimitError(method, path, this.clean(response.body), attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined)
+          throw rateLimitError(
+            method,
+            path,
+            this.clean(response.body),
+            attempt,
+            ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined
+          )
         }
         this.pacer?.pause(ms)
         this.log.warning(
@@ -518,13 +524,7 @@ function withAttempts(error: ApiError, attempts: number): ApiError {
   })
 }
 
-function rateLimitError(
-  method: Method,
-  path: string,
-  body: string,
-  attempts: number,
-  tooLongMs?: number
-): ApiError {
+function rateLimitError(method: Method, path: string, body: string, attempts: number, tooLongMs?: number): ApiError {
   const base = httpError(method, path, 429, body)
   const detail = tooLongMs
     ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`

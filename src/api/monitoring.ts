@@ -2,6 +2,7 @@
  * One method per endpoint of the monitoring API (seed document), on top of
  * the generic client. Ids are always path-encoded.
  */
+import { idProblem } from '../parse.js'
 import { ApiClient } from './client.js'
 import {
   Check,
@@ -15,7 +16,20 @@ import {
 } from './schemas.js'
 
 type Body = Record<string, unknown>
-const seg = (id: string) => encodeURIComponent(id)
+
+/** An id that would address another path (empty, "." or ".."): refused before any request. */
+export class UnsafeIdError extends Error {
+  constructor(id: string) {
+    super(`the server gave a resource the id ${JSON.stringify(id)}: ${idProblem(id)}; no request was sent to it`)
+    this.name = 'UnsafeIdError'
+  }
+}
+
+/** An id as one path segment: percent-encoded; empty, "." and ".." are refused (encoding keeps dots). */
+function seg(id: string): string {
+  if (idProblem(id)) throw new UnsafeIdError(id)
+  return encodeURIComponent(id)
+}
 
 /** Every path of the API, ids encoded: for requests, and for the messages and dry-run lines that name them. */
 export const paths = {

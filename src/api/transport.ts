@@ -154,7 +154,8 @@ export function exchange(
         finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`))
       )
       response.on('close', () => {
-        if (!response.complete) finish(fail('network', 'failed: the connection was closed before the whole answer arrived'))
+        if (!response.complete)
+          finish(fail('network', 'failed: the connection was closed before the whole answer arrived'))
       })
     })
     request.end(body)

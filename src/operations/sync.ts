@@ -3,7 +3,7 @@
  * Read the file (validated before any request), list once, plan, print the
  * plan, then send one request per change, paced under the rate limit.
  */
-import { readFile } from 'node:fs/promises'
+import { FileHandle, open } from 'node:fs/promises'
 import * as path from 'node:path'
 import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
 import { paths } from '../api/monitoring.js'
@@ -154,15 +154,45 @@ async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check
   }
 }
 
-export const syncChecks: Operation = async ctx => {
-  const file = path.resolve(ctx.workspace, ctx.config.checksFile as string)
-  let text: string
+/** The largest checks file read: bigger ones are refused before they are read whole. */
+export const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024
+
+/** A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never read past that. */
+async function readChecksFile(given: string, file: string): Promise<string> {
+  const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
+  let handle: FileHandle
   try {
-    text = await readFile(file, 'utf8')
+    handle = await open(file, 'r')
   } catch (error) {
     const code = (error as { code?: string }).code
-    throw new ChecksFileError(`checks-file ${ctx.config.checksFile}: cannot read ${file}${code ? ` (${code})` : ''}`)
+    throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`)
   }
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw cannot(`${file} is not a regular file`)
+    const tooBig = (size: string) =>
+      cannot(
+        `${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`
+      )
+    if (info.size > MAX_CHECKS_FILE_BYTES) throw tooBig(`${info.size} bytes`)
+    // Read one byte more than allowed: a file that grew since stat() is caught too.
+    const buffer = Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1)
+    let length = 0
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
+      if (bytesRead === 0) break
+      length += bytesRead
+      if (length > MAX_CHECKS_FILE_BYTES) throw tooBig('over that size')
+    }
+    return buffer.subarray(0, length).toString('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+export const syncChecks: Operation = async ctx => {
+  const file = path.resolve(ctx.workspace, ctx.config.checksFile as string)
+  const text = await readChecksFile(ctx.config.checksFile as string, file)
   const wanted = parseChecksFile(text, ctx.config.checksFile as string)
   const server = await ctx.api.listChecks()
   const plan = computePlan(wanted, server, { prune: ctx.config.prune, prunePrefix: ctx.config.prunePrefix })
