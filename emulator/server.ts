@@ -22,6 +22,7 @@ export interface Fault {
   times?: number
   status?: number
   headers?: Record<string, string>
+  /** `{authorization}` in it is replaced by the request's Authorization header (a server that echoes it). */
   body?: string | Json | unknown[]
   delayMs?: number
   /** Close the connection without an answer. */
@@ -246,7 +247,7 @@ export class Emulator {
     }
     let answer: Answer
     if (fault && fault.status !== undefined && !fault.after) {
-      answer = { status: fault.status, body: fault.body, headers: fault.headers }
+      answer = { status: fault.status, body: echoed(fault.body, req), headers: fault.headers }
     } else {
       try {
         if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
@@ -589,6 +590,14 @@ export class Emulator {
       return send(res, { status: 400, body: { error: { message: String(error) } } })
     }
   }
+}
+
+/** A fault's body with `{authorization}` replaced by the request's header. */
+function echoed(body: Fault['body'], req: http.IncomingMessage): Fault['body'] {
+  if (body === undefined) return body
+  const auth = req.headers.authorization ?? ''
+  if (typeof body === 'string') return body.split('{authorization}').join(auth)
+  return JSON.parse(JSON.stringify(body).split('{authorization}').join(auth)) as Fault['body']
 }
 
 function problemAnswer(error: unknown): Answer {
