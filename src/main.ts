@@ -7,13 +7,15 @@ import { ApiClient } from './api/client.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
 import { Config, InputError, failOnErrorOf, parseConfig, readInputs } from './inputs.js'
-import { PAUSED_STATE, resumePaused } from './operations/checks.js'
+import { PAUSED_STATE, recordedPauses, resumePaused } from './operations/checks.js'
 import { operations } from './operations/index.js'
-import { WRITE_OPERATIONS } from './operations/names.js'
+import { OPERATIONS, WRITE_OPERATIONS } from './operations/names.js'
 import type { OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
-import { redact, writeOutputs } from './report/outputs.js'
+import { ActionLog, actionLog } from './report/log.js'
+import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
+import { redact } from './secrets.js'
 import { RunContext, loadRunContext } from './run-context.js'
 
 /** The parts of @actions/core the action uses; tests pass a fake. */
@@ -37,7 +39,11 @@ export interface Dependencies {
   clock: Clock
   env: NodeJS.ProcessEnv
   runContext: () => Promise<RunContext>
-  makeApi: (config: Config, log: OperationLog) => MonitoringApi
+  makeApi: (config: Config, log: OperationLog, signal: AbortSignal) => MonitoringApi
+  /** Where SIGINT and SIGTERM arrive (the process); absent in tests that do not cancel. */
+  signals?: NodeJS.EventEmitter
+  /** Ends the process at once (on SIGTERM). */
+  exit?: (code: number) => void
 }
 
 const IS_POST = 'isPost'
@@ -48,7 +54,7 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (value ??= fn())
 }
 
-export function makeApi(config: Config, log: OperationLog): MonitoringApi {
+export function makeApi(config: Config, log: OperationLog, signal: AbortSignal): MonitoringApi {
   return new MonitoringApi(
     new ApiClient({
       baseUrl: config.baseUrl,
@@ -56,13 +62,22 @@ export function makeApi(config: Config, log: OperationLog): MonitoringApi {
       maxRetries: config.maxRetries,
       requestTimeoutMs: config.requestTimeoutMs,
       log,
+      signal,
       userAgent: 'monitoring-action/1'
     })
   )
 }
 
 export function defaultDependencies(): Dependencies {
-  return { core, clock: realClock, env: process.env, runContext: () => loadRunContext(), makeApi }
+  return {
+    core,
+    clock: realClock,
+    env: process.env,
+    runContext: () => loadRunContext(),
+    makeApi,
+    signals: process,
+    exit: code => process.exit(code)
+  }
 }
 
 /** Any thrown value, as one line a user can act on (never only a stack trace). */
@@ -76,34 +91,51 @@ export function messageOf(error: unknown): string {
   }
 }
 
-/** What an operation is given: the config, an API client, a redacting log, the clock and the run. */
-function contextFor(deps: Dependencies, config: Config, secrets: string[], startedAt: number): OperationContext {
-  const log = logOf(deps.core, secrets)
+/** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
+function contextFor(
+  deps: Dependencies,
+  config: Config,
+  log: ActionLog,
+  signal: AbortSignal,
+  startedAt: number
+): OperationContext {
   return {
     config,
-    api: deps.makeApi(config, log),
+    api: deps.makeApi(config, log, signal),
     log,
     clock: deps.clock,
     startedAt,
     runContext: once(deps.runContext),
-    workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
+    workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+    remember: (name, value) => deps.core.saveState(name, value),
+    signal
   }
 }
 
-function logOf(c: CoreLike, secrets: string[]): OperationLog {
-  const clean = (m: string) => redact(m, secrets)
-  return {
-    debug: m => c.debug(clean(m)),
-    info: m => c.info(clean(m)),
-    warning: m => c.warning(clean(m)),
-    group: async (name, fn) => {
-      c.startGroup(clean(name))
-      try {
-        return await fn()
-      } finally {
-        c.endGroup()
-      }
-    }
+/**
+ * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
+ * runs the post steps. On SIGINT no new request starts (the one under way
+ * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * process ends at once. What auto-resume needs was recorded before each
+ * request, so the post step finds it either way.
+ */
+function onCancel(deps: Dependencies, log: ActionLog, controller: AbortController): () => void {
+  const signals = deps.signals
+  if (!signals) return () => {}
+  const interrupt = () => {
+    log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.')
+    controller.abort()
+  }
+  const terminate = () => {
+    log.warning('The job is being stopped (SIGTERM): ending now.')
+    controller.abort()
+    ;(deps.exit ?? (() => {}))(143)
+  }
+  signals.on('SIGINT', interrupt)
+  signals.on('SIGTERM', terminate)
+  return () => {
+    signals.off('SIGINT', interrupt)
+    signals.off('SIGTERM', terminate)
   }
 }
 
@@ -111,6 +143,9 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
   const c = deps.core
   const startedAt = deps.clock.now()
   const secrets: string[] = []
+  const log = actionLog(c, secrets)
+  const controller = new AbortController()
+  const stopListening = onCancel(deps, log, controller)
   let failOnError = true
   let jobSummary = true
   let operation = 'unknown'
@@ -121,7 +156,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     // The key is masked before anything else can print it.
     const key = raw['api-key'] ?? ''
     // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-    for (const form of new Set([key, ...key.split(/\r?\n/).map(line => line.trim())])) {
+    for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
       if (form !== '') {
         c.setSecret(form)
         secrets.push(form)
@@ -129,19 +164,20 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     }
     failOnError = failOnErrorOf(raw)
     jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false'
-    operation = raw.operation?.trim() || 'unknown'
+    operation = (OPERATIONS as readonly string[]).includes(raw.operation?.trim() ?? '')
+      ? String(raw.operation).trim()
+      : 'unknown'
 
     if (c.getState(IS_POST) === 'true') {
-      await post(deps, raw, secrets)
+      summary = await post(deps, raw, log, controller.signal)
       return
     }
     c.saveState(IS_POST, 'true')
 
     const config = parseConfig(raw)
     jobSummary = config.jobSummary
-    const ctx = contextFor(deps, config, secrets, startedAt)
-    const log = ctx.log
-    if (config.dryRun) c.info('dry-run: writes are printed, not sent.')
+    const ctx = contextFor(deps, config, log, controller.signal, startedAt)
+    if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
     const result = await operations[config.operation](ctx)
     outputs = result.outputs
     summary = result.summary
@@ -149,22 +185,22 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     if (WRITE_OPERATIONS.includes(config.operation) && outputs.changed === undefined) outputs.changed = false
     if (result.gateClosed) outputs.error = result.gateClosed
     writeOutputs(c.setOutput, outputs, secrets)
-    for (const [name, value] of Object.entries(result.state ?? {})) c.saveState(name, value)
-    if (result.gateClosed) c.setFailed(redact(result.gateClosed, secrets))
+    if (result.gateClosed) log.fail(result.gateClosed)
   } catch (error) {
     const message = redact(messageOf(error), secrets)
     const known = error instanceof OperationError ? error.outputs : {}
     outputs = { ...outputs, ...known, error: message }
     writeOutputs(c.setOutput, outputs, secrets)
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
-    if (failOnError) c.setFailed(message)
-    else c.warning(`${message} (fail-on-error is false: the step continues)`)
+    if (failOnError) log.fail(message)
+    else log.warning(`${message} (fail-on-error is false: the step continues)`)
   } finally {
+    stopListening()
     if (jobSummary && summary) {
       try {
         await c.summary.addRaw(renderSummary(summary, operation, secrets)).write()
       } catch (error) {
-        c.warning(`The job summary could not be written: ${messageOf(error)}`)
+        log.warning(`The job summary could not be written: ${messageOf(error)}`)
       }
     }
   }
@@ -172,23 +208,22 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
 
 function failureSummary(message: string, error: unknown): Summary {
   const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed'
-  return { title, lines: [`> ${message.replace(/\n/g, ' ')}`], tables: [] }
+  return { title, lines: [message], tables: [] }
 }
 
 /**
  * The post step (runs.post), run when the job ends whatever its outcome:
- * resumes the checks a `pause-check` step with `auto-resume` paused.
- * Does nothing for every other operation.
+ * resumes the checks a `pause-check` step with `auto-resume` recorded and
+ * that are paused now. Quiet (debug lines only) when there is nothing to do.
  */
-async function post(deps: Dependencies, raw: ReturnType<typeof readInputs>, secrets: string[]): Promise<void> {
-  const c = deps.core
-  const ids = c.getState(PAUSED_STATE)
-  if (!ids) return
-  const ctx = contextFor(deps, parseConfig(raw), secrets, deps.clock.now())
-  const log = ctx.log
-  const list = JSON.parse(ids) as string[]
-  await log.group(`auto-resume: resuming ${list.length} check(s) paused by this step`, async () => {
-    const resumed = await resumePaused(ctx, list)
-    c.info(`auto-resume: resumed ${resumed.length} of ${list.length} check(s).`)
-  })
+async function post(
+  deps: Dependencies,
+  raw: ReturnType<typeof readInputs>,
+  log: ActionLog,
+  signal: AbortSignal
+): Promise<Summary | undefined> {
+  const recorded = recordedPauses(deps.core.getState(PAUSED_STATE))
+  if (recorded.length === 0) return undefined
+  const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now())
+  return resumePaused(ctx, recorded)
 }

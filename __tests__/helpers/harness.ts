@@ -42,6 +42,9 @@ export interface RunOptions {
   prepare?: (core: FakeCore) => void
   /** The client's pacing: off by default; true = the API's 100 a minute; or a given Pacer. */
   pacing?: boolean | Pacer
+  /** Where the run listens for SIGINT/SIGTERM (emit on it to cancel); and what SIGTERM's exit does. */
+  signals?: NodeJS.EventEmitter
+  exit?: (code: number) => void
 }
 
 export interface RunOutcome {
@@ -98,8 +101,11 @@ export async function runAction(
         },
         env
       ),
-    makeApi: (config, log) => {
+    signals: options.signals,
+    exit: options.exit,
+    makeApi: (config, log, signal) => {
       const client = new ApiClient({
+        signal,
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
         maxRetries: config.maxRetries,

@@ -348,7 +348,13 @@ describe('fail-on-error: false', () => {
     emulator.inject({ method: 'PUT', status: 500, times: Infinity })
     const post = await runAction(emulator, inputs, { state: main.core.state })
     expect(post.core.failed).toBeUndefined()
-    expect(post.core.logs.some(l => l.startsWith(`warning: PUT /checks/${check.id} failed: HTTP 500`))).toBe(true)
+    expect(
+      post.core.logs.some(
+        l =>
+          l.startsWith('warning: auto-resume could not resume 1 of 1 check(s)') &&
+          l.includes(`PUT /checks/${check.id} failed: HTTP 500`)
+      )
+    ).toBe(true)
     const strict = await runAction(emulator, { ...inputs, 'fail-on-error': 'true' }, { state: main.core.state })
     expect(strict.core.failed).toContain(`PUT /checks/${check.id} failed: HTTP 500`)
   })

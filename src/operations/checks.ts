@@ -6,7 +6,7 @@
 import { paths } from '../api/monitoring.js'
 import type { Check, HistoryEntry } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
-import { canonical, cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
+import { canonical, differences, planned, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
 import { OperationError, knowing } from './types.js'
 
@@ -30,8 +30,8 @@ export function checksTable(checks: Array<Check | Mapping>, extra?: { head: stri
   return {
     head,
     rows: checks.map(c => {
-      const row = [cell(c.name), cell(c.id), cell(c.url), cell(c.status), cell(c.responseTime), cell(c.lastCheckedAt)]
-      if (extra) row.push(cell(extra.value(c)))
+      const row = [str(c.name), str(c.id), str(c.url), str(c.status), str(c.responseTime), str(c.lastCheckedAt)]
+      if (extra) row.push(str(extra.value(c)))
       return row
     })
   }
@@ -189,7 +189,7 @@ export const deleteCheck: Operation = async ctx => {
       ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`)
       return {
         outputs: { changed: false, result: null, 'check-name': checkNames[0] },
-        summary: summary('Check already gone', [], [`No check named ${cell(checkNames[0])}: nothing to delete.`])
+        summary: summary('Check already gone', [], [`No check named ${str(checkNames[0])}: nothing to delete.`])
       }
     }
     id = target.id
@@ -198,7 +198,7 @@ export const deleteCheck: Operation = async ctx => {
     if (!target) {
       return {
         outputs: { changed: false, result: null, 'check-id': id },
-        summary: summary('Check already gone', [], [`Check ${cell(id)} does not exist: nothing to delete.`])
+        summary: summary('Check already gone', [], [`Check ${str(id)} does not exist: nothing to delete.`])
       }
     }
   }
@@ -213,17 +213,21 @@ export const deleteCheck: Operation = async ctx => {
   return {
     outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
     summary: summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target] : [], [
-      deleted ? `Deleted ${cell(id)}.` : `Check ${cell(id)} did not exist: nothing to delete.`
+      deleted ? `Deleted ${str(id)}.` : `Check ${str(id)} did not exist: nothing to delete.`
     ])
   }
 }
 
-/** Set `status` on every targeted check whose state needs it. */
+/**
+ * Set `status` on every targeted check whose state needs it. `beforeEach` is
+ * told about each check just before its PUT is sent.
+ */
 async function setStatus(
   ctx: OperationContext,
   checks: Check[],
   needsChange: (c: Check) => boolean,
-  status: string
+  status: string,
+  beforeEach: (c: Check) => void = () => {}
 ): Promise<{ results: Array<Check | Mapping>; changedIds: string[] }> {
   const results: Array<Check | Mapping> = []
   const changedIds: string[] = []
@@ -240,6 +244,7 @@ async function setStatus(
       continue
     }
     try {
+      beforeEach(check)
       results.push(await ctx.api.updateCheck(check.id, body))
     } catch (error) {
       const done = changedIds.slice(0, -1)
@@ -253,15 +258,31 @@ async function setStatus(
   return { results, changedIds }
 }
 
+/** State name under which pause-check records, for the post step, the checks it may have paused. */
 export const PAUSED_STATE = 'paused-check-ids'
+
+/** The ids recorded in PAUSED_STATE (a JSON list); anything unreadable is no id. */
+export function recordedPauses(text: string): string[] {
+  if (!text) return []
+  try {
+    const value: unknown = JSON.parse(text)
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string' && id !== '') : []
+  } catch {
+    return []
+  }
+}
 
 export const pauseCheck: Operation = async ctx => {
   const checks = await targetChecks(ctx)
-  const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED)
-  const state: Record<string, string> = {}
-  if (ctx.config.autoResume && !ctx.config.dryRun && changedIds.length > 0) {
-    state[PAUSED_STATE] = JSON.stringify(changedIds)
+  const recorded: string[] = []
+  // Each check is recorded before its PUT, so that a failure or cancel later in the
+  // step never hides a check this step may have paused from the post step.
+  const record = (check: Check) => {
+    if (!ctx.config.autoResume) return
+    recorded.push(check.id)
+    ctx.remember(PAUSED_STATE, JSON.stringify(recorded))
   }
+  const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record)
   const lines = [
     changedIds.length > 0
       ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
@@ -270,8 +291,7 @@ export const pauseCheck: Operation = async ctx => {
   if (ctx.config.autoResume) lines.push('The post step resumes, when the job ends, the checks this step paused.')
   return {
     outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
-    summary: summary('Checks paused', results, lines),
-    state
+    summary: summary('Checks paused', results, lines)
   }
 }
 
@@ -288,24 +308,40 @@ export const resumeCheck: Operation = async ctx => {
   }
 }
 
-/** Resume, in the post step, the checks a pause-check step paused (and that are still paused). */
-export async function resumePaused(ctx: OperationContext, ids: string[]): Promise<string[]> {
-  const resumed: string[] = []
+/**
+ * The post step of pause-check with auto-resume: resume each recorded check
+ * that is paused now (a recorded check was not paused before the step). Every
+ * check is tried; failures are reported together at the end. Returns the
+ * summary, or undefined when nothing was resumed (the post step stays quiet).
+ */
+export async function resumePaused(ctx: OperationContext, ids: string[]): Promise<Summary | undefined> {
+  const resumed: Check[] = []
+  const failed: string[] = []
   for (const id of ids) {
-    const check = await ctx.api.getCheck(id)
-    if (!check) {
-      ctx.log.info(`${id} no longer exists: nothing to resume.`)
-      continue
+    try {
+      const check = await ctx.api.getCheck(id)
+      if (!check) {
+        ctx.log.debug(`auto-resume: ${id} no longer exists: nothing to resume.`)
+        continue
+      }
+      if (!isPaused(check)) {
+        ctx.log.debug(`auto-resume: ${id} is ${str(check.status) || 'without status'}, not paused: left alone.`)
+        continue
+      }
+      resumed.push(await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' }))
+    } catch (error) {
+      failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`)
     }
-    if (!isPaused(check)) {
-      ctx.log.info(`${id} is ${str(check.status)}: not paused any more, left alone.`)
-      continue
-    }
-    await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' })
-    ctx.log.info(`Resumed ${id} (${str(check.name)}).`)
-    resumed.push(id)
   }
-  return resumed
+  const names = resumed.map(c => `${c.id} (${str(c.name)})`).join(', ')
+  if (resumed.length > 0) ctx.log.info(`auto-resume: resumed ${resumed.length} check(s) this job paused: ${names}.`)
+  const lines = resumed.length > 0 ? [`Resumed the checks this job paused: ${names}.`] : []
+  if (failed.length > 0) {
+    const message = `auto-resume could not resume ${failed.length} of ${ids.length} check(s) this job paused; they stay paused until resumed by hand: ${failed.join(' | ')}`
+    throw new OperationError(message, {}, { title: 'auto-resume failed', lines: [...lines, message], tables: [] })
+  }
+  if (resumed.length === 0) return undefined
+  return summary('auto-resume: checks resumed', resumed, lines)
 }
 
 /** Percentage of entries that are up, among entries that carry a status. */
@@ -335,10 +371,10 @@ export const checkHistory: Operation = async ctx => {
           rows: shown.map(e => {
             const { checkedAt, status, responseTime, ...rest } = e
             return [
-              cell(checkedAt),
-              cell(status),
-              cell(responseTime),
-              cell(Object.keys(rest).length ? canonical(rest) : '')
+              str(checkedAt),
+              str(status),
+              str(responseTime),
+              str(Object.keys(rest).length ? canonical(rest) : '')
             ]
           })
         }

@@ -52,8 +52,3 @@ export function planned(ctx: OperationContext, method: string, path: string, bod
 }
 
 export const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value))
-
-/** Escape text for a Markdown table cell. */
-export function cell(value: unknown): string {
-  return str(value).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
-}

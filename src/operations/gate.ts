@@ -5,7 +5,8 @@
  */
 import type { Check } from '../api/schemas.js'
 import { ApiError } from '../api/errors.js'
-import { cell, str } from './common.js'
+import { sleepUnlessAborted } from '../api/pacer.js'
+import { str } from './common.js'
 import { checkOutputs, targetChecks } from './checks.js'
 import type { Operation } from './types.js'
 import { OperationError } from './types.js'
@@ -69,6 +70,8 @@ export const waitForCheck: Operation = async ctx => {
   const verdicts = new Map<string, Verdict>()
   const pending = new Set(targets.map(c => c.id))
   let round = 0
+  /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
+  let cutShort: string | undefined
   const conditions = [
     `status ${rules.expectedStatus}`,
     rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
@@ -85,7 +88,10 @@ export const waitForCheck: Operation = async ctx => {
         try {
           check = await ctx.api.getCheck(id)
         } catch (error) {
-          if (error instanceof ApiError && error.kind === 'deadline') return
+          if (error instanceof ApiError && error.kind === 'deadline') {
+            cutShort = error.message
+            return
+          }
           throw error
         }
         if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
@@ -96,10 +102,11 @@ export const waitForCheck: Operation = async ctx => {
         if (verdict.passed) pending.delete(id)
       }
     })
-    if (pending.size === 0) break
+    if (pending.size === 0 || cutShort !== undefined) break
     const now = clock.now()
     if (now >= deadline) break
-    await clock.sleep(Math.min(config.pollIntervalMs, deadline - now))
+    await sleepUnlessAborted(clock, Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
+    if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
   }
 
   const checks = targets.map(t => latest.get(t.id) as Check)
@@ -107,12 +114,12 @@ export const waitForCheck: Operation = async ctx => {
   const rows = checks.map(c => {
     const v = verdicts.get(c.id)
     return [
-      cell(c.name),
-      cell(c.id),
-      cell(c.status),
-      cell(c.responseTime),
-      cell(c.lastCheckedAt),
-      v?.passed ? 'passed' : `not passed: ${cell(v ? v.missed.join('; ') : 'not polled before the time limit')}`
+      str(c.name),
+      str(c.id),
+      str(c.status),
+      str(c.responseTime),
+      str(c.lastCheckedAt),
+      v?.passed ? 'passed' : `not passed: ${str(v ? v.missed.join('; ') : 'not polled before the time limit')}`
     ]
   })
   const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1)
@@ -131,6 +138,6 @@ export const waitForCheck: Operation = async ctx => {
   return {
     outputs,
     summary,
-    gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}`
+    gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
   }
 }

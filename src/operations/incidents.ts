@@ -6,7 +6,7 @@ import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import type { RunContext } from '../run-context.js'
-import { cell, differences, planned, str, writableOf } from './common.js'
+import { differences, planned, str, writableOf } from './common.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
 import { OperationError, knowing } from './types.js'
 
@@ -92,7 +92,7 @@ function incidentSummary(title: string, incidents: Array<Incident | Mapping>, li
         ? [
             {
               head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-              rows: incidents.map(i => [cell(i.title), cell(i.id), cell(i.status), cell(i.message), cell(i.createdAt)])
+              rows: incidents.map(i => [str(i.title), str(i.id), str(i.status), str(i.message), str(i.createdAt)])
             }
           ]
         : []
@@ -190,7 +190,7 @@ export const resolveIncident: Operation = async ctx => {
   if (!incident || isResolved(incident)) {
     const why = incident
       ? `Incident ${incident.id} is already resolved.`
-      : `No unresolved incident titled ${cell(ctx.config.incident.title)}: nothing to resolve.`
+      : `No unresolved incident titled ${str(ctx.config.incident.title)}: nothing to resolve.`
     ctx.log.info(why)
     return {
       outputs: { ...incidentOutputs(incident), result: incident ?? null, changed: false },

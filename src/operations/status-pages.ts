@@ -2,7 +2,7 @@
 import { paths } from '../api/monitoring.js'
 import type { StatusPage } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
-import { canonical, cell, planned, str } from './common.js'
+import { canonical, planned, str } from './common.js'
 import type { Operation, Summary } from './types.js'
 import { OperationError } from './types.js'
 
@@ -15,7 +15,7 @@ function pageSummary(title: string, pages: Array<StatusPage | Mapping>): Summary
         ? [
             {
               head: ['Status page', 'ID', 'Other fields'],
-              rows: pages.map(({ id, name, ...rest }) => [cell(name), cell(id), cell(canonical(rest))])
+              rows: pages.map(({ id, name, ...rest }) => [str(name), str(id), str(canonical(rest))])
             }
           ]
         : []

@@ -10,7 +10,7 @@ import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../parse.js'
-import { cell, differences, planned, str, withDefaultType, writableOf } from './common.js'
+import { differences, planned, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
 import { OperationError } from './types.js'
 
@@ -128,7 +128,7 @@ function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-        rows: sorted.map(e => [e.action, cell(e.name), cell(e.id), cell(e.fields.join(', ')), cell(e.outcome ?? '')])
+        rows: sorted.map(e => [e.action, str(e.name), str(e.id), str(e.fields.join(', ')), str(e.outcome ?? '')])
       }
     ]
   }

@@ -21,6 +21,10 @@ export interface OperationContext {
   runContext: () => Promise<RunContext>
   /** Directory a relative checks-file is resolved against. */
   workspace: string
+  /** Save a value for the post step now (core.saveState): it survives a failure or cancel later in the step. */
+  remember: (name: string, value: string) => void
+  /** Aborted when the job is being cancelled. */
+  signal: AbortSignal
 }
 
 /** The outputs of action.yml; absent means "not set by this operation". */
@@ -45,12 +49,13 @@ export interface Outputs {
   error?: string
 }
 
+/** A table of plain values: the summary escapes them (operations never write Markdown). */
 export interface SummaryTable {
   head: string[]
-  rows: string[][]
+  rows: unknown[][]
 }
 
-/** A job summary section: a heading, lines of Markdown, tables. */
+/** A job summary section: a heading, lines of plain text, tables. */
 export interface Summary {
   title: string
   lines: string[]
@@ -62,8 +67,6 @@ export interface OperationResult {
   summary: Summary
   /** A closed gate: fails the step whatever fail-on-error says. */
   gateClosed?: string
-  /** Values for the post step (core.saveState). */
-  state?: Record<string, string>
 }
 
 export type Operation = (ctx: OperationContext) => Promise<OperationResult>

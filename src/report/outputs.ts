@@ -1,5 +1,6 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
+import { redact } from '../secrets.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [
@@ -23,27 +24,19 @@ export const OUTPUTS = [
   'error'
 ] as const satisfies ReadonlyArray<keyof Outputs>
 
-/** Largest `result` written as an output; larger ones are cut to a note. */
-export const MAX_RESULT_CHARS = 512 * 1024
-
-/** Replace every occurrence of a secret with ***. */
-export function redact(text: string, secrets: string[]): string {
-  let out = text
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('***')
-  }
-  return out
-}
+/** Largest `result` written as an output, in bytes of UTF-8; larger ones are replaced by a note. */
+export const MAX_RESULT_BYTES = 512 * 1024
 
 export function outputValue(name: keyof Outputs, value: unknown): string {
   if (value === undefined || value === null) return ''
   if (name === 'result') {
     const json = JSON.stringify(value)
-    if (json.length <= MAX_RESULT_CHARS) return json
+    const bytes = Buffer.byteLength(json)
+    if (bytes <= MAX_RESULT_BYTES) return json
     const count = Array.isArray(value) ? ` (${value.length} items)` : ''
     return JSON.stringify({
       truncated: true,
-      note: `result${count} is ${json.length} characters, more than the ${MAX_RESULT_CHARS} an output holds here; see the job log or use a list operation with fewer items`
+      note: `result${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
     })
   }
   return String(value)

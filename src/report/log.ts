@@ -1,0 +1,33 @@
+/**
+ * The one log writer: every line the action prints goes through it. The key
+ * is redacted, and each message is made one line that can never be read as a
+ * workflow command (see logLine). Only the calls below issue commands
+ * (warning, error, group), through @actions/core, which escapes them too.
+ */
+import type { CoreLike } from '../main.js'
+import type { OperationLog } from '../operations/types.js'
+import { redact } from '../secrets.js'
+import { logLine } from './text.js'
+
+export interface ActionLog extends OperationLog {
+  /** Fail the step with this message (core.setFailed). */
+  fail: (message: string) => void
+}
+
+export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog {
+  const line = (message: string) => logLine(redact(message, secrets))
+  return {
+    debug: m => core.debug(line(m)),
+    info: m => core.info(line(m)),
+    warning: m => core.warning(line(m)),
+    fail: m => core.setFailed(line(m)),
+    group: async (name, fn) => {
+      core.startGroup(line(name))
+      try {
+        return await fn()
+      } finally {
+        core.endGroup()
+      }
+    }
+  }
+}
