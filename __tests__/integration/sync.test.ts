@@ -117,8 +117,9 @@ describe('sync-checks', () => {
       { env: { GITHUB_WORKSPACE: dir } }
     )
     expect(broken.core.failed).toMatch(
-      /sync-checks stopped after a failure: \d of 8 change\(s\) applied, \d not; running the step again finishes the job\. POST \/checks failed: HTTP 400 Bad Request: quota reached/
+      /^sync-checks stopped at create "app-\d": POST \/checks failed: HTTP 400 Bad Request: quota reached\. \d of 8 change\(s\) were applied before it stopped \(create "app-\d"(, create "app-\d")*\); 1 failed, \d not attempted\. Running the step again will fail the same way until the cause is fixed/
     )
+    expect(broken.core.failed).not.toContain('finishes the job')
     const applied = emulator.checks.size
     expect(broken.core.outputs.created).toBe(String(applied))
     expect(applied).toBeLessThan(8)
@@ -128,6 +129,21 @@ describe('sync-checks', () => {
     expect(rerun.core.failed).toBeUndefined()
     expect(rerun.core.outputs.created).toBe(String(8 - applied))
     expect(emulator.checks.size).toBe(8)
+  })
+
+  it('a transient failure half-way says that a re-run finishes the job', async () => {
+    const f = file('transient.yml', fleet(3))
+    emulator.inject({ method: 'PUT', status: 503, times: Infinity })
+    for (let i = 0; i < 3; i++)
+      emulator.seedCheck({ name: `app-${i}`, url: `https://app.example.com/${i}`, interval: 5 })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'sync-checks', 'checks-file': f, 'max-retries': '0' },
+      { env: { GITHUB_WORKSPACE: dir } }
+    )
+    expect(core.failed).toMatch(/^sync-checks stopped at update "app-\d": PUT \/checks\/chk_\w+ failed: HTTP 503/)
+    expect(core.failed).toContain('none of the 3 change(s) was applied')
+    expect(core.failed).toContain('The failure looks transient: running the step again finishes the job.')
   })
 
   it('two server checks with a name in the file is an error before any write', async () => {

@@ -6,6 +6,7 @@
 import { FileHandle, open } from 'node:fs/promises'
 import * as path from 'node:path'
 import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
+import { ApiError } from '../api/errors.js'
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
@@ -190,6 +191,39 @@ async function readChecksFile(given: string, file: string): Promise<string> {
   }
 }
 
+/** Would the same request succeed later? 5xx, 429, network trouble, a timeout, a cancel: yes. A 4xx: no. */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false
+  switch (error.kind) {
+    case 'network':
+    case 'timeout':
+    case 'rate-limit':
+    case 'deadline':
+    case 'cancelled':
+      return true
+    case 'http':
+      return error.status !== undefined && (error.status >= 500 || error.status === 408 || error.status === 429)
+    default:
+      return false
+  }
+}
+
+/** What a user needs after a sync failed half-way: which entry, what was applied, and whether a re-run helps. */
+function halfWayMessage(changes: PlanEntry[], failed: PlanEntry, error: unknown): string {
+  const applied = changes.filter(e => e.outcome === 'applied')
+  const failedCount = changes.filter(e => e.outcome === 'failed').length
+  const notAttempted = changes.filter(e => e.outcome === 'not applied').length
+  const describe = (e: PlanEntry) => `${e.action} ${JSON.stringify(e.name)}`
+  const done =
+    applied.length > 0
+      ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(describe).join(', ')})`
+      : `none of the ${changes.length} change(s) was applied`
+  const next = isTransient(error)
+    ? 'The failure looks transient: running the step again finishes the job.'
+    : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).'
+  return `sync-checks stopped at ${describe(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`
+}
+
 export const syncChecks: Operation = async ctx => {
   const file = path.resolve(ctx.workspace, ctx.config.checksFile as string)
   const text = await readChecksFile(ctx.config.checksFile as string, file)
@@ -226,7 +260,7 @@ export const syncChecks: Operation = async ctx => {
     }
   }
 
-  let failure: unknown
+  let failure: { entry: PlanEntry; error: unknown } | undefined
   await ctx.log.group(`Apply ${changes.length} change(s)`, async () => {
     const queue = [...changes]
     const worker = async () => {
@@ -237,7 +271,7 @@ export const syncChecks: Operation = async ctx => {
           ctx.log.info(`${entry.action}d ${entry.name}${entry.id ? ` (${entry.id})` : ''}`)
         } catch (error) {
           entry.outcome = 'failed'
-          failure ??= error
+          failure ??= { entry, error }
         }
       }
     }
@@ -255,8 +289,7 @@ export const syncChecks: Operation = async ctx => {
     result: plan.map(entryResult)
   }
   if (failure !== undefined) {
-    const applied = changes.filter(e => e.outcome === 'applied').length
-    const message = `sync-checks stopped after a failure: ${applied} of ${changes.length} change(s) applied, ${changes.length - applied} not; running the step again finishes the job. ${failure instanceof Error ? failure.message : String(failure)}`
+    const message = halfWayMessage(changes, failure.entry, failure.error)
     throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))
   }
   return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
