@@ -5,7 +5,7 @@
  */
 import { ApiClient } from '../../src/api/client.js'
 import { MonitoringApi } from '../../src/api/monitoring.js'
-import { Clock, Pacer } from '../../src/api/pacer.js'
+import { Clock, Pacer, realClock } from '../../src/api/pacer.js'
 import { Dependencies, run } from '../../src/main.js'
 import { runContextOf } from '../../src/run-context.js'
 import { Emulator, EmulatorOptions } from '../../emulator/server.js'
@@ -25,9 +25,9 @@ export function scaledClock(scale: number): Clock & { slept: number[] } {
   return {
     slept,
     now: () => Date.now(),
-    sleep: ms => {
+    sleep: (ms, signal) => {
       slept.push(ms)
-      return new Promise(resolve => setTimeout(resolve, Math.max(0, ms * scale)))
+      return realClock.sleep(Math.max(0, ms * scale), signal)
     }
   }
 }

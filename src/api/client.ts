@@ -12,7 +12,7 @@ import { isMapping } from '../parse.js'
 import { ApiError, httpError } from './errors.js'
 import { TransportOptions, exchange } from './transport.js'
 import { redact, withoutCredentials } from '../secrets.js'
-import { Clock, Pacer, PacingDeadline, realClock, sleepUnlessAborted } from './pacer.js'
+import { Clock, Pacer, PacingDeadline, realClock } from './pacer.js'
 import { MAX_RATE_LIMIT_WAIT_MS, Method, backoffMs, isRetryableStatus, mayResend, serverWaitMs } from './retry.js'
 
 export interface Logger {
@@ -193,7 +193,7 @@ export class ApiClient {
   /** Sleep, ending at once (with a `cancelled` error) when the job is cancelled. */
   private async sleep(ms: number, method: string, path: string): Promise<void> {
     this.throwIfCancelled(method, path)
-    await sleepUnlessAborted(this.clock, ms, this.options.signal)
+    await this.clock.sleep(ms, this.options.signal)
     this.throwIfCancelled(method, path)
   }
 

@@ -5,12 +5,23 @@
  */
 export interface Clock {
   now: () => number
-  sleep: (ms: number) => Promise<void>
+  /** Resolves after `ms`, or at once when `signal` aborts (the timer is then cleared). */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: ms => new Promise(resolve => setTimeout(resolve, ms))
+  sleep: (ms, signal) =>
+    new Promise(resolve => {
+      if (signal?.aborted) return resolve()
+      const done = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      signal?.addEventListener('abort', done, { once: true })
+    })
 }
 
 /** Slack added to the window for the time a request takes to reach the server. */
@@ -57,7 +68,7 @@ export class Pacer {
         return
       } else until = this.starts[0] + window
       if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
-      await sleepUnlessAborted(this.clock, until - now, signal)
+      await this.clock.sleep(until - now, signal)
     }
   }
 }
@@ -74,21 +85,5 @@ export class PacingCancelled extends Error {
   constructor() {
     super('cancelled while waiting for a request slot')
     this.name = 'PacingCancelled'
-  }
-}
-
-/** `clock.sleep(ms)`, ended early when `signal` aborts. */
-export async function sleepUnlessAborted(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (!signal) return clock.sleep(ms)
-  if (signal.aborted) return
-  let onAbort: (() => void) | undefined
-  const aborted = new Promise<void>(resolve => {
-    onAbort = resolve
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-  try {
-    await Promise.race([clock.sleep(ms), aborted])
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort)
   }
 }

@@ -5,11 +5,10 @@
  */
 import type { Check } from '../api/schemas.js'
 import { ApiError } from '../api/errors.js'
-import { sleepUnlessAborted } from '../api/pacer.js'
 import { str } from './common.js'
 import { checkOutputs, targetChecks } from './checks.js'
 import type { Operation } from './types.js'
-import { OperationError } from './types.js'
+import { OperationError, knowing } from './types.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -53,7 +52,10 @@ function describeCheck(check: Check): string {
   } ms, checked ${str(check.lastCheckedAt) || 'never'}`
 }
 
-export const waitForCheck: Operation = async ctx => {
+/** The gate; on an error (not a closed gate) `passed` is still set, to false. */
+export const waitForCheck: Operation = ctx => knowing({ passed: false }, () => gate(ctx))
+
+const gate: Operation = async ctx => {
   const { config, clock } = ctx
   const rules: GateRules = {
     expectedStatus: config.expectedStatus,
@@ -105,7 +107,7 @@ export const waitForCheck: Operation = async ctx => {
     if (pending.size === 0 || cutShort !== undefined) break
     const now = clock.now()
     if (now >= deadline) break
-    await sleepUnlessAborted(clock, Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
+    await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
     if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
   }
 
