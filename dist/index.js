@@ -37722,7 +37722,7 @@ var MediaTypes;
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
 function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
 const HttpRedirectCodes = [
@@ -40394,12 +40394,23 @@ function parseBoolean(value) {
         return false;
     throw new ValueError(`must be true or false, got ${quote(value)}`);
 }
-/** A list: items separated by commas or newlines, each trimmed, empties dropped. */
+/**
+ * A list: a value that holds a line break splits on line breaks only (so
+ * items may contain commas); one without splits on commas. Items are trimmed,
+ * empty ones dropped.
+ */
 function parseList(value) {
     return value
-        .split(/[\n,]/)
+        .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
         .map(item => item.trim())
         .filter(item => item !== '');
+}
+/** Ids are put into paths: these would name another path, even percent-encoded. */
+function idProblem(id) {
+    if (id === '' || id === '.' || id === '..') {
+        return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)';
+    }
+    return undefined;
 }
 /** A whole number within bounds. */
 function parseWholeNumber(value, min, max) {
@@ -40429,8 +40440,12 @@ function parseMilliseconds(value) {
         throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
     }
 }
+/** A plain object (JSON's object, YAML's map): not an array, a Set, a Map or binary data. */
 function isMapping(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
 }
 /**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
@@ -40451,7 +40466,13 @@ function parseYaml(text) {
 function parseMapping(text) {
     const value = parseYaml(text);
     if (!isMapping(value)) {
-        const kind = value === null ? 'empty' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        const kind = value === null
+            ? 'empty'
+            : Array.isArray(value)
+                ? 'a list'
+                : typeof value === 'object'
+                    ? `a ${value.constructor?.name ?? 'tagged value'}`
+                    : `a ${typeof value}`;
         throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
     }
     return value;
@@ -40562,10 +40583,181 @@ function httpError(method, path, status, body) {
     return new ApiError({ kind: 'http', method, path, status, serverMessage, detail });
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * One HTTP exchange: send a request, read the whole answer, within one time
+ * limit that covers connecting, the headers and the body. At the limit the
+ * request is aborted and its socket destroyed, so a server that trickles bytes
+ * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
+ * through the agent `@actions/http-client` builds for the URL.
+ */
+
+
+
+/** Certificate problems: retrying cannot help; trusting the CA can. */
+const TLS_CODES = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'CERT_UNTRUSTED',
+    'CERT_REJECTED',
+    'CERT_SIGNATURE_FAILURE',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'HOSTNAME_MISMATCH'
+]);
+const NETWORK_REASONS = {
+    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
+    ECONNRESET: 'the connection was reset',
+    ENOTFOUND: 'the host name could not be resolved (check base-url)',
+    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'the host is unreachable',
+    ENETUNREACH: 'the network is unreachable',
+    EPIPE: 'the connection was closed'
+};
+/** How a low-level failure reads in a message (without method and path). */
+function networkReason(error) {
+    if (error.code && NETWORK_REASONS[error.code])
+        return `${NETWORK_REASONS[error.code]} [${error.code}]`;
+    if (error.message === 'socket hang up')
+        return 'the connection was dropped before an answer (socket hang up)';
+    return error.message || String(error);
+}
+/**
+ * Send one request and read the answer. Throws an ApiError of kind `timeout`,
+ * `network`, `tls` or `invalid-response`, naming `method` and `path`.
+ */
+function exchange(method, url, headers, body, options, names) {
+    const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        let request;
+        const finish = (error, value) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            if (error) {
+                // Abort: the request and its socket go, whatever stage they were at.
+                request?.destroy();
+                reject(error);
+            }
+            else
+                resolve(value);
+        };
+        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
+        const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const requestHeaders = { ...headers };
+        if (body !== undefined)
+            requestHeaders['Content-Length'] = String(Buffer.byteLength(body));
+        try {
+            request = lib.request({
+                protocol: url.protocol,
+                // URL keeps IPv6 literals in brackets; the socket wants the bare address.
+                hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+                port: url.port || undefined,
+                path: url.pathname + url.search,
+                method,
+                headers: requestHeaders,
+                agent: options.agentFor?.(url)
+            });
+        }
+        catch (error) {
+            finish(fail('network', `could not be sent: ${error.message}`));
+            return;
+        }
+        request.on('error', (error) => {
+            const code = error.code ?? '';
+            if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
+                finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
+                    'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
+                return;
+            }
+            const proxy = options.proxyFor?.(url);
+            if (proxy) {
+                finish(fail('network', `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`));
+                return;
+            }
+            finish(fail('network', `failed: ${networkReason(error)}`));
+        });
+        request.on('response', (response) => {
+            const chunks = [];
+            let size = 0;
+            response.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > options.maxBytes) {
+                    finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`));
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            response.on('end', () => finish(undefined, {
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                body: Buffer.concat(chunks).toString('utf8')
+            }));
+            response.on('error', (error) => finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`)));
+            response.on('close', () => {
+                if (!response.complete)
+                    finish(fail('network', 'failed: the connection was closed before the whole answer arrived'));
+            });
+        });
+        request.end(body);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/**
+ * Secrets in text: every occurrence of a secret becomes ***. Callers redact
+ * before they shorten text, so no part of a secret survives a cut.
+ */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets) {
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
+/** A URL without its user name and password (a proxy URL may carry them). */
+function withoutCredentials(url) {
+    if (!url)
+        return url;
+    try {
+        const parsed = new URL(url);
+        if (!parsed.username && !parsed.password)
+            return url;
+        parsed.username = '';
+        parsed.password = '';
+        return parsed.href;
+    }
+    catch {
+        return '(an unparsable proxy URL)';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/api/pacer.ts
 const realClock = {
     now: () => Date.now(),
-    sleep: ms => new Promise(resolve => setTimeout(resolve, ms))
+    sleep: (ms, signal) => new Promise(resolve => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    })
 };
 /** Slack added to the window for the time a request takes to reach the server. */
 const WINDOW_SLACK_MS = 250;
@@ -40581,9 +40773,14 @@ class Pacer {
         this.windowMs = windowMs;
         this.clock = clock;
     }
-    /** Wait for a slot; resolves when this request may start. Slots are handed out in call order. */
-    take() {
-        const turn = this.queue.then(() => this.waitForSlot());
+    /**
+     * Wait for a slot; resolves when this request may start. Slots are handed
+     * out in call order. When the slot comes after `deadline` (ms), rejects at
+     * once with a PacingDeadline instead of waiting; when `signal` aborts, the
+     * wait ends with a PacingCancelled.
+     */
+    take(deadline, signal) {
+        const turn = this.queue.then(() => this.waitForSlot(deadline, signal));
         this.queue = turn.catch(() => undefined);
         return turn;
     }
@@ -40591,22 +40788,42 @@ class Pacer {
     pause(ms) {
         this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
     }
-    async waitForSlot() {
+    async waitForSlot(deadline, signal) {
         for (;;) {
+            if (signal?.aborted)
+                throw new PacingCancelled();
             const now = this.clock.now();
             const window = this.windowMs + WINDOW_SLACK_MS;
             while (this.starts.length > 0 && this.starts[0] <= now - window)
                 this.starts.shift();
-            if (now < this.blockedUntil) {
-                await this.clock.sleep(this.blockedUntil - now);
-                continue;
-            }
-            if (this.starts.length < this.limit) {
+            let until;
+            if (now < this.blockedUntil)
+                until = this.blockedUntil;
+            else if (this.starts.length < this.limit) {
                 this.starts.push(now);
                 return;
             }
-            await this.clock.sleep(this.starts[0] + window - now);
+            else
+                until = this.starts[0] + window;
+            if (deadline !== undefined && until > deadline)
+                throw new PacingDeadline(until - now);
+            await this.clock.sleep(until - now, signal);
         }
+    }
+}
+/** The next slot comes after the caller's deadline: not waited for. */
+class PacingDeadline extends Error {
+    waitMs;
+    constructor(waitMs) {
+        super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`);
+        this.waitMs = waitMs;
+        this.name = 'PacingDeadline';
+    }
+}
+class PacingCancelled extends Error {
+    constructor() {
+        super('cancelled while waiting for a request slot');
+        this.name = 'PacingCancelled';
     }
 }
 
@@ -40685,6 +40902,8 @@ function backoffMs(attempt, random = Math.random) {
 
 
 
+
+
 const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
 const RATE_LIMIT = { limit: 100, windowMs: 60_000 };
 const MAX_REDIRECTS = 5;
@@ -40700,17 +40919,14 @@ function isAmbiguous(error) {
 }
 class ApiClient {
     options;
-    /** Requests sent over the wire, retries included. */
-    requestCount = 0;
     /** Absolute time (ms) after which no retry wait starts; set by the gate. */
     deadline;
-    http;
+    transport;
     base;
     log;
     pacer;
     clock;
     random;
-    maxBytes;
     maxPages;
     constructor(options) {
         this.options = options;
@@ -40720,14 +40936,16 @@ class ApiClient {
         this.random = options.random ?? Math.random;
         this.pacer =
             options.pacer === undefined ? new Pacer(RATE_LIMIT.limit, RATE_LIMIT.windowMs, this.clock) : options.pacer;
-        this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
         this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-        this.http = new HttpClient(options.userAgent ?? 'monitoring-action', [], {
-            allowRedirects: false,
-            allowRetries: false,
-            socketTimeout: options.requestTimeoutMs,
-            keepAlive: false
-        });
+        // @actions/http-client builds the agent for a URL: a tunnel through HTTPS_PROXY/HTTP_PROXY
+        // unless NO_PROXY (or a loopback host) says otherwise. The exchange itself is ours (transport.ts).
+        const agents = new HttpClient(options.userAgent ?? 'monitoring-action', [], { keepAlive: false });
+        this.transport = {
+            timeoutMs: options.requestTimeoutMs,
+            maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+            agentFor: url => agents.getAgent(url.href),
+            proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
+        };
     }
     /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
     url(path) {
@@ -40754,7 +40972,19 @@ class ApiClient {
             const location = response.headers.location;
             if (!location)
                 return response;
-            const next = new URL(location, current);
+            let next;
+            try {
+                next = new URL(location, current);
+            }
+            catch {
+                throw new ApiError({
+                    kind: 'redirect',
+                    method,
+                    path: this.describe(url),
+                    status: response.status,
+                    detail: `was redirected (HTTP ${response.status}) to an invalid Location header, ${JSON.stringify(this.clean(location).slice(0, 200))}; not followed`
+                });
+            }
             if (next.origin !== this.base.origin) {
                 throw new ApiError({
                     kind: 'redirect',
@@ -40782,64 +41012,20 @@ class ApiClient {
     }
     once(method, url, body, original) {
         const path = this.describe(url);
+        this.throwIfCancelled(original, path);
         const headers = {
             Authorization: `Bearer ${this.options.apiKey}`,
-            Accept: 'application/json'
+            Accept: 'application/json',
+            'User-Agent': this.options.userAgent ?? 'monitoring-action'
         };
         if (body !== undefined)
             headers['Content-Type'] = 'application/json';
-        this.requestCount++;
         this.log.debug(`${method} ${path}`);
-        const timeoutMs = this.options.requestTimeoutMs;
-        return new Promise((resolve, reject) => {
-            let message;
-            let settled = false;
-            const finish = (error, value) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                if (error) {
-                    message?.destroy();
-                    reject(error);
-                }
-                else
-                    resolve(value);
-            };
-            const fail = (kind, detail) => finish(new ApiError({ kind, method: original, path, detail }));
-            const timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`), timeoutMs);
-            this.http
-                .request(method, url.href, body ?? null, headers)
-                .then((response) => {
-                message = response.message;
-                const chunks = [];
-                let size = 0;
-                message.on('data', (chunk) => {
-                    size += chunk.length;
-                    if (size > this.maxBytes) {
-                        fail('invalid-response', `answered with a body larger than ${this.maxBytes} bytes; not read`);
-                        return;
-                    }
-                    chunks.push(chunk);
-                });
-                message.on('end', () => finish(undefined, {
-                    status: message?.statusCode ?? 0,
-                    headers: message?.headers ?? {},
-                    body: Buffer.concat(chunks).toString('utf8'),
-                    url,
-                    attempts: 1
-                }));
-                message.on('error', (error) => fail('network', `failed: the connection broke while reading the answer (${error.message})`));
-                message.on('aborted', () => fail('network', 'failed: the connection was closed before the whole answer arrived'));
-            })
-                .catch((error) => {
-                const text = error instanceof Error ? error.message : String(error);
-                if (/timeout/i.test(text))
-                    fail('timeout', `timed out after ${timeoutMs} ms (request-timeout)`);
-                else
-                    fail('network', `failed: ${networkReason(error)}`);
-            });
-        });
+        return exchange(method, url, headers, body, this.transport, { method: original, path }).then(answer => ({
+            ...answer,
+            url,
+            attempts: 1
+        }));
     }
     // ---------------------------------------------------------------- retries
     /** Wait before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
@@ -40852,7 +41038,41 @@ class ApiClient {
                 detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
             });
         }
-        await this.clock.sleep(ms);
+        await this.sleep(ms, method, path);
+    }
+    /** Sleep, ending at once (with a `cancelled` error) when the job is cancelled. */
+    async sleep(ms, method, path) {
+        this.throwIfCancelled(method, path);
+        await this.clock.sleep(ms, this.options.signal);
+        this.throwIfCancelled(method, path);
+    }
+    /** Wait for the pacer's slot; one that comes after the deadline is not waited for. */
+    async pace(method, path) {
+        try {
+            await this.pacer?.take(this.deadline, this.options.signal);
+        }
+        catch (error) {
+            if (error instanceof PacingDeadline) {
+                throw new ApiError({
+                    kind: 'deadline',
+                    method,
+                    path,
+                    detail: `was not sent: ${error.message} would pass the operation's time limit`
+                });
+            }
+            this.throwIfCancelled(method, path);
+            throw error;
+        }
+    }
+    /** After a cancel, nothing new is sent. */
+    throwIfCancelled(method, path) {
+        if (this.options.signal?.aborted) {
+            throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' });
+        }
+    }
+    /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of the key. */
+    clean(text) {
+        return redact(text, [this.options.apiKey]);
     }
     /**
      * Send a request with the retry policy. Resolves with a 2xx (or, when
@@ -40865,7 +41085,7 @@ class ApiClient {
         const body = payload === undefined ? undefined : JSON.stringify(payload);
         const retries = this.options.maxRetries;
         for (let attempt = 1;; attempt++) {
-            await this.pacer?.take();
+            await this.pace(method, path);
             let response;
             try {
                 response = await this.exchange(method, url, body);
@@ -40889,7 +41109,7 @@ class ApiClient {
                 const asked = serverWaitMs(response.headers, this.clock.now());
                 const ms = asked ?? backoffMs(attempt, this.random);
                 if (attempt > retries || ms > MAX_RATE_LIMIT_WAIT_MS) {
-                    throw rateLimitError(method, path, response, attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined);
+                    throw rateLimitError(method, path, this.clean(response.body), attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined);
                 }
                 this.pacer?.pause(ms);
                 this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`);
@@ -40897,7 +41117,7 @@ class ApiClient {
                 continue;
             }
             if (!retryable || attempt > retries) {
-                const error = httpError(method, path, status, response.body);
+                const error = httpError(method, path, status, this.clean(response.body));
                 throw attempt > 1 ? withAttempts(error, attempt) : error;
             }
             const asked = serverWaitMs(response.headers, this.clock.now());
@@ -40920,7 +41140,7 @@ class ApiClient {
                 method,
                 path: this.describe(response.url),
                 status: response.status,
-                detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(text.slice(0, 120))}`
+                detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(this.clean(text).slice(0, 120))}`
             });
         }
     }
@@ -41116,29 +41336,12 @@ function withAttempts(error, attempts) {
         detail: `${error.detail} (after ${attempts} attempts)`
     });
 }
-function rateLimitError(method, path, response, attempts, tooLongMs) {
-    const base = httpError(method, path, 429, response.body);
+function rateLimitError(method, path, body, attempts, tooLongMs) {
+    const base = httpError(method, path, 429, body);
     const detail = tooLongMs
         ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
         : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`;
     return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail });
-}
-function networkReason(error) {
-    const e = error;
-    const known = {
-        ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
-        ECONNRESET: 'the connection was reset',
-        ENOTFOUND: 'the host name could not be resolved (check base-url)',
-        EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
-        ETIMEDOUT: 'the connection timed out',
-        EPIPE: 'the connection was closed',
-        CERT_HAS_EXPIRED: 'the server certificate has expired'
-    };
-    if (e.code && known[e.code])
-        return `${known[e.code]} [${e.code}]`;
-    if (e.message === 'socket hang up')
-        return 'the connection was dropped before an answer (socket hang up)';
-    return e.message ?? String(error);
 }
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */
 function collectionOf(body) {
@@ -50739,8 +50942,25 @@ const HistoryEntrySchema = looseObject({
 const READ_ONLY_FIELDS = ['id', 'lastCheckedAt', 'responseTime', 'createdAt', 'updatedAt'];
 
 ;// CONCATENATED MODULE: ./src/api/monitoring.ts
+/**
+ * One method per endpoint of the monitoring API (seed document), on top of
+ * the generic client. Ids are always path-encoded.
+ */
 
-const seg = (id) => encodeURIComponent(id);
+
+/** An id that would address another path (empty, "." or ".."): refused before any request. */
+class UnsafeIdError extends Error {
+    constructor(id) {
+        super(`the server gave a resource the id ${JSON.stringify(id)}: ${idProblem(id)}; no request was sent to it`);
+        this.name = 'UnsafeIdError';
+    }
+}
+/** An id as one path segment: percent-encoded; empty, "." and ".." are refused (encoding keeps dots). */
+function seg(id) {
+    if (idProblem(id))
+        throw new UnsafeIdError(id);
+    return encodeURIComponent(id);
+}
 /** Every path of the API, ids encoded: for requests, and for the messages and dry-run lines that name them. */
 const paths = {
     checks: '/checks',
@@ -51013,6 +51233,10 @@ function parseApiKey(value) {
     if (/[\s\u0000-\u001f\u007f]/.test(key)) {
         throw new ValueError('must be a single token without spaces, line breaks or control characters');
     }
+    // It goes into the Authorization header, which takes printable ASCII only.
+    if (/[^\u0021-\u007e]/.test(key)) {
+        throw new ValueError('must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character');
+    }
     return key;
 }
 function parseOperation(value) {
@@ -51028,13 +51252,20 @@ const oneLine = (value) => {
     }
     return trimmed;
 };
+const anId = (value) => {
+    const id = oneLine(value);
+    const problem = idProblem(id);
+    if (problem)
+        throw new ValueError(`is ${quote(id)}: ${problem}`);
+    return id;
+};
 const schema = object({
     operation: schemas_string({ error: 'is required' }).transform(using(parseOperation)),
     'api-key': schemas_string({ error: 'is required' }).transform(using(parseApiKey)),
     'base-url': schemas_string({ error: 'is required' }).transform(using(parseBaseUrl)),
     check: inputs_optional(parseMapping),
-    'check-id': inputs_optional(parseList),
-    'check-name': inputs_optional(parseList),
+    'check-id': inputs_text,
+    'check-name': inputs_text,
     'check-url': inputs_optional(oneLine),
     'check-type': inputs_optional(oneLine),
     'check-interval': inputs_optional(v => parseWholeNumber(v, 1, 10_000_000)),
@@ -51050,12 +51281,12 @@ const schema = object({
     timeout: withDefault(parseDuration, '5m'),
     'poll-interval': withDefault(parseDuration, '10s'),
     incident: inputs_optional(parseMapping),
-    'incident-id': inputs_optional(oneLine),
+    'incident-id': inputs_optional(anId),
     'incident-title': inputs_optional(oneLine),
     'incident-message': inputs_text,
     'incident-status': inputs_optional(oneLine),
     'status-page': inputs_optional(parseMapping),
-    'status-page-id': inputs_optional(oneLine),
+    'status-page-id': inputs_optional(anId),
     'status-page-name': inputs_optional(oneLine),
     'dry-run': withDefault(parseBoolean, 'false'),
     'fail-on-error': withDefault(parseBoolean, 'true'),
@@ -51084,12 +51315,37 @@ function inputs_describe(error) {
     })
         .join('; ');
 }
-function buildCheck(p) {
+/**
+ * check-id and check-name: lists for the operations that target several
+ * checks. For the others check-name is one whole value, commas included (a
+ * name may hold them); check-id is still read as a list so that `a,b` is
+ * "two ids" rather than one id that no check has.
+ */
+function targetsOf(operation, p) {
+    const multi = MULTI_CHECK_OPERATIONS.includes(operation);
+    const ids = p['check-id'] === undefined ? [] : parseList(p['check-id']);
+    if (!multi && ids.length > 1)
+        throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`);
+    let names = [];
+    const name = p['check-name'];
+    if (name !== undefined) {
+        names = multi ? parseList(name) : [name.trim()];
+        if (!multi && /[\r\n]/.test(names[0])) {
+            throw new InputError(`check-name takes one name for ${operation}, got ${parseList(name).length} lines`);
+        }
+    }
+    for (const id of ids) {
+        const problem = idProblem(id);
+        if (problem)
+            throw new InputError(`check-id holds ${quote(id)}: ${problem}`);
+    }
+    return { ids, names };
+}
+function buildCheck(p, names) {
     const spec = { ...(p.check ?? {}) };
     const problem = specProblem(CheckSpecSchema, spec);
     if (problem)
         throw new InputError(`check: ${problem}`);
-    const names = p['check-name'] ?? [];
     if (names.length === 1)
         spec.name = names[0];
     if (p['check-url'] !== undefined) {
@@ -51131,20 +51387,14 @@ function buildStatusPage(p) {
     return spec;
 }
 /** What each operation needs before it can send anything. */
-function requireForOperation(c, p) {
+function requireForOperation(c) {
     const op = c.operation;
     const ids = c.checkIds;
-    const names = p['check-name'] ?? [];
+    const names = c.checkNames;
     const needs = (message) => {
         throw new InputError(`${op} needs ${message}`);
     };
     const multi = MULTI_CHECK_OPERATIONS.includes(op);
-    if (!multi) {
-        if (ids.length > 1)
-            throw new InputError(`check-id takes one id for ${op}, got ${ids.length}`);
-        if (names.length > 1)
-            throw new InputError(`check-name takes one name for ${op}, got ${names.length}`);
-    }
     const targetsCheck = ['get-check', 'update-check', 'delete-check', 'check-history'].includes(op);
     if ((targetsCheck || multi) && ids.length === 0 && names.length === 0) {
         needs(multi ? 'check-id or check-name (one or more)' : 'check-id or check-name');
@@ -51197,13 +51447,14 @@ function parseConfig(raw) {
     if (!result.success)
         throw new InputError(inputs_describe(result.error));
     const p = result.data;
+    const targets = targetsOf(p.operation, p);
     const config = {
         operation: p.operation,
         apiKey: p['api-key'],
         baseUrl: p['base-url'],
-        check: buildCheck(p),
-        checkIds: p['check-id'] ?? [],
-        checkNames: p['check-name'] ?? [],
+        check: buildCheck(p, targets.names),
+        checkIds: targets.ids,
+        checkNames: targets.names,
         checksFile: p['checks-file'],
         autoResume: p['auto-resume'],
         prune: p.prune,
@@ -51227,7 +51478,7 @@ function parseConfig(raw) {
         throw new InputError('request-timeout must be at least 100ms');
     if (config.pollIntervalMs < 100)
         throw new InputError('poll-interval must be at least 100ms');
-    requireForOperation(config, p);
+    requireForOperation(config);
     return config;
 }
 /**
@@ -51298,10 +51549,6 @@ function planned(ctx, method, path, body) {
     return true;
 }
 const str = (value) => (value === undefined || value === null ? '' : String(value));
-/** Escape text for a Markdown table cell. */
-function cell(value) {
-    return str(value).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 ;// CONCATENATED MODULE: ./src/operations/types.ts
 /** An error that carries what was known when it happened (outputs, summary). */
@@ -51360,9 +51607,9 @@ function checksTable(checks, extra) {
     return {
         head,
         rows: checks.map(c => {
-            const row = [cell(c.name), cell(c.id), cell(c.url), cell(c.status), cell(c.responseTime), cell(c.lastCheckedAt)];
+            const row = [str(c.name), str(c.id), str(c.url), str(c.status), str(c.responseTime), str(c.lastCheckedAt)];
             if (extra)
-                row.push(cell(extra.value(c)));
+                row.push(str(extra.value(c)));
             return row;
         })
     };
@@ -51503,7 +51750,7 @@ const deleteCheck = async (ctx) => {
             ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`);
             return {
                 outputs: { changed: false, result: null, 'check-name': checkNames[0] },
-                summary: checks_summary('Check already gone', [], [`No check named ${cell(checkNames[0])}: nothing to delete.`])
+                summary: checks_summary('Check already gone', [], [`No check named ${str(checkNames[0])}: nothing to delete.`])
             };
         }
         id = target.id;
@@ -51513,7 +51760,7 @@ const deleteCheck = async (ctx) => {
         if (!target) {
             return {
                 outputs: { changed: false, result: null, 'check-id': id },
-                summary: checks_summary('Check already gone', [], [`Check ${cell(id)} does not exist: nothing to delete.`])
+                summary: checks_summary('Check already gone', [], [`Check ${str(id)} does not exist: nothing to delete.`])
             };
         }
     }
@@ -51528,12 +51775,15 @@ const deleteCheck = async (ctx) => {
     return {
         outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
         summary: checks_summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target] : [], [
-            deleted ? `Deleted ${cell(id)}.` : `Check ${cell(id)} did not exist: nothing to delete.`
+            deleted ? `Deleted ${str(id)}.` : `Check ${str(id)} did not exist: nothing to delete.`
         ])
     };
 };
-/** Set `status` on every targeted check whose state needs it. */
-async function setStatus(ctx, checks, needsChange, status) {
+/**
+ * Set `status` on every targeted check whose state needs it. `beforeEach` is
+ * told about each check just before its PUT is sent.
+ */
+async function setStatus(ctx, checks, needsChange, status, beforeEach = () => { }) {
     const results = [];
     const changedIds = [];
     for (const check of checks) {
@@ -51549,6 +51799,7 @@ async function setStatus(ctx, checks, needsChange, status) {
             continue;
         }
         try {
+            beforeEach(check);
             results.push(await ctx.api.updateCheck(check.id, body));
         }
         catch (error) {
@@ -51559,14 +51810,32 @@ async function setStatus(ctx, checks, needsChange, status) {
     }
     return { results, changedIds };
 }
+/** State name under which pause-check records, for the post step, the checks it may have paused. */
 const PAUSED_STATE = 'paused-check-ids';
+/** The ids recorded in PAUSED_STATE (a JSON list); anything unreadable is no id. */
+function recordedPauses(text) {
+    if (!text)
+        return [];
+    try {
+        const value = JSON.parse(text);
+        return Array.isArray(value) ? value.filter((id) => typeof id === 'string' && id !== '') : [];
+    }
+    catch {
+        return [];
+    }
+}
 const pauseCheck = async (ctx) => {
     const checks = await targetChecks(ctx);
-    const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED);
-    const state = {};
-    if (ctx.config.autoResume && !ctx.config.dryRun && changedIds.length > 0) {
-        state[PAUSED_STATE] = JSON.stringify(changedIds);
-    }
+    const recorded = [];
+    // Each check is recorded before its PUT, so that a failure or cancel later in the
+    // step never hides a check this step may have paused from the post step.
+    const record = (check) => {
+        if (!ctx.config.autoResume)
+            return;
+        recorded.push(check.id);
+        ctx.remember(PAUSED_STATE, JSON.stringify(recorded));
+    };
+    const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record);
     const lines = [
         changedIds.length > 0
             ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
@@ -51576,8 +51845,7 @@ const pauseCheck = async (ctx) => {
         lines.push('The post step resumes, when the job ends, the checks this step paused.');
     return {
         outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
-        summary: checks_summary('Checks paused', results, lines),
-        state
+        summary: checks_summary('Checks paused', results, lines)
     };
 };
 const resumeCheck = async (ctx) => {
@@ -51592,24 +51860,43 @@ const resumeCheck = async (ctx) => {
         ])
     };
 };
-/** Resume, in the post step, the checks a pause-check step paused (and that are still paused). */
+/**
+ * The post step of pause-check with auto-resume: resume each recorded check
+ * that is paused now (a recorded check was not paused before the step). Every
+ * check is tried; failures are reported together at the end. Returns the
+ * summary, or undefined when nothing was resumed (the post step stays quiet).
+ */
 async function resumePaused(ctx, ids) {
     const resumed = [];
+    const failed = [];
     for (const id of ids) {
-        const check = await ctx.api.getCheck(id);
-        if (!check) {
-            ctx.log.info(`${id} no longer exists: nothing to resume.`);
-            continue;
+        try {
+            const check = await ctx.api.getCheck(id);
+            if (!check) {
+                ctx.log.debug(`auto-resume: ${id} no longer exists: nothing to resume.`);
+                continue;
+            }
+            if (!isPaused(check)) {
+                ctx.log.debug(`auto-resume: ${id} is ${str(check.status) || 'without status'}, not paused: left alone.`);
+                continue;
+            }
+            resumed.push(await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' }));
         }
-        if (!isPaused(check)) {
-            ctx.log.info(`${id} is ${str(check.status)}: not paused any more, left alone.`);
-            continue;
+        catch (error) {
+            failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
         }
-        await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' });
-        ctx.log.info(`Resumed ${id} (${str(check.name)}).`);
-        resumed.push(id);
     }
-    return resumed;
+    const names = resumed.map(c => `${c.id} (${str(c.name)})`).join(', ');
+    if (resumed.length > 0)
+        ctx.log.info(`auto-resume: resumed ${resumed.length} check(s) this job paused: ${names}.`);
+    const lines = resumed.length > 0 ? [`Resumed the checks this job paused: ${names}.`] : [];
+    if (failed.length > 0) {
+        const message = `auto-resume could not resume ${failed.length} of ${ids.length} check(s) this job paused; they stay paused until resumed by hand: ${failed.join(' | ')}`;
+        throw new OperationError(message, {}, { title: 'auto-resume failed', lines: [...lines, message], tables: [] });
+    }
+    if (resumed.length === 0)
+        return undefined;
+    return checks_summary('auto-resume: checks resumed', resumed, lines);
 }
 /** Percentage of entries that are up, among entries that carry a status. */
 function uptimeOf(entries) {
@@ -51638,10 +51925,10 @@ const checkHistory = async (ctx) => {
                     rows: shown.map(e => {
                         const { checkedAt, status, responseTime, ...rest } = e;
                         return [
-                            cell(checkedAt),
-                            cell(status),
-                            cell(responseTime),
-                            cell(Object.keys(rest).length ? canonical(rest) : '')
+                            str(checkedAt),
+                            str(status),
+                            str(responseTime),
+                            str(Object.keys(rest).length ? canonical(rest) : '')
                         ];
                     })
                 }
@@ -51733,7 +52020,7 @@ function incidentSummary(title, incidents, lines = []) {
             ? [
                 {
                     head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-                    rows: incidents.map(i => [cell(i.title), cell(i.id), cell(i.status), cell(i.message), cell(i.createdAt)])
+                    rows: incidents.map(i => [str(i.title), str(i.id), str(i.status), str(i.message), str(i.createdAt)])
                 }
             ]
             : []
@@ -51824,7 +52111,7 @@ const resolveIncident = async (ctx) => {
     if (!incident || isResolved(incident)) {
         const why = incident
             ? `Incident ${incident.id} is already resolved.`
-            : `No unresolved incident titled ${cell(ctx.config.incident.title)}: nothing to resolve.`;
+            : `No unresolved incident titled ${str(ctx.config.incident.title)}: nothing to resolve.`;
         ctx.log.info(why);
         return {
             outputs: { ...incidentOutputs(incident), result: incident ?? null, changed: false },
@@ -51855,7 +52142,7 @@ function pageSummary(title, pages) {
             ? [
                 {
                     head: ['Status page', 'ID', 'Other fields'],
-                    rows: pages.map(({ id, name, ...rest }) => [cell(name), cell(id), cell(canonical(rest))])
+                    rows: pages.map(({ id, name, ...rest }) => [str(name), str(id), str(canonical(rest))])
                 }
             ]
             : []
@@ -51938,7 +52225,9 @@ function judge(check, rules) {
 function describeCheck(check) {
     return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${check.responseTime ?? '-'} ms, checked ${str(check.lastCheckedAt) || 'never'}`;
 }
-const waitForCheck = async (ctx) => {
+/** The gate; on an error (not a closed gate) `passed` is still set, to false. */
+const waitForCheck = ctx => knowing({ passed: false }, () => gate(ctx));
+const gate = async (ctx) => {
     const { config, clock } = ctx;
     const rules = {
         expectedStatus: config.expectedStatus,
@@ -51954,6 +52243,8 @@ const waitForCheck = async (ctx) => {
     const verdicts = new Map();
     const pending = new Set(targets.map(c => c.id));
     let round = 0;
+    /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
+    let cutShort;
     const conditions = [
         `status ${rules.expectedStatus}`,
         rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
@@ -51971,8 +52262,10 @@ const waitForCheck = async (ctx) => {
                     check = await ctx.api.getCheck(id);
                 }
                 catch (error) {
-                    if (error instanceof ApiError && error.kind === 'deadline')
+                    if (error instanceof ApiError && error.kind === 'deadline') {
+                        cutShort = error.message;
                         return;
+                    }
                     throw error;
                 }
                 if (!check)
@@ -51985,24 +52278,26 @@ const waitForCheck = async (ctx) => {
                     pending.delete(id);
             }
         });
-        if (pending.size === 0)
+        if (pending.size === 0 || cutShort !== undefined)
             break;
         const now = clock.now();
         if (now >= deadline)
             break;
-        await clock.sleep(Math.min(config.pollIntervalMs, deadline - now));
+        await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal);
+        if (ctx.signal.aborted)
+            throw new OperationError('wait-for-check was cancelled before the checks passed');
     }
     const checks = targets.map(t => latest.get(t.id));
     const passed = pending.size === 0;
     const rows = checks.map(c => {
         const v = verdicts.get(c.id);
         return [
-            cell(c.name),
-            cell(c.id),
-            cell(c.status),
-            cell(c.responseTime),
-            cell(c.lastCheckedAt),
-            v?.passed ? 'passed' : `not passed: ${cell(v ? v.missed.join('; ') : 'not polled before the time limit')}`
+            str(c.name),
+            str(c.id),
+            str(c.status),
+            str(c.responseTime),
+            str(c.lastCheckedAt),
+            v?.passed ? 'passed' : `not passed: ${str(v ? v.missed.join('; ') : 'not polled before the time limit')}`
         ];
     });
     const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1);
@@ -52022,7 +52317,7 @@ const waitForCheck = async (ctx) => {
     return {
         outputs,
         summary,
-        gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}`
+        gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
     };
 };
 
@@ -52036,6 +52331,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  * Read the file (validated before any request), list once, plan, print the
  * plan, then send one request per change, paced under the rate limit.
  */
+
 
 
 
@@ -52135,7 +52431,7 @@ function planSummary(title, plan, lines) {
         tables: [
             {
                 head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-                rows: sorted.map(e => [e.action, cell(e.name), cell(e.id), cell(e.fields.join(', ')), cell(e.outcome ?? '')])
+                rows: sorted.map(e => [e.action, str(e.name), str(e.id), str(e.fields.join(', ')), str(e.outcome ?? '')])
             }
         ]
     };
@@ -52160,16 +52456,77 @@ async function applyEntry(ctx, entry, before) {
         await api.deleteCheck(entry.id);
     }
 }
-const syncChecks = async (ctx) => {
-    const file = external_node_path_namespaceObject.resolve(ctx.workspace, ctx.config.checksFile);
-    let text;
+/** The largest checks file read: bigger ones are refused before they are read whole. */
+const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024;
+/** A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never read past that. */
+async function readChecksFile(given, file) {
+    const cannot = (why) => new ChecksFileError(`checks-file ${given}: ${why}`);
+    let handle;
     try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+        handle = await (0,promises_namespaceObject.open)(file, 'r');
     }
     catch (error) {
         const code = error.code;
-        throw new ChecksFileError(`checks-file ${ctx.config.checksFile}: cannot read ${file}${code ? ` (${code})` : ''}`);
+        throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`);
     }
+    try {
+        const info = await handle.stat();
+        if (!info.isFile())
+            throw cannot(`${file} is not a regular file`);
+        const tooBig = (size) => cannot(`${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`);
+        if (info.size > MAX_CHECKS_FILE_BYTES)
+            throw tooBig(`${info.size} bytes`);
+        // Read one byte more than allowed: a file that grew since stat() is caught too.
+        const buffer = Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1);
+        let length = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+            if (bytesRead === 0)
+                break;
+            length += bytesRead;
+            if (length > MAX_CHECKS_FILE_BYTES)
+                throw tooBig('over that size');
+        }
+        return buffer.subarray(0, length).toString('utf8');
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** Would the same request succeed later? 5xx, 429, network trouble, a timeout, a cancel: yes. A 4xx: no. */
+function isTransient(error) {
+    if (!(error instanceof ApiError))
+        return false;
+    switch (error.kind) {
+        case 'network':
+        case 'timeout':
+        case 'rate-limit':
+        case 'deadline':
+        case 'cancelled':
+            return true;
+        case 'http':
+            return error.status !== undefined && (error.status >= 500 || error.status === 408 || error.status === 429);
+        default:
+            return false;
+    }
+}
+/** What a user needs after a sync failed half-way: which entry, what was applied, and whether a re-run helps. */
+function halfWayMessage(changes, failed, error) {
+    const applied = changes.filter(e => e.outcome === 'applied');
+    const failedCount = changes.filter(e => e.outcome === 'failed').length;
+    const notAttempted = changes.filter(e => e.outcome === 'not applied').length;
+    const describe = (e) => `${e.action} ${JSON.stringify(e.name)}`;
+    const done = applied.length > 0
+        ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(describe).join(', ')})`
+        : `none of the ${changes.length} change(s) was applied`;
+    const next = isTransient(error)
+        ? 'The failure looks transient: running the step again finishes the job.'
+        : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).';
+    return `sync-checks stopped at ${describe(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`;
+}
+const syncChecks = async (ctx) => {
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, ctx.config.checksFile);
+    const text = await readChecksFile(ctx.config.checksFile, file);
     const wanted = parseChecksFile(text, ctx.config.checksFile);
     const server = await ctx.api.listChecks();
     const plan = computePlan(wanted, server, { prune: ctx.config.prune, prunePrefix: ctx.config.prunePrefix });
@@ -52210,7 +52567,7 @@ const syncChecks = async (ctx) => {
                 }
                 catch (error) {
                     entry.outcome = 'failed';
-                    failure ??= error;
+                    failure ??= { entry, error };
                 }
             }
         };
@@ -52228,8 +52585,7 @@ const syncChecks = async (ctx) => {
         result: plan.map(entryResult)
     };
     if (failure !== undefined) {
-        const applied = changes.filter(e => e.outcome === 'applied').length;
-        const message = `sync-checks stopped after a failure: ${applied} of ${changes.length} change(s) applied, ${changes.length - applied} not; running the step again finishes the job. ${failure instanceof Error ? failure.message : String(failure)}`;
+        const message = halfWayMessage(changes, failure.entry, failure.error);
         throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]));
     }
     return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) };
@@ -52264,7 +52620,98 @@ const operations = {
     'list-status-pages': listStatusPages
 };
 
+;// CONCATENATED MODULE: ./src/report/text.ts
+/**
+ * Text from the server or from inputs, made safe for the two places the
+ * action writes it: the job log (where a line that starts with `::` is a
+ * workflow command) and the job summary (Markdown with HTML).
+ */
+/** Every character the runner or a Markdown renderer treats as the end of a line. */
+const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
+const VISIBLE = {
+    '\r\n': '\\r\\n',
+    '\r': '\\r',
+    '\n': '\\n',
+    '\u000b': '\\v',
+    '\u000c': '\\f',
+    '\u0085': '\\u0085',
+    '\u2028': '\\u2028',
+    '\u2029': '\\u2029'
+};
+/**
+ * One log line: line breaks inside become visible (`\n`, `\r`, `\u2028`...),
+ * so a value can never start a new line; and a line that would start with
+ * `::` (after the blanks the runner skips) is prefixed with a backslash, so it
+ * is never read as a workflow command.
+ */
+function logLine(text) {
+    const flat = text.replace(LINE_BREAKS, ch => VISIBLE[ch]);
+    return /^\s*::/.test(flat) ? `\\${flat}` : flat;
+}
+const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/**
+ * Text for a Markdown paragraph or table cell, shown as written: HTML is
+ * escaped (`<prod>` shows as `<prod>`), Markdown punctuation is backslash-
+ * escaped (`|` never splits a cell), line breaks become spaces (a lone `\r`
+ * never ends a row), and what would make a block at the start (a heading, a
+ * list, a rule, a code block) is escaped too.
+ */
+function markdownText(value) {
+    const text = value === undefined || value === null ? '' : String(value);
+    return text
+        .replace(LINE_BREAKS, ' ')
+        .replace(/[&<>"]/g, ch => HTML[ch])
+        .replace(/[\\`*_[\]|~]/g, ch => `\\${ch}`)
+        .replace(/^\s+/, '')
+        .replace(/^[#+=-]/, ch => `\\${ch}`)
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+}
+/**
+ * `text` cut to at most `maxBytes` of UTF-8, at a character boundary, with
+ * `…` when it was cut. Never splits a surrogate pair.
+ */
+function cutToBytes(text, maxBytes) {
+    if (Buffer.byteLength(text) <= maxBytes)
+        return text;
+    const room = maxBytes - Buffer.byteLength('…');
+    if (room < 0)
+        return '';
+    let bytes = 0;
+    let end = 0;
+    for (const ch of text) {
+        const size = Buffer.byteLength(ch);
+        if (bytes + size > room)
+            break;
+        bytes += size;
+        end += ch.length;
+    }
+    return `${text.slice(0, end)}…`;
+}
+
+;// CONCATENATED MODULE: ./src/report/log.ts
+
+
+function actionLog(core, secrets) {
+    const line = (message) => logLine(redact(message, secrets));
+    return {
+        debug: m => core.debug(line(m)),
+        info: m => core.info(line(m)),
+        warning: m => core.warning(line(m)),
+        fail: m => core.setFailed(line(m)),
+        group: async (name, fn) => {
+            core.startGroup(line(name));
+            try {
+                return await fn();
+            }
+            finally {
+                core.endGroup();
+            }
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 /** Every output of action.yml. */
 const OUTPUTS = [
     'check-id',
@@ -52286,28 +52733,20 @@ const OUTPUTS = [
     'uptime',
     'error'
 ];
-/** Largest `result` written as an output; larger ones are cut to a note. */
-const MAX_RESULT_CHARS = 512 * 1024;
-/** Replace every occurrence of a secret with ***. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets) {
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    }
-    return out;
-}
+/** Largest `result` written as an output, in bytes of UTF-8; larger ones are replaced by a note. */
+const MAX_RESULT_BYTES = 512 * 1024;
 function outputValue(name, value) {
     if (value === undefined || value === null)
         return '';
     if (name === 'result') {
         const json = JSON.stringify(value);
-        if (json.length <= MAX_RESULT_CHARS)
+        const bytes = Buffer.byteLength(json);
+        if (bytes <= MAX_RESULT_BYTES)
             return json;
         const count = Array.isArray(value) ? ` (${value.length} items)` : '';
         return JSON.stringify({
             truncated: true,
-            note: `result${count} is ${json.length} characters, more than the ${MAX_RESULT_CHARS} an output holds here; see the job log or use a list operation with fewer items`
+            note: `result${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
         });
     }
     return String(value);
@@ -52326,26 +52765,67 @@ const EVERY_OUTPUT_LISTED = true;
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
-const MAX_SUMMARY_CHARS = 900 * 1024;
+
+/** The runner drops a step summary over 1 MiB; stay well under it. */
+const MAX_SUMMARY_BYTES = 900 * 1024;
 const MAX_ROWS = 500;
+/** One cell or line never takes more than this. */
+const MAX_CELL_BYTES = 4 * 1024;
+const MAX_LINE_BYTES = 16 * 1024;
+/** Room kept for the "not shown" notes. */
+const NOTE_ROOM = 1024;
+/** Redact, escape and cut one value. */
+function safe(value, secrets, maxBytes) {
+    const text = redact(value === undefined || value === null ? '' : String(value), secrets);
+    return cutToBytes(markdownText(text), maxBytes);
+}
 function renderSummary(summary, operation, secrets) {
-    const parts = [`### ${summary.title}`, '', `Operation: \`${operation}\``, ''];
-    for (const line of summary.lines)
-        parts.push(line, '');
+    const parts = [];
+    let bytes = 0;
+    const budget = MAX_SUMMARY_BYTES - NOTE_ROOM;
+    /** Add a piece if it fits; false when the budget is spent. */
+    const add = (piece) => {
+        const size = Buffer.byteLength(piece) + 1;
+        if (bytes + size > budget)
+            return false;
+        parts.push(piece);
+        bytes += size;
+        return true;
+    };
+    let linesLeft = 0;
+    add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`);
+    add('');
+    add(`Operation: ${safe(operation, secrets, 200)}`);
+    add('');
+    for (const [i, line] of summary.lines.entries()) {
+        if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
+            linesLeft = summary.lines.length - i;
+            break;
+        }
+    }
+    let rowsLeft = 0;
     for (const table of summary.tables) {
-        const rows = table.rows.slice(0, MAX_ROWS);
-        parts.push(`| ${table.head.join(' | ')} |`, `| ${table.head.map(() => '---').join(' | ')} |`);
-        for (const row of rows)
-            parts.push(`| ${row.join(' | ')} |`);
-        if (table.rows.length > rows.length)
-            parts.push('', `_${table.rows.length - rows.length} more rows not shown._`);
+        const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES));
+        if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
+            rowsLeft += table.rows.length;
+            continue;
+        }
+        let shown = 0;
+        for (const row of table.rows.slice(0, MAX_ROWS)) {
+            if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`))
+                break;
+            shown++;
+        }
+        const notShown = table.rows.length - shown;
+        if (notShown > 0)
+            parts.push('', `_${notShown} more rows not shown._`);
         parts.push('');
     }
-    let text = redact(parts.join('\n'), secrets);
-    if (text.length > MAX_SUMMARY_CHARS) {
-        text = `${text.slice(0, MAX_SUMMARY_CHARS)}\n\n_The summary was cut: it was longer than ${MAX_SUMMARY_CHARS} characters._\n`;
-    }
-    return text;
+    if (linesLeft > 0)
+        parts.push(`_${linesLeft} more lines not shown: the summary is kept under 1 MiB._`, '');
+    if (rowsLeft > 0)
+        parts.push(`_${rowsLeft} more rows not shown: the summary is kept under 1 MiB._`, '');
+    return parts.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/run-context.ts
@@ -52400,24 +52880,35 @@ function runContextOf(ctx, env = process.env) {
 
 
 
+
+
 const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
     let value;
     return () => (value ??= fn());
 }
-function makeApi(config, log) {
+function makeApi(config, log, signal) {
     return new MonitoringApi(new ApiClient({
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
         maxRetries: config.maxRetries,
         requestTimeoutMs: config.requestTimeoutMs,
         log,
+        signal,
         userAgent: 'monitoring-action/1'
     }));
 }
 function defaultDependencies() {
-    return { core: core_namespaceObject, clock: realClock, env: process.env, runContext: () => loadRunContext(), makeApi };
+    return {
+        core: core_namespaceObject,
+        clock: realClock,
+        env: process.env,
+        runContext: () => loadRunContext(),
+        makeApi,
+        signals: process,
+        exit: code => process.exit(code)
+    };
 }
 /** Any thrown value, as one line a user can act on (never only a stack trace). */
 function main_messageOf(error) {
@@ -52432,40 +52923,54 @@ function main_messageOf(error) {
         return `unexpected failure: ${String(error)}`;
     }
 }
-/** What an operation is given: the config, an API client, a redacting log, the clock and the run. */
-function contextFor(deps, config, secrets, startedAt) {
-    const log = logOf(deps.core, secrets);
+/** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
+function contextFor(deps, config, log, signal, startedAt) {
     return {
         config,
-        api: deps.makeApi(config, log),
+        api: deps.makeApi(config, log, signal),
         log,
         clock: deps.clock,
         startedAt,
         runContext: once(deps.runContext),
-        workspace: deps.env.GITHUB_WORKSPACE || process.cwd()
+        workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+        remember: (name, value) => deps.core.saveState(name, value),
+        signal
     };
 }
-function logOf(c, secrets) {
-    const clean = (m) => redact(m, secrets);
-    return {
-        debug: m => c.debug(clean(m)),
-        info: m => c.info(clean(m)),
-        warning: m => c.warning(clean(m)),
-        group: async (name, fn) => {
-            c.startGroup(clean(name));
-            try {
-                return await fn();
-            }
-            finally {
-                c.endGroup();
-            }
-        }
+/**
+ * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
+ * runs the post steps. On SIGINT no new request starts (the one under way
+ * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * process ends at once. What auto-resume needs was recorded before each
+ * request, so the post step finds it either way.
+ */
+function onCancel(deps, log, controller) {
+    const signals = deps.signals;
+    if (!signals)
+        return () => { };
+    const interrupt = () => {
+        log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.');
+        controller.abort();
+    };
+    const terminate = () => {
+        log.warning('The job is being stopped (SIGTERM): ending now.');
+        controller.abort();
+        (deps.exit ?? (() => { }))(143);
+    };
+    signals.on('SIGINT', interrupt);
+    signals.on('SIGTERM', terminate);
+    return () => {
+        signals.off('SIGINT', interrupt);
+        signals.off('SIGTERM', terminate);
     };
 }
 async function run(deps = defaultDependencies()) {
     const c = deps.core;
     const startedAt = deps.clock.now();
     const secrets = [];
+    const log = actionLog(c, secrets);
+    const controller = new AbortController();
+    const stopListening = onCancel(deps, log, controller);
     let failOnError = true;
     let jobSummary = true;
     let operation = 'unknown';
@@ -52476,7 +52981,7 @@ async function run(deps = defaultDependencies()) {
         // The key is masked before anything else can print it.
         const key = raw['api-key'] ?? '';
         // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-        for (const form of new Set([key, ...key.split(/\r?\n/).map(line => line.trim())])) {
+        for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
             if (form !== '') {
                 c.setSecret(form);
                 secrets.push(form);
@@ -52484,18 +52989,19 @@ async function run(deps = defaultDependencies()) {
         }
         failOnError = failOnErrorOf(raw);
         jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false';
-        operation = raw.operation?.trim() || 'unknown';
+        operation = OPERATIONS.includes(raw.operation?.trim() ?? '')
+            ? String(raw.operation).trim()
+            : 'unknown';
         if (c.getState(IS_POST) === 'true') {
-            await post(deps, raw, secrets);
+            summary = await post(deps, raw, log, controller.signal);
             return;
         }
         c.saveState(IS_POST, 'true');
         const config = parseConfig(raw);
         jobSummary = config.jobSummary;
-        const ctx = contextFor(deps, config, secrets, startedAt);
-        const log = ctx.log;
+        const ctx = contextFor(deps, config, log, controller.signal, startedAt);
         if (config.dryRun)
-            c.info('dry-run: writes are printed, not sent.');
+            log.info('dry-run: writes are printed, not sent.');
         const result = await operations[config.operation](ctx);
         outputs = result.outputs;
         summary = result.summary;
@@ -52505,10 +53011,8 @@ async function run(deps = defaultDependencies()) {
         if (result.gateClosed)
             outputs.error = result.gateClosed;
         writeOutputs(c.setOutput, outputs, secrets);
-        for (const [name, value] of Object.entries(result.state ?? {}))
-            c.saveState(name, value);
         if (result.gateClosed)
-            c.setFailed(redact(result.gateClosed, secrets));
+            log.fail(result.gateClosed);
     }
     catch (error) {
         const message = redact(main_messageOf(error), secrets);
@@ -52517,42 +53021,37 @@ async function run(deps = defaultDependencies()) {
         writeOutputs(c.setOutput, outputs, secrets);
         summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error);
         if (failOnError)
-            c.setFailed(message);
+            log.fail(message);
         else
-            c.warning(`${message} (fail-on-error is false: the step continues)`);
+            log.warning(`${message} (fail-on-error is false: the step continues)`);
     }
     finally {
+        stopListening();
         if (jobSummary && summary) {
             try {
                 await c.summary.addRaw(renderSummary(summary, operation, secrets)).write();
             }
             catch (error) {
-                c.warning(`The job summary could not be written: ${main_messageOf(error)}`);
+                log.warning(`The job summary could not be written: ${main_messageOf(error)}`);
             }
         }
     }
 }
 function failureSummary(message, error) {
     const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed';
-    return { title, lines: [`> ${message.replace(/\n/g, ' ')}`], tables: [] };
+    return { title, lines: [message], tables: [] };
 }
 /**
  * The post step (runs.post), run when the job ends whatever its outcome:
- * resumes the checks a `pause-check` step with `auto-resume` paused.
- * Does nothing for every other operation.
+ * resumes the checks a `pause-check` step with `auto-resume` recorded and
+ * that are paused now. Quiet (debug lines only) when there is nothing to do.
  */
-async function post(deps, raw, secrets) {
-    const c = deps.core;
-    const ids = c.getState(PAUSED_STATE);
-    if (!ids)
-        return;
-    const ctx = contextFor(deps, parseConfig(raw), secrets, deps.clock.now());
-    const log = ctx.log;
-    const list = JSON.parse(ids);
-    await log.group(`auto-resume: resuming ${list.length} check(s) paused by this step`, async () => {
-        const resumed = await resumePaused(ctx, list);
-        c.info(`auto-resume: resumed ${resumed.length} of ${list.length} check(s).`);
-    });
+async function post(deps, raw, log, signal) {
+    const recorded = recordedPauses(deps.core.getState(PAUSED_STATE));
+    if (recorded.length === 0)
+        return undefined;
+    const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now());
+    return resumePaused(ctx, recorded);
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts

@@ -96,8 +96,7 @@ interface Answer {
 }
 
 export class Emulator {
-  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls'>> &
-    Pick<EmulatorOptions, 'rateLimit' | 'tls'>
+  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls'>> & Pick<EmulatorOptions, 'rateLimit' | 'tls'>
   checks = new Map<string, Stored>()
   incidents = new Map<string, Stored>()
   statusPages = new Map<string, Stored>()

@@ -55,7 +55,8 @@ export function markdownText(value: unknown): string {
  */
 export function cutToBytes(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text) <= maxBytes) return text
-  const room = Math.max(0, maxBytes - Buffer.byteLength('…'))
+  const room = maxBytes - Buffer.byteLength('…')
+  if (room < 0) return ''
   let bytes = 0
   let end = 0
   for (const ch of text) {
