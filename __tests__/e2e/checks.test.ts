@@ -74,7 +74,7 @@ describe('check operations through dist/index.js', () => {
     expect(JSON.parse(main.state['paused-check-ids'])).toEqual([a.id])
     const post = await step(inputs, { state: main.state })
     expect(post.code).toBe(0)
-    expect(post.stdout).toContain(`Resumed ${a.id}`)
+    expect(post.stdout).toContain(`auto-resume: resumed 1 check(s) this job paused: ${a.id} (a).`)
     expect(emulator.checks.get(a.id)?.status).toBe('up')
   })
 

@@ -50,7 +50,7 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
       expect(emulator.checks.get(check.id)?.status).toBe('paused')
       const post = await step({ operation: 'pause-check', 'check-id': check.id, 'auto-resume': 'true' }, main.state)
       expect(post.code).toBe(0)
-      expect(post.stdout).toContain(`Resumed ${check.id}`)
+      expect(post.stdout).toContain(`auto-resume: resumed 1 check(s) this job paused: ${check.id} (p).`)
       await new Promise(r => setTimeout(r, 150))
       expect(emulator.checks.get(check.id)?.status).toBe('up')
     } finally {

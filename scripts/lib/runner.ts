@@ -4,7 +4,7 @@
  * GITHUB_STEP_SUMMARY and GITHUB_STATE files, STATE_* for the post step.
  * Asynchronous, so an emulator in the test process can answer it.
  */
-import { spawn } from 'node:child_process'
+import { ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +15,8 @@ export const BUNDLE = join(ROOT, 'dist', 'index.js')
 
 export interface StepResult {
   code: number | null
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null
   stdout: string
   stderr: string
   outputs: Record<string, string>
@@ -50,6 +52,8 @@ export interface StepOptions {
   node?: string
   cwd?: string
   timeoutMs?: number
+  /** Called with the child process once it started (to send it signals, as the runner does on cancel). */
+  onSpawn?: (child: ChildProcess) => void
 }
 
 export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
@@ -73,13 +77,14 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
   const started = Date.now()
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [BUNDLE], { env, cwd: options.cwd ?? ROOT })
+    options.onSpawn?.(child)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', d => (stdout += d))
     child.stderr.on('data', d => (stderr += d))
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
     child.on('error', reject)
-    child.on('close', code => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer)
       const read = (f: string) => readFileSync(f, 'utf8')
       const outputs = parseCommandFile(read(files.GITHUB_OUTPUT))
@@ -88,6 +93,7 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
       rmSync(dir, { recursive: true, force: true })
       resolve({
         code,
+        signal,
         stdout,
         stderr,
         outputs,

@@ -1,0 +1,142 @@
+/**
+ * Hostile conditions through the committed bundle, run as the runner runs it:
+ * server text that tries to be a workflow command, a cancel (the real
+ * SIGINT, then SIGTERM, then the post step), a server that trickles bytes,
+ * and a Retry-After longer than the gate's timeout.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import type { ChildProcess } from 'node:child_process'
+import type { Emulator } from '../../emulator/server.js'
+import { KEY, startEmulator } from '../helpers/harness.js'
+import { runStep } from '../helpers/runner.js'
+
+let emulator: Emulator
+let common: Record<string, string>
+beforeAll(async () => {
+  emulator = await startEmulator()
+  common = { 'api-key': KEY, 'base-url': emulator.baseUrl }
+})
+afterAll(() => emulator.stop())
+beforeEach(() => emulator.reset())
+
+const site = 'https://shop.example.com/'
+const step = (inputs: Record<string, string>, options = {}) => runStep({ ...common, ...inputs }, options)
+/** The lines the runner would read as commands: it splits on \n, \r and \r\n and skips leading blanks. */
+const commands = (stdout: string) => stdout.split(/\r\n|\r|\n/).filter(line => /^\s*::/.test(line))
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise(r => setTimeout(r, 10))
+  }
+}
+
+describe('server text is data', () => {
+  it('names, statuses and errors that hold command syntax never become commands', async () => {
+    const hostileName = 'x\n::error::pwned\r::warning::lone-cr\u2028::error::u2028 <prod> | cell'
+    const check = emulator.seedCheck({ id: 'chk_h', name: hostileName, url: site, status: '::stop-commands::tok' })
+    const paused = await step({ operation: 'pause-check', 'check-id': check.id })
+    expect(paused.code).toBe(0)
+    // Only the action's own commands: the key's mask and its debug lines (one per request).
+    expect(commands(paused.stdout).filter(l => !l.startsWith('::add-mask::'))).toEqual([
+      '::debug::GET /checks/chk_h',
+      '::debug::PUT /checks/chk_h'
+    ])
+    expect(paused.stdout).toContain('x\\n::error::pwned\\r::warning::lone-cr\\u2028::error::u2028')
+    const listed = await step({ operation: 'list-checks' })
+    expect(commands(listed.stdout).filter(l => !l.startsWith('::add-mask::'))).toEqual(['::debug::GET /checks'])
+    expect(listed.summary).toContain('| x ::error::pwned ::warning::lone-cr ::error::u2028 &lt;prod&gt; \\| cell | chk\\_h |')
+    expect(listed.summary).not.toContain('<prod>')
+
+    emulator.inject({
+      path: `/checks/${check.id}`,
+      method: 'PUT',
+      status: 400,
+      body: { error: '\n::error::from-the-server' }
+    })
+    const failed = await step({ operation: 'update-check', 'check-id': check.id, 'check-interval': '5' })
+    expect(failed.code).toBe(1)
+    // Exactly one error command: the action's own failure, with the server's text inside it.
+    const lines = commands(failed.stdout).filter(l => !l.startsWith('::add-mask::') && !l.startsWith('::debug::'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^::error::PUT \/checks\/chk_h failed: HTTP 400 Bad Request: ::error::from-the-server/)
+  })
+})
+
+describe('a cancelled job never leaves monitoring off', () => {
+  it('SIGINT between two pauses, then SIGTERM, then the post step: both checks resumed', async () => {
+    emulator.seedCheck({ id: 'chk_1', name: 'one', url: site, status: 'up' })
+    emulator.seedCheck({ id: 'chk_2', name: 'two', url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', path: '/checks/chk_2', delayMs: 1500 })
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_1\nchk_2', 'auto-resume': 'true' }
+    let child: ChildProcess | undefined
+    const running = step(inputs, { onSpawn: (c: ChildProcess) => (child = c) })
+    await until(() => emulator.checks.get('chk_1')?.status === 'paused' && emulator.count('PUT', '/checks/chk_2') === 1)
+    child?.kill('SIGINT')
+    // The runner sends SIGTERM some seconds later; here, sooner, while the second PUT is still under way.
+    await new Promise(r => setTimeout(r, 300))
+    if (child && child.exitCode === null) child.kill('SIGTERM')
+    const main = await running
+    expect(main.code === 143 || main.signal === 'SIGTERM').toBe(true)
+    expect(main.stdout).toContain('The job is being cancelled (SIGINT)')
+    expect(JSON.parse(main.state['paused-check-ids'])).toEqual(['chk_1', 'chk_2'])
+    // The server finishes the PUT it received; then the runner runs the post step.
+    await until(() => emulator.checks.get('chk_2')?.status === 'paused')
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(post.stdout).toContain('auto-resume: resumed 2 check(s) this job paused: chk_1 (one), chk_2 (two).')
+    expect(post.summary).toContain('Resumed the checks this job paused')
+    expect([emulator.checks.get('chk_1')?.status, emulator.checks.get('chk_2')?.status]).toEqual(['up', 'up'])
+  })
+
+  it('SIGINT alone: the PUT under way finishes, no new one starts, the step fails, the post step resumes', async () => {
+    for (const i of [1, 2, 3]) emulator.seedCheck({ id: `chk_${i}`, name: `c${i}`, url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', path: '/checks/chk_2', delayMs: 500 })
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_1, chk_2, chk_3', 'auto-resume': 'true' }
+    let child: ChildProcess | undefined
+    const running = step(inputs, { onSpawn: (c: ChildProcess) => (child = c) })
+    await until(() => emulator.checks.get('chk_1')?.status === 'paused' && emulator.count('PUT', '/checks/chk_2') === 1)
+    child?.kill('SIGINT')
+    const main = await running
+    expect(main.code).toBe(1)
+    expect(main.stdout).toMatch(/::error::.*the job is being cancelled/)
+    expect(emulator.checks.get('chk_2')?.status).toBe('paused')
+    expect(emulator.count('PUT', '/checks/chk_3')).toBe(0)
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect([1, 2, 3].map(i => emulator.checks.get(`chk_${i}`)?.status)).toEqual(['up', 'up', 'up'])
+  })
+})
+
+describe('every wait is bounded', () => {
+  it('a server that trickles its headers is cut off at request-timeout; the process exits', async () => {
+    emulator.seedCheck({ id: 'chk_t', name: 't', url: site })
+    emulator.inject({ path: '/checks/chk_t', trickle: 'headers', trickleIntervalMs: 100, trickleForMs: 60_000 })
+    const result = await step(
+      { operation: 'get-check', 'check-id': 'chk_t', 'request-timeout': '1s', 'max-retries': '0' },
+      { timeoutMs: 20_000 }
+    )
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('GET /checks/chk_t timed out after 1000 ms (request-timeout)')
+    expect(result.ms).toBeLessThan(6000)
+  })
+
+  it('a gate with a 2 s timeout meeting Retry-After: 100 ends in time, not passed', async () => {
+    emulator.seedCheck({ id: 'chk_g', name: 'g', url: site, status: 'up', lastCheckedAt: new Date().toISOString() })
+    emulator.inject({ method: 'GET', path: '/checks/chk_g', status: 429, headers: { 'Retry-After': '100' } })
+    const result = await step(
+      {
+        operation: 'wait-for-check',
+        'check-name': 'g',
+        timeout: '2s',
+        'poll-interval': '200ms',
+        'require-fresh': 'false'
+      },
+      { timeoutMs: 30_000 }
+    )
+    expect(result.code).toBe(1)
+    expect(result.outputs.passed).toBe('false')
+    expect(result.ms).toBeLessThan(6000)
+  })
+})
