@@ -46,7 +46,9 @@ describe('server text is data', () => {
     expect(paused.stdout).toContain('x\\n::error::pwned\\r::warning::lone-cr\\u2028::error::u2028')
     const listed = await step({ operation: 'list-checks' })
     expect(commands(listed.stdout).filter(l => !l.startsWith('::add-mask::'))).toEqual(['::debug::GET /checks'])
-    expect(listed.summary).toContain('| x ::error::pwned ::warning::lone-cr ::error::u2028 &lt;prod&gt; \\| cell | chk\\_h |')
+    expect(listed.summary).toContain(
+      '| x ::error::pwned ::warning::lone-cr ::error::u2028 &lt;prod&gt; \\| cell | chk\\_h |'
+    )
     expect(listed.summary).not.toContain('<prod>')
 
     emulator.inject({
