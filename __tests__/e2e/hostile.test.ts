@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { ChildProcess } from 'node:child_process'
 import type { Emulator } from '../../emulator/server.js'
-import { KEY, startEmulator } from '../helpers/harness.js'
+import { KEY, startEmulator, until } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
 let emulator: Emulator
@@ -23,14 +23,6 @@ const site = 'https://shop.example.com/'
 const step = (inputs: Record<string, string>, options = {}) => runStep({ ...common, ...inputs }, options)
 /** The lines the runner would read as commands: it splits on \n, \r and \r\n and skips leading blanks. */
 const commands = (stdout: string) => stdout.split(/\r\n|\r|\n/).filter(line => /^\s*::/.test(line))
-
-async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise(r => setTimeout(r, 10))
-  }
-}
 
 describe('server text is data', () => {
   it('names, statuses and errors that hold command syntax never become commands', async () => {

@@ -126,3 +126,12 @@ export async function runAction(
 export function resultOf(core: FakeCore): unknown {
   return JSON.parse(core.outputs.result ?? 'null')
 }
+
+/** Resolves once `condition()` holds; rejects after `ms`. */
+export async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise(r => setTimeout(r, 5))
+  }
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { EventEmitter } from 'node:events'
 import type { Emulator } from '../../emulator/server.js'
 import { Pacer, realClock } from '../../src/api/pacer.js'
-import { runAction, startEmulator } from '../helpers/harness.js'
+import { runAction, startEmulator, until } from '../helpers/harness.js'
 
 let emulator: Emulator
 beforeAll(async () => {
@@ -17,14 +17,6 @@ beforeEach(() => emulator.reset())
 
 const site = 'https://shop.example.com/'
 const statusOf = (id: string) => emulator.checks.get(id)?.status
-
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise(r => setTimeout(r, 5))
-  }
-}
 
 describe('auto-resume survives partial failure and cancellation', () => {
   const seed = () => [1, 2, 3].map(i => emulator.seedCheck({ id: `chk_${i}`, name: `c${i}`, url: site, status: 'up' }))
