@@ -125,6 +125,12 @@ async function main(): Promise<void> {
 
   console.log(paint(c.bold, '\n##### Story 3: incident automation'))
   app.mode = 'down'
+  // Let the service probe the app once after it went down: a result from before that, within the
+  // 5 s clock-skew allowance of require-fresh, would still count as fresh and pass the gate.
+  const shopStatus = () => [...emulator.checks.values()].find(check => check.name === 'shop (production)')?.status
+  for (let waited = 0; shopStatus() !== 'down' && waited < 5000; waited += 20) {
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
   const gate = {
     operation: 'wait-for-check',
     'check-name': 'shop (production)',
