@@ -52271,7 +52271,12 @@ const gate = async (ctx) => {
                 if (!check)
                     throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`);
                 latest.set(id, check);
-                const verdict = judge(check, rules);
+                let verdict = judge(check, rules);
+                // A gate whose time ran out never passes: an answer that arrives after the timeout is
+                // reported, but does not count.
+                if (verdict.passed && clock.now() > deadline) {
+                    verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
+                }
                 verdicts.set(id, verdict);
                 ctx.log.info(`${describeCheck(check)}: ${verdict.passed ? 'passed' : verdict.missed.join('; ')}`);
                 if (verdict.passed)

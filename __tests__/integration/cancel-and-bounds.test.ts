@@ -162,6 +162,18 @@ describe('the gate never waits past its timeout', () => {
     expect(emulator.count()).toBeLessThanOrEqual(61)
   })
 
+  it('an "up" that arrives after the timeout does not pass the gate', async () => {
+    emulator.seedCheck({ id: 'chk_l', name: 'late', url: site, status: 'up', lastCheckedAt: new Date().toISOString() })
+    emulator.inject({ method: 'GET', path: '/checks/chk_l', delayMs: 1500, times: Infinity })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-name': 'late', timeout: '1s', 'require-fresh': 'false' },
+      { clock: realClock }
+    )
+    expect(core.outputs.passed).toBe('false')
+    expect(core.failed).toContain('the answer arrived after the timeout')
+  })
+
   it('SIGINT ends the gate during its poll sleep', async () => {
     emulator.seedCheck({ id: 'chk_s', name: 's', url: site })
     const signals = new EventEmitter()
