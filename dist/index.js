@@ -51607,9 +51607,9 @@ function checksTable(checks, extra) {
     return {
         head,
         rows: checks.map(c => {
-            const row = [str(c.name), str(c.id), str(c.url), str(c.status), str(c.responseTime), str(c.lastCheckedAt)];
+            const row = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt];
             if (extra)
-                row.push(str(extra.value(c)));
+                row.push(extra.value(c));
             return row;
         })
     };
@@ -51750,7 +51750,7 @@ const deleteCheck = async (ctx) => {
             ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`);
             return {
                 outputs: { changed: false, result: null, 'check-name': checkNames[0] },
-                summary: checks_summary('Check already gone', [], [`No check named ${str(checkNames[0])}: nothing to delete.`])
+                summary: checks_summary('Check already gone', [], [`No check named ${checkNames[0]}: nothing to delete.`])
             };
         }
         id = target.id;
@@ -51760,7 +51760,7 @@ const deleteCheck = async (ctx) => {
         if (!target) {
             return {
                 outputs: { changed: false, result: null, 'check-id': id },
-                summary: checks_summary('Check already gone', [], [`Check ${str(id)} does not exist: nothing to delete.`])
+                summary: checks_summary('Check already gone', [], [`Check ${id} does not exist: nothing to delete.`])
             };
         }
     }
@@ -51775,7 +51775,7 @@ const deleteCheck = async (ctx) => {
     return {
         outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
         summary: checks_summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target] : [], [
-            deleted ? `Deleted ${str(id)}.` : `Check ${str(id)} did not exist: nothing to delete.`
+            deleted ? `Deleted ${id}.` : `Check ${id} did not exist: nothing to delete.`
         ])
     };
 };
@@ -51924,12 +51924,7 @@ const checkHistory = async (ctx) => {
                     head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
                     rows: shown.map(e => {
                         const { checkedAt, status, responseTime, ...rest } = e;
-                        return [
-                            str(checkedAt),
-                            str(status),
-                            str(responseTime),
-                            str(Object.keys(rest).length ? canonical(rest) : '')
-                        ];
+                        return [checkedAt, status, responseTime, Object.keys(rest).length ? canonical(rest) : ''];
                     })
                 }
             ]
@@ -52020,7 +52015,7 @@ function incidentSummary(title, incidents, lines = []) {
             ? [
                 {
                     head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-                    rows: incidents.map(i => [str(i.title), str(i.id), str(i.status), str(i.message), str(i.createdAt)])
+                    rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
                 }
             ]
             : []
@@ -52142,7 +52137,7 @@ function pageSummary(title, pages) {
             ? [
                 {
                     head: ['Status page', 'ID', 'Other fields'],
-                    rows: pages.map(({ id, name, ...rest }) => [str(name), str(id), str(canonical(rest))])
+                    rows: pages.map(({ id, name, ...rest }) => [name, id, canonical(rest)])
                 }
             ]
             : []
@@ -52297,12 +52292,12 @@ const gate = async (ctx) => {
     const rows = checks.map(c => {
         const v = verdicts.get(c.id);
         return [
-            str(c.name),
-            str(c.id),
-            str(c.status),
-            str(c.responseTime),
-            str(c.lastCheckedAt),
-            v?.passed ? 'passed' : `not passed: ${str(v ? v.missed.join('; ') : 'not polled before the time limit')}`
+            c.name,
+            c.id,
+            c.status,
+            c.responseTime,
+            c.lastCheckedAt,
+            v?.passed ? 'passed' : `not passed: ${v ? v.missed.join('; ') : 'not polled before the time limit'}`
         ];
     });
     const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1);
@@ -52336,6 +52331,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  * Read the file (validated before any request), list once, plan, print the
  * plan, then send one request per change, paced under the rate limit.
  */
+
 
 
 
@@ -52436,7 +52432,7 @@ function planSummary(title, plan, lines) {
         tables: [
             {
                 head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-                rows: sorted.map(e => [e.action, str(e.name), str(e.id), str(e.fields.join(', ')), str(e.outcome ?? '')])
+                rows: sorted.map(e => [e.action, e.name, e.id, e.fields.join(', '), e.outcome])
             }
         ]
     };
@@ -52510,7 +52506,7 @@ function isTransient(error) {
         case 'cancelled':
             return true;
         case 'http':
-            return error.status !== undefined && (error.status >= 500 || error.status === 408 || error.status === 429);
+            return error.status !== undefined && isRetryableStatus(error.status);
         default:
             return false;
     }
@@ -52960,7 +52956,7 @@ function onCancel(deps, log, controller) {
     const terminate = () => {
         log.warning('The job is being stopped (SIGTERM): ending now.');
         controller.abort();
-        (deps.exit ?? (() => { }))(143);
+        deps.exit?.(143);
     };
     signals.on('SIGINT', interrupt);
     signals.on('SIGTERM', terminate);
@@ -52994,9 +52990,9 @@ async function run(deps = defaultDependencies()) {
         }
         failOnError = failOnErrorOf(raw);
         jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false';
-        operation = OPERATIONS.includes(raw.operation?.trim() ?? '')
-            ? String(raw.operation).trim()
-            : 'unknown';
+        const named = raw.operation?.trim() ?? '';
+        // Only a known name reaches the summary: the input itself could hold anything.
+        operation = OPERATIONS.includes(named) ? named : 'unknown';
         if (c.getState(IS_POST) === 'true') {
             summary = await post(deps, raw, log, controller.signal);
             return;

@@ -129,7 +129,7 @@ function onCancel(deps: Dependencies, log: ActionLog, controller: AbortControlle
   const terminate = () => {
     log.warning('The job is being stopped (SIGTERM): ending now.')
     controller.abort()
-    ;(deps.exit ?? (() => {}))(143)
+    deps.exit?.(143)
   }
   signals.on('SIGINT', interrupt)
   signals.on('SIGTERM', terminate)
@@ -164,9 +164,9 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     }
     failOnError = failOnErrorOf(raw)
     jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false'
-    operation = (OPERATIONS as readonly string[]).includes(raw.operation?.trim() ?? '')
-      ? String(raw.operation).trim()
-      : 'unknown'
+    const named = raw.operation?.trim() ?? ''
+    // Only a known name reaches the summary: the input itself could hold anything.
+    operation = (OPERATIONS as readonly string[]).includes(named) ? named : 'unknown'
 
     if (c.getState(IS_POST) === 'true') {
       summary = await post(deps, raw, log, controller.signal)

@@ -30,8 +30,8 @@ export function checksTable(checks: Array<Check | Mapping>, extra?: { head: stri
   return {
     head,
     rows: checks.map(c => {
-      const row = [str(c.name), str(c.id), str(c.url), str(c.status), str(c.responseTime), str(c.lastCheckedAt)]
-      if (extra) row.push(str(extra.value(c)))
+      const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
+      if (extra) row.push(extra.value(c))
       return row
     })
   }
@@ -189,7 +189,7 @@ export const deleteCheck: Operation = async ctx => {
       ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`)
       return {
         outputs: { changed: false, result: null, 'check-name': checkNames[0] },
-        summary: summary('Check already gone', [], [`No check named ${str(checkNames[0])}: nothing to delete.`])
+        summary: summary('Check already gone', [], [`No check named ${checkNames[0]}: nothing to delete.`])
       }
     }
     id = target.id
@@ -198,7 +198,7 @@ export const deleteCheck: Operation = async ctx => {
     if (!target) {
       return {
         outputs: { changed: false, result: null, 'check-id': id },
-        summary: summary('Check already gone', [], [`Check ${str(id)} does not exist: nothing to delete.`])
+        summary: summary('Check already gone', [], [`Check ${id} does not exist: nothing to delete.`])
       }
     }
   }
@@ -213,7 +213,7 @@ export const deleteCheck: Operation = async ctx => {
   return {
     outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
     summary: summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target] : [], [
-      deleted ? `Deleted ${str(id)}.` : `Check ${str(id)} did not exist: nothing to delete.`
+      deleted ? `Deleted ${id}.` : `Check ${id} did not exist: nothing to delete.`
     ])
   }
 }
@@ -370,12 +370,7 @@ export const checkHistory: Operation = async ctx => {
           head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
           rows: shown.map(e => {
             const { checkedAt, status, responseTime, ...rest } = e
-            return [
-              str(checkedAt),
-              str(status),
-              str(responseTime),
-              str(Object.keys(rest).length ? canonical(rest) : '')
-            ]
+            return [checkedAt, status, responseTime, Object.keys(rest).length ? canonical(rest) : '']
           })
         }
       ]

@@ -121,12 +121,12 @@ const gate: Operation = async ctx => {
   const rows = checks.map(c => {
     const v = verdicts.get(c.id)
     return [
-      str(c.name),
-      str(c.id),
-      str(c.status),
-      str(c.responseTime),
-      str(c.lastCheckedAt),
-      v?.passed ? 'passed' : `not passed: ${str(v ? v.missed.join('; ') : 'not polled before the time limit')}`
+      c.name,
+      c.id,
+      c.status,
+      c.responseTime,
+      c.lastCheckedAt,
+      v?.passed ? 'passed' : `not passed: ${v ? v.missed.join('; ') : 'not polled before the time limit'}`
     ]
   })
   const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1)

@@ -92,7 +92,7 @@ function incidentSummary(title: string, incidents: Array<Incident | Mapping>, li
         ? [
             {
               head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-              rows: incidents.map(i => [str(i.title), str(i.id), str(i.status), str(i.message), str(i.createdAt)])
+              rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
             }
           ]
         : []

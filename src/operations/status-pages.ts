@@ -15,7 +15,7 @@ function pageSummary(title: string, pages: Array<StatusPage | Mapping>): Summary
         ? [
             {
               head: ['Status page', 'ID', 'Other fields'],
-              rows: pages.map(({ id, name, ...rest }) => [str(name), str(id), str(canonical(rest))])
+              rows: pages.map(({ id, name, ...rest }) => [name, id, canonical(rest)])
             }
           ]
         : []

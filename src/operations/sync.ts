@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
 import { ApiError } from '../api/errors.js'
 import { paths } from '../api/monitoring.js'
+import { isRetryableStatus } from '../api/retry.js'
 import type { Check } from '../api/schemas.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../parse.js'
@@ -129,7 +130,7 @@ function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-        rows: sorted.map(e => [e.action, str(e.name), str(e.id), str(e.fields.join(', ')), str(e.outcome ?? '')])
+        rows: sorted.map(e => [e.action, e.name, e.id, e.fields.join(', '), e.outcome])
       }
     ]
   }
@@ -202,7 +203,7 @@ export function isTransient(error: unknown): boolean {
     case 'cancelled':
       return true
     case 'http':
-      return error.status !== undefined && (error.status >= 500 || error.status === 408 || error.status === 429)
+      return error.status !== undefined && isRetryableStatus(error.status)
     default:
       return false
   }
