@@ -1,11 +1,13 @@
 /**
  * An emulator of the monitoring API (seed document), in memory, on 127.0.0.1.
- * All 12 endpoints, Bearer auth, JSON errors, the 100-a-minute rate limit with
- * 429 and Retry-After, pagination, PUT that replaces (or merges), fault
- * injection, and real probing of each check's URL.
+ * All 12 endpoints, Bearer auth, JSON errors, the 100-a-minute rate limit (one
+ * fixed window per key, shared by every connection; X-RateLimit-* and
+ * RateLimit-* headers on every answer; 429 with Retry-After), pagination, PUT
+ * that replaces (or merges), per-route latency (a create that takes a second
+ * to land), fault injection, and real probing of each check's URL.
  *
  * Admin endpoints (no auth) under /__emulator: GET requests, GET state,
- * POST faults, POST reset.
+ * POST faults, POST latency (`{"POST /checks": 1000}`; 0 removes), POST reset.
  */
 import { randomBytes } from 'node:crypto'
 import * as http from 'node:http'
@@ -66,6 +68,16 @@ export interface EmulatorOptions {
   historyLimit?: number
   /** Serve HTTPS with this key and certificate (PEM). */
   tls?: { key: string; cert: string }
+  /**
+   * Hold matching requests this long before they take effect (the answer comes
+   * after). Keys are `METHOD /path` (`POST /checks`), `METHOD` or `/path`;
+   * the path is after the version segment.
+   */
+  latency?: Record<string, number>
+  /** Shorthand: hold every create (POST /checks, /incidents, /status-pages) this long. */
+  createLatencyMs?: number
+  /** Send X-RateLimit-* and RateLimit-* headers on every answer (default true). */
+  rateLimitHeaders?: boolean
 }
 
 interface Stored extends Json {
@@ -96,7 +108,10 @@ interface Answer {
 }
 
 export class Emulator {
-  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls'>> & Pick<EmulatorOptions, 'rateLimit' | 'tls'>
+  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls' | 'latency' | 'createLatencyMs'>> &
+    Pick<EmulatorOptions, 'rateLimit' | 'tls'>
+  /** Per-route latency (see EmulatorOptions.latency); may be changed between requests. */
+  latency: Record<string, number>
   checks = new Map<string, Stored>()
   incidents = new Map<string, Stored>()
   statusPages = new Map<string, Stored>()
@@ -104,7 +119,8 @@ export class Emulator {
   requests: RequestRecord[] = []
   faults: Array<Fault & { left: number }> = []
   private server?: http.Server
-  private windows = new Map<string, number[]>()
+  /** One fixed rate-limit window per key, shared by every connection that uses it. */
+  private windows = new Map<string, { start: number; count: number }>()
   private timers = new Map<string, NodeJS.Timeout>()
   private sockets = new Set<import('node:net').Socket>()
   /** Bumped by reset(): requests still in flight from before are dropped, never applied. */
@@ -124,7 +140,13 @@ export class Emulator {
       timeScale: options.timeScale ?? 1,
       probeTimeoutMs: options.probeTimeoutMs ?? 5_000,
       historyLimit: options.historyLimit ?? 1_000,
-      tls: options.tls
+      tls: options.tls,
+      rateLimitHeaders: options.rateLimitHeaders ?? true
+    }
+    this.latency = { ...(options.latency ?? {}) }
+    if (options.createLatencyMs) {
+      for (const collection of ['/checks', '/incidents', '/status-pages'])
+        this.latency[`POST ${collection}`] ??= options.createLatencyMs
     }
   }
 
@@ -245,6 +267,7 @@ export class Emulator {
       return
     }
     let answer: Answer
+    let budget: Record<string, string> | undefined
     if (fault && fault.status !== undefined && !fault.after) {
       answer = { status: fault.status, body: echoed(fault.body, req), headers: fault.headers }
     } else {
@@ -254,12 +277,21 @@ export class Emulator {
         }
         const key = this.authenticate(req)
         record.authorized = true
-        this.rateLimit(key)
+        budget = this.rateLimit(key)
         if (tooLarge) throw new HttpProblem(413, 'payload_too_large', 'Request body too large')
+        const hold = this.latencyOf(method, path)
+        if (hold > 0) {
+          await new Promise(r => setTimeout(r, hold))
+          if (generation !== this.generation) {
+            req.socket.destroy()
+            return
+          }
+        }
         answer = this.route(method, path, url, raw)
       } catch (error) {
         answer = problemAnswer(error)
       }
+      if (budget) answer = { ...answer, headers: { ...budget, ...(answer.headers ?? {}) } }
       if (fault?.after) {
         if (fault.drop) {
           record.status = -1
@@ -305,27 +337,48 @@ export class Emulator {
     return match[1]
   }
 
-  private rateLimit(key: string): void {
+  /** How long a request to this route is held before it takes effect. */
+  private latencyOf(method: string, path: string): number {
+    return this.latency[`${method} ${path}`] ?? this.latency[method] ?? this.latency[path] ?? 0
+  }
+
+  /**
+   * Count the request in its key's fixed window (one per key, across every
+   * connection). Returns the rate-limit headers of the answer; throws a 429
+   * when the window is spent.
+   */
+  private rateLimit(key: string): Record<string, string> | undefined {
     const limit = this.options.rateLimit
-    if (!limit) return
+    if (!limit) return undefined
     const now = Date.now()
-    const window = (this.windows.get(key) ?? []).filter(t => t > now - limit.windowMs)
-    this.windows.set(key, window)
-    if (window.length >= limit.limit) {
-      const resetMs = window[0] + limit.windowMs - now
+    let window = this.windows.get(key)
+    if (!window || now >= window.start + limit.windowMs) {
+      window = { start: now, count: 0 }
+      this.windows.set(key, window)
+    }
+    const resetAt = window.start + limit.windowMs
+    const headers = (remaining: number): Record<string, string> => {
+      if (!this.options.rateLimitHeaders) return {}
+      const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000))
+      return {
+        'X-RateLimit-Limit': String(limit.limit),
+        'X-RateLimit-Remaining': String(remaining),
+        'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+        'RateLimit-Limit': String(limit.limit),
+        'RateLimit-Remaining': String(remaining),
+        'RateLimit-Reset': String(seconds)
+      }
+    }
+    if (window.count >= limit.limit) {
       throw new HttpProblem(
         429,
         'rate_limited',
         `Rate limit exceeded: ${limit.limit} requests per ${limit.windowMs / 1000} s`,
-        {
-          'Retry-After': String(Math.max(1, Math.ceil(resetMs / 1000))),
-          'X-RateLimit-Limit': String(limit.limit),
-          'X-RateLimit-Remaining': '0',
-          'X-RateLimit-Reset': String(Math.ceil((now + resetMs) / 1000))
-        }
+        { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))), ...headers(0) }
       )
     }
-    window.push(now)
+    window.count++
+    return headers(limit.limit - window.count)
   }
 
   private route(method: string, path: string, url: URL, raw: string): Answer {
@@ -578,6 +631,15 @@ export class Emulator {
       if (req.method === 'POST' && action === 'reset') {
         this.reset()
         return send(res, { status: 204 })
+      }
+      if (req.method === 'POST' && action === 'latency') {
+        const routes = JSON.parse(raw || '{}') as Record<string, number>
+        for (const [route, ms] of Object.entries(routes)) {
+          if (typeof ms !== 'number' || !(ms >= 0)) throw new Error(`latency of ${route} must be a number of ms`)
+          if (ms === 0) delete this.latency[route]
+          else this.latency[route] = ms
+        }
+        return send(res, { status: 200, body: this.latency })
       }
       if (req.method === 'POST' && action === 'faults') {
         const fault = JSON.parse(raw || '{}') as Fault

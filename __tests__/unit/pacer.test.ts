@@ -45,4 +45,84 @@ describe('Pacer', () => {
     await Promise.all([0, 1, 2].map(i => pacer.take().then(() => order.push(i))))
     expect(order).toEqual([0, 1, 2])
   })
+
+  describe("the server's stated budget (shared by every job using the key)", () => {
+    it('with nothing left, waits for the reset instead of meeting a 429', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      const ticket = await pacer.take()
+      pacer.observe(ticket, { remaining: 0, resetInMs: 5000 })
+      await pacer.take()
+      expect(clock.time).toBe(5000)
+    })
+
+    it('counts its own starts against what is left: 3 left means 3 more, then the reset', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.observe(await pacer.take(), { remaining: 3, resetInMs: 8000 })
+      for (let i = 0; i < 3; i++) await pacer.take()
+      expect(clock.time).toBe(0)
+      await pacer.take()
+      expect(clock.time).toBe(8000)
+    })
+
+    it('alone on the key it bursts: the counts fall only by its own requests', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      for (let remaining = 39; remaining >= 10; remaining--) {
+        pacer.observe(await pacer.take(), { remaining, resetInMs: 10_000 })
+      }
+      expect(pacer.shared).toBe(false)
+      expect(clock.time).toBe(0)
+    })
+
+    it('when others spend the same budget, it spreads what is left over the time to the reset', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      // Each of our requests sees the count fall by 3: two other jobs share the key.
+      let remaining = 40
+      for (let i = 0; i < 4; i++) {
+        remaining -= 3
+        pacer.observe(await pacer.take(), { remaining, resetInMs: 10_000 - clock.time })
+      }
+      expect(pacer.shared).toBe(true)
+      const before = clock.time
+      const ticket = await pacer.take()
+      const spacing = clock.time - before
+      // 28 left over about 10 s: roughly one start per 10 s / 27
+      expect(spacing).toBeGreaterThan(250)
+      expect(spacing).toBeLessThan(1000)
+      pacer.observe(ticket, { remaining: 2, resetInMs: 10_000 - clock.time })
+      await pacer.take()
+      expect(clock.time).toBeLessThan(10_000)
+      await pacer.take()
+      // The last of the budget is spread up to the reset, never past it.
+      expect(clock.time).toBe(10_000)
+    })
+
+    it('ignores an answer older than the one it knows, and a reset more than 2 minutes away', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      const first = await pacer.take()
+      const second = await pacer.take()
+      pacer.observe(second, { remaining: 10, resetInMs: 5000 })
+      pacer.observe(first, { remaining: 0, resetInMs: 5000 })
+      await pacer.take()
+      expect(clock.time).toBe(0)
+      pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 3_600_000 })
+      await pacer.take()
+      expect(clock.time).toBe(0)
+    })
+
+    it('a new window (a later reset) starts a fresh count', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 2000 })
+      await pacer.take()
+      expect(clock.time).toBe(2000)
+      pacer.observe(await pacer.take(), { remaining: 5, resetInMs: 10_000 })
+      for (let i = 0; i < 4; i++) await pacer.take()
+      expect(clock.time).toBe(2000)
+    })
+  })
 })

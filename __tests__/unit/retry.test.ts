@@ -5,6 +5,7 @@ import {
   mayResend,
   parseRateLimitReset,
   parseRetryAfter,
+  serverBudget,
   serverWaitMs
 } from '../../src/api/retry.js'
 
@@ -49,5 +50,19 @@ describe('retry policy', () => {
     expect(backoffMs(3, () => 0)).toBe(1000)
     expect(backoffMs(3, () => 1)).toBe(2000)
     expect(backoffMs(30, () => 1)).toBe(20_000)
+  })
+
+  it("reads the server's stated budget: RateLimit-* first, then X-RateLimit-*; both remaining and reset needed", () => {
+    expect(serverBudget({ 'ratelimit-remaining': '7', 'ratelimit-reset': '12' }, now)).toEqual({
+      remaining: 7,
+      resetInMs: 12_000
+    })
+    expect(serverBudget({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({
+      remaining: 3,
+      resetInMs: 30_000
+    })
+    expect(serverBudget({ 'x-ratelimit-remaining': '3' }, now)).toBeUndefined()
+    expect(serverBudget({ 'ratelimit-remaining': 'many', 'ratelimit-reset': '1' }, now)).toBeUndefined()
+    expect(serverBudget({}, now)).toBeUndefined()
   })
 })

@@ -13,7 +13,15 @@ import { ApiError, httpError } from './errors.js'
 import { TransportOptions, exchange } from './transport.js'
 import { redact, withoutCredentials } from '../secrets.js'
 import { Clock, Pacer, PacingDeadline, realClock } from './pacer.js'
-import { MAX_RATE_LIMIT_WAIT_MS, Method, backoffMs, isRetryableStatus, mayResend, serverWaitMs } from './retry.js'
+import {
+  MAX_RATE_LIMIT_WAIT_MS,
+  Method,
+  backoffMs,
+  isRetryableStatus,
+  mayResend,
+  serverBudget,
+  serverWaitMs
+} from './retry.js'
 
 export interface Logger {
   debug: (message: string) => void
@@ -197,10 +205,10 @@ export class ApiClient {
     this.throwIfCancelled(method, path)
   }
 
-  /** Wait for the pacer's slot; one that comes after the deadline is not waited for. */
-  private async pace(method: Method, path: string): Promise<void> {
+  /** Wait for the pacer's slot; one that comes after the deadline is not waited for. Returns the pacer's ticket. */
+  private async pace(method: Method, path: string): Promise<number> {
     try {
-      await this.pacer?.take(this.deadline, this.options.signal)
+      return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0
     } catch (error) {
       if (error instanceof PacingDeadline) {
         throw new ApiError({
@@ -243,10 +251,12 @@ export class ApiClient {
     const body = payload === undefined ? undefined : JSON.stringify(payload)
     const retries = this.options.maxRetries
     for (let attempt = 1; ; attempt++) {
-      await this.pace(method, path)
+      const ticket = await this.pace(method, path)
       let response: RawResponse
       try {
         response = await this.exchange(method, url, body)
+        const budget = serverBudget(response.headers, this.clock.now())
+        if (budget) this.pacer?.observe(ticket, budget)
       } catch (error) {
         const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')
         if (!transient || !mayResend(method, undefined) || attempt > retries) {

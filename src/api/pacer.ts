@@ -2,6 +2,11 @@
  * Client-side pacing: at most `limit` request starts in any window of
  * `windowMs`, so bulk work stays under the service's rate limit without
  * meeting a 429. A 429's wait blocks every request, not just the one that met it.
+ *
+ * The key's budget is shared by every job that uses it, so the pacer also
+ * follows what the server says is left (`observe`): with nothing left it waits
+ * for the reset; once it sees others spend the same budget, it spreads what is
+ * left over the time to the reset instead of bursting into a 429.
  */
 export interface Clock {
   now: () => number
@@ -26,11 +31,36 @@ export const realClock: Clock = {
 
 /** Slack added to the window for the time a request takes to reach the server. */
 const WINDOW_SLACK_MS = 250
+/** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
+const MAX_BUDGET_WAIT_MS = 120_000
+/** Requests spent by others, beyond our own, before the budget counts as shared. */
+const SHARED_AFTER = 2
+
+/** What the server said is left of the key's budget, in an answer. */
+export interface ServerBudget {
+  remaining: number
+  resetInMs: number
+}
+
+interface Observed {
+  /** The start number of the request whose answer said it. */
+  ticket: number
+  remaining: number
+  resetAt: number
+}
 
 export class Pacer {
   private readonly starts: number[] = []
   private blockedUntil = 0
   private queue: Promise<void> = Promise.resolve()
+  /** Requests started so far: each start's number is its ticket. */
+  private started = 0
+  private lastStartAt = Number.NEGATIVE_INFINITY
+  /** The newest budget the server stated, and the first one of the same window. */
+  private server?: Observed
+  private windowFirst?: Observed
+  /** Others spend the same budget (seen in the server's counts): spread, don't burst. */
+  shared = false
 
   constructor(
     readonly limit: number,
@@ -39,14 +69,17 @@ export class Pacer {
   ) {}
 
   /**
-   * Wait for a slot; resolves when this request may start. Slots are handed
-   * out in call order. When the slot comes after `deadline` (ms), rejects at
-   * once with a PacingDeadline instead of waiting; when `signal` aborts, the
-   * wait ends with a PacingCancelled.
+   * Wait for a slot; resolves with the request's ticket (give it to `observe`)
+   * when it may start. Slots are handed out in call order. When the slot comes
+   * after `deadline` (ms), rejects at once with a PacingDeadline instead of
+   * waiting; when `signal` aborts, the wait ends with a PacingCancelled.
    */
-  take(deadline?: number, signal?: AbortSignal): Promise<void> {
+  take(deadline?: number, signal?: AbortSignal): Promise<number> {
     const turn = this.queue.then(() => this.waitForSlot(deadline, signal))
-    this.queue = turn.catch(() => undefined)
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined
+    )
     return turn
   }
 
@@ -55,18 +88,50 @@ export class Pacer {
     this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms)
   }
 
-  private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  /** The server's rate-limit headers on the answer to request `ticket`. */
+  observe(ticket: number, budget: ServerBudget): void {
+    if (budget.resetInMs > MAX_BUDGET_WAIT_MS) return
+    const seen: Observed = { ticket, remaining: budget.remaining, resetAt: this.clock.now() + budget.resetInMs }
+    const current = this.server
+    // A reset more than a second later than the one known (reset headers are whole seconds) is a new window.
+    const newWindow = !current || seen.resetAt > current.resetAt + 1000 || this.clock.now() >= current.resetAt
+    if (newWindow) {
+      this.server = seen
+      this.windowFirst = seen
+      return
+    }
+    if (ticket < current.ticket) return // an older answer that arrived late says less than the one known
+    this.server = seen
+    const first = this.windowFirst as Observed
+    const spent = first.remaining - seen.remaining
+    const ours = seen.ticket - first.ticket
+    if (spent - ours > SHARED_AFTER) this.shared = true
+  }
+
+  /** When the server's stated budget lets the next request start (now if it says nothing). */
+  private serverAllows(now: number): number {
+    const server = this.server
+    if (!server || now >= server.resetAt) return now
+    // Our own requests started after the observed one may not be counted in it yet.
+    const left = server.remaining - (this.started - server.ticket)
+    if (left <= 0) return server.resetAt
+    if (!this.shared) return now
+    return Math.max(now, this.lastStartAt + (server.resetAt - now) / left)
+  }
+
+  private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<number> {
     for (;;) {
       if (signal?.aborted) throw new PacingCancelled()
       const now = this.clock.now()
       const window = this.windowMs + WINDOW_SLACK_MS
       while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
-      let until: number
-      if (now < this.blockedUntil) until = this.blockedUntil
-      else if (this.starts.length < this.limit) {
+      let until = Math.max(now, this.blockedUntil, this.serverAllows(now))
+      if (until <= now && this.starts.length >= this.limit) until = this.starts[0] + window
+      if (until <= now) {
         this.starts.push(now)
-        return
-      } else until = this.starts[0] + window
+        this.lastStartAt = now
+        return ++this.started
+      }
       if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
       await this.clock.sleep(until - now, signal)
     }

@@ -60,6 +60,22 @@ export function serverWaitMs(headers: Headers, now: number): number | undefined 
   )
 }
 
+/**
+ * What the server says is left of the key's budget: `RateLimit-Remaining` /
+ * `X-RateLimit-Remaining` with the matching reset header. Undefined when it
+ * does not say both.
+ */
+export function serverBudget(headers: Headers, now: number): { remaining: number; resetInMs: number } | undefined {
+  for (const prefix of ['ratelimit', 'x-ratelimit']) {
+    const remaining = header(headers, `${prefix}-remaining`)?.trim()
+    const resetInMs = parseRateLimitReset(header(headers, `${prefix}-reset`), now)
+    if (remaining !== undefined && /^\d+$/.test(remaining) && resetInMs !== undefined) {
+      return { remaining: Number(remaining), resetInMs }
+    }
+  }
+  return undefined
+}
+
 /** Exponential backoff with jitter: half fixed, half random. `attempt` counts from 1. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))
