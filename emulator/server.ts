@@ -78,6 +78,8 @@ export interface EmulatorOptions {
   createLatencyMs?: number
   /** Send X-RateLimit-* and RateLimit-* headers on every answer (default true). */
   rateLimitHeaders?: boolean
+  /** Give checks and incidents a `createdAt` (default true); false: a server whose resources carry none. */
+  createdAt?: boolean
 }
 
 interface Stored extends Json {
@@ -141,7 +143,8 @@ export class Emulator {
       probeTimeoutMs: options.probeTimeoutMs ?? 5_000,
       historyLimit: options.historyLimit ?? 1_000,
       tls: options.tls,
-      rateLimitHeaders: options.rateLimitHeaders ?? true
+      rateLimitHeaders: options.rateLimitHeaders ?? true,
+      createdAt: options.createdAt ?? true
     }
     this.latency = { ...(options.latency ?? {}) }
     if (options.createLatencyMs) {
@@ -216,8 +219,9 @@ export class Emulator {
       responseTime: null,
       ...fields,
       id: typeof fields.id === 'string' ? fields.id : newId('chk'),
-      createdAt: now
+      createdAt: typeof fields.createdAt === 'string' ? fields.createdAt : now
     }
+    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete check.createdAt
     this.checks.set(check.id, check)
     this.history.set(check.id, [])
     this.schedule(check.id, 0)
@@ -227,6 +231,7 @@ export class Emulator {
   seedIncident(fields: Json): Stored {
     const now = this.now()
     const incident: Stored = { status: 'investigating', createdAt: now, updatedAt: now, ...fields, id: newId('inc') }
+    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete incident.createdAt
     this.incidents.set(incident.id, incident)
     return incident
   }

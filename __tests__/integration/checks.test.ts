@@ -87,13 +87,25 @@ describe('get-check and list-checks', () => {
     expect(core.outputs['check-status']).toBe('pending')
   })
 
-  it('a name that matches nothing is a clear not-found error; two matches list their ids', async () => {
+  it('a name that matches nothing is a clear not-found error; two that differ list their ids and what differs', async () => {
     let outcome = await runAction(emulator, { operation: 'get-check', 'check-name': 'nope' })
     expect(outcome.core.failed).toBe('no check named "nope" (looked through 0 checks)')
     const a = emulator.seedCheck({ name: 'twin', url: site })
-    const b = emulator.seedCheck({ name: 'twin', url: site })
+    const b = emulator.seedCheck({ name: 'twin', url: `${site}/other` })
     outcome = await runAction(emulator, { operation: 'get-check', 'check-name': 'twin' })
-    expect(outcome.core.failed).toContain(`2 checks are named "twin" (${a.id}, ${b.id})`)
+    expect(outcome.core.failed).toContain(`2 checks are named "twin" (${a.id}, ${b.id}) and they differ (url)`)
+  })
+
+  it('a read by name meeting identical duplicates uses the oldest and warns, writing nothing', async () => {
+    const old = emulator.seedCheck({ name: 'twin', url: site, createdAt: '2026-01-01T00:00:00Z' })
+    const copy = emulator.seedCheck({ name: 'twin', url: site, createdAt: '2026-01-02T00:00:00Z' })
+    const { core } = await runAction(emulator, { operation: 'get-check', 'check-name': 'twin' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['check-id']).toBe(old.id)
+    const warning = core.logs.find(l => l.startsWith('warning: 2 identical checks are named "twin"'))
+    expect(warning).toContain(copy.id)
+    expect(emulator.count('DELETE')).toBe(0)
+    expect(emulator.checks.size).toBe(2)
   })
 
   it('an unknown id is a 404 error naming the id', async () => {
@@ -187,12 +199,12 @@ describe('upsert-check', () => {
     expect(core.outputs.changed).toBe('false')
   })
 
-  it('two checks with the name is an error listing their ids, and nothing is written', async () => {
+  it('two checks with the name that differ is an error listing their ids, and nothing is written', async () => {
     emulator.seedCheck({ name: 'dup', url: site })
-    emulator.seedCheck({ name: 'dup', url: site })
+    emulator.seedCheck({ name: 'dup', url: site, interval: 30 })
     const { core } = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'dup', 'check-url': site })
-    expect(core.failed).toMatch(/2 checks are named "dup" \(chk_\w+, chk_\w+\)/)
-    expect(emulator.count('POST') + emulator.count('PUT')).toBe(0)
+    expect(core.failed).toMatch(/2 checks are named "dup" \(chk_\w+, chk_\w+\) and they differ \(interval\)/)
+    expect(emulator.count('POST') + emulator.count('PUT') + emulator.count('DELETE')).toBe(0)
   })
 })
 

@@ -104,9 +104,9 @@ describe('incident operations', () => {
     })
   })
 
-  it('update-incident by title targets the newest unresolved one', async () => {
-    const old = emulator.seedIncident({ title: 'Outage', createdAt: '2026-01-01T00:00:00Z' })
-    const newer = emulator.seedIncident({ title: 'Outage', createdAt: '2026-02-01T00:00:00Z' })
+  it('update-incident by title targets the newest unresolved one (of incidents that are not identical)', async () => {
+    const old = emulator.seedIncident({ title: 'Outage', severity: 'low', createdAt: '2026-01-01T00:00:00Z' })
+    const newer = emulator.seedIncident({ title: 'Outage', severity: 'high', createdAt: '2026-02-01T00:00:00Z' })
     emulator.seedIncident({ title: 'Outage', status: 'Resolved', createdAt: '2026-03-01T00:00:00Z' })
     const { core } = await runAction(emulator, {
       operation: 'update-incident',

@@ -56,17 +56,47 @@ describe('computePlan', () => {
     ).toEqual(['app-api', 'app-old'])
   })
 
-  it('two server checks matching one entry is an error naming them', () => {
+  it('two server checks matching one entry that differ are an error naming them and what differs', () => {
     expect(() =>
       computePlan(
         [{ name: 'dup', url: 'u' }],
         [
-          { id: 'a', name: 'dup' },
-          { id: 'b', name: 'dup' }
+          { id: 'a', name: 'dup', url: 'u' },
+          { id: 'b', name: 'dup', url: 'v' }
         ],
         { prune: false }
       )
-    ).toThrow('2 checks on the service are named "dup" (a, b)')
+    ).toThrow('2 checks on the service are named "dup" (a, b) and they differ (url)')
+  })
+
+  it('identical server checks matching one entry: the oldest is the check, the others are planned for deletion', () => {
+    const plan = computePlan(
+      [{ name: 'dup', url: 'u', interval: 30 }],
+      [
+        { id: 'b', name: 'dup', url: 'u', type: 'http', status: 'up', createdAt: '2026-01-02T00:00:00Z' },
+        { id: 'c', name: 'dup', url: 'u', status: 'down', createdAt: '2026-01-03T00:00:00Z' },
+        { id: 'a', name: 'dup', url: 'u', type: 'http', status: 'up', createdAt: '2026-01-01T00:00:00Z' }
+      ],
+      { prune: false }
+    )
+    expect(plan.map(e => [e.action, e.id, e.note])).toEqual([
+      ['delete', 'b', 'identical duplicate of a'],
+      ['delete', 'c', 'identical duplicate of a'],
+      ['update', 'a', undefined]
+    ])
+  })
+
+  it('a paused copy is not identical to a running one: that is an error, not a deletion', () => {
+    expect(() =>
+      computePlan(
+        [{ name: 'dup', url: 'u' }],
+        [
+          { id: 'a', name: 'dup', url: 'u', status: 'up' },
+          { id: 'b', name: 'dup', url: 'u', status: 'paused' }
+        ],
+        { prune: false }
+      )
+    ).toThrow('they differ (status)')
   })
 })
 

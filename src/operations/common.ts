@@ -27,6 +27,19 @@ export function differences(wanted: Mapping, current: Mapping): string[] {
   return Object.keys(wanted).filter(field => normal(field, wanted[field]) !== normal(field, current[field]))
 }
 
+/**
+ * A resource's own settings as one comparable string: its writable fields,
+ * normalised as `differences` compares them, absent and null alike, less the
+ * fields in `ignore`. Equal signatures: nothing a user set tells them apart.
+ */
+export function signature(resource: Mapping, ignore: string[] = []): string {
+  const fields = Object.entries(writableOf(resource))
+    .filter(([field, value]) => !ignore.includes(field) && value !== undefined && value !== null)
+    .map(([field, value]) => [field, normal(field, value)])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify(fields)
+}
+
 /** A resource without the fields the server owns: what a PUT sends back. */
 export function writableOf(resource: Mapping): Mapping {
   const out: Mapping = {}

@@ -67,7 +67,7 @@ const gate: Operation = async ctx => {
   ctx.api.client.deadline = deadline
   const hardStop = deadline + config.requestTimeoutMs + 1_000
 
-  const targets = await targetChecks(ctx)
+  const { checks: targets } = await targetChecks(ctx, false)
   const latest = new Map<string, Check>(targets.map(c => [c.id, c]))
   const verdicts = new Map<string, Verdict>()
   const pending = new Set(targets.map(c => c.id))

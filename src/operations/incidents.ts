@@ -6,7 +6,8 @@ import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import type { RunContext } from '../run-context.js'
-import { differences, planned, str, writableOf } from './common.js'
+import { differences, planned, signature, str, writableOf } from './common.js'
+import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
 import { OperationError, knowing } from './types.js'
 
@@ -99,7 +100,62 @@ function incidentSummary(title: string, incidents: Array<Incident | Mapping>, li
   }
 }
 
-async function create(ctx: OperationContext, existing?: Incident[]): Promise<OperationResult> {
+/** An unresolved incident with this title, and identical unresolved duplicates of it (left by concurrent runs). */
+interface Titled {
+  incident?: Incident
+  duplicates: Incident[]
+}
+
+/**
+ * The unresolved incident a title means: the newest. When every unresolved
+ * incident with the title is identical (title, message, status and every other
+ * field, as concurrent runs of one step make them), they are one incident: the
+ * oldest is kept (the same rule as converge.ts) and the others are duplicates.
+ */
+export function byTitle(incidents: Incident[], title: string): Titled {
+  const open = incidents.filter(i => i.title === title && !isResolved(i))
+  if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
+    const incident = survivorOf(open)
+    return { incident, duplicates: open.filter(i => i !== incident) }
+  }
+  return { incident: newestUnresolved(incidents, title), duplicates: [] }
+}
+
+const duplicateMessage = (survivor: Incident) =>
+  `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`
+
+/** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
+async function resolveAsDuplicate(ctx: OperationContext, duplicate: Incident, survivor: Incident): Promise<void> {
+  if (isResolved(duplicate)) return
+  const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) }
+  if (planned(ctx, 'PUT', paths.incident(duplicate.id), body)) return
+  await ctx.api.updateIncident(duplicate.id, body)
+}
+
+/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
+async function settleDuplicates(ctx: OperationContext, titled: Titled): Promise<number> {
+  const { incident, duplicates } = titled
+  if (!incident || duplicates.length === 0) return 0
+  for (const duplicate of duplicates) {
+    await knowing(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident))
+  }
+  ctx.log.info(
+    `${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`
+  )
+  return duplicates.length
+}
+
+/** A result after `healed` duplicates were resolved first: that was a change too. */
+function withHealed(ctx: OperationContext, result: OperationResult, healed: number): OperationResult {
+  if (healed === 0) return result
+  result.outputs.changed = true
+  result.summary.lines.unshift(
+    `${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`
+  )
+  return result
+}
+
+async function create(ctx: OperationContext, existing?: Incident[], converge = false): Promise<OperationResult> {
   const body: Mapping = {
     ...ctx.config.incident,
     status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
@@ -112,12 +168,40 @@ async function create(ctx: OperationContext, existing?: Incident[]): Promise<Ope
       summary: incidentSummary('Incident would be opened (dry run)', [body])
     }
   }
+  const sent = ctx.clock.now()
   const { item } = await ctx.api.createIncident(body, before)
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`)
-  return {
-    outputs: { ...incidentOutputs(item), result: item, changed: true },
-    summary: incidentSummary('Incident opened', [item])
+  if (!converge) {
+    return {
+      outputs: { ...incidentOutputs(item), result: item, changed: true },
+      summary: incidentSummary('Incident opened', [item])
+    }
   }
+  const { survivor } = await knowing(incidentOutputs(item), async () => {
+    const found = await convergeCreated([item], {
+      what: 'incident',
+      list: () => ctx.api.listIncidents(),
+      nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
+      kindOf: () => '',
+      remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
+      sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+      settleMs: settleMs(ctx.clock.now() - sent, ctx.config.requestTimeoutMs),
+      log: ctx.log
+    })
+    return found.get(str(item.title)) as Converged<Incident>
+  })
+  if (survivor.id === item.id) {
+    return {
+      outputs: { ...incidentOutputs(item), result: item, changed: true },
+      summary: incidentSummary('Incident opened', [item])
+    }
+  }
+  const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
+  ctx.log.info(line)
+  const updated = await apply(ctx, survivor, body, 'Incident opened')
+  updated.outputs.changed = true
+  updated.summary.lines.unshift(line)
+  return updated
 }
 
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
@@ -150,43 +234,49 @@ async function apply(
   }
 }
 
-/** The incident incident-id names, or else the newest unresolved one with incident-title. */
-async function target(ctx: OperationContext): Promise<{ incident?: Incident; all: Incident[] }> {
+/**
+ * The incident incident-id names, or else the unresolved one incident-title
+ * means (identical duplicates resolved first: `healed` counts them).
+ */
+async function target(ctx: OperationContext): Promise<{ incident?: Incident; healed: number }> {
   const all = await ctx.api.listIncidents()
   const id = ctx.config.incidentId
   if (id) {
     const incident = all.find(i => i.id === id)
     if (!incident) throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`)
-    return { incident, all }
+    return { incident, healed: 0 }
   }
-  return { incident: newestUnresolved(all, str(ctx.config.incident.title)), all }
+  const titled = byTitle(all, str(ctx.config.incident.title))
+  return { incident: titled.incident, healed: await settleDuplicates(ctx, titled) }
 }
 
 export const createIncident: Operation = ctx => create(ctx)
 
 export const openIncident: Operation = async ctx => {
   const all = await ctx.api.listIncidents()
-  const current = newestUnresolved(all, str(ctx.config.incident.title))
-  if (!current) return create(ctx, all)
+  const titled = byTitle(all, str(ctx.config.incident.title))
+  const current = titled.incident
+  if (!current) return create(ctx, all, true)
+  const healed = await settleDuplicates(ctx, titled)
   const changes: Mapping = {
     ...ctx.config.incident,
     message: await messageOf(ctx, failureMessage),
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
-  return apply(ctx, current, changes, 'Incident updated')
+  return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed)
 }
 
 export const updateIncident: Operation = async ctx => {
-  const { incident } = await target(ctx)
+  const { incident, healed } = await target(ctx)
   if (!incident) throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`)
   const changes: Mapping = { ...ctx.config.incident }
   if (!ctx.config.incidentId) delete changes.title
   if (typeof changes.message === 'string') changes.message = fillRunFacts(changes.message, await ctx.runContext())
-  return apply(ctx, incident, changes, 'Incident updated')
+  return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed)
 }
 
 export const resolveIncident: Operation = async ctx => {
-  const { incident } = await target(ctx)
+  const { incident, healed } = await target(ctx)
   if (!incident || isResolved(incident)) {
     const why = incident
       ? `Incident ${incident.id} is already resolved.`
@@ -198,7 +288,7 @@ export const resolveIncident: Operation = async ctx => {
     }
   }
   const changes: Mapping = { status: RESOLVED, message: await messageOf(ctx, resolvedMessage) }
-  return apply(ctx, incident, changes, 'Incident resolved')
+  return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed)
 }
 
 export const listIncidents: Operation = async ctx => {

@@ -12,6 +12,7 @@ import { isRetryableStatus } from '../api/retry.js'
 import type { Check } from '../api/schemas.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../parse.js'
+import { convergeChecks, findByName } from './checks.js'
 import { differences, planned, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
 import { OperationError } from './types.js'
@@ -28,6 +29,8 @@ export interface PlanEntry {
   body?: Mapping
   /** After applying: done, failed or not attempted. */
   outcome?: 'applied' | 'failed' | 'not applied'
+  /** Why, when the fields do not say: an identical duplicate removed. */
+  note?: string
 }
 
 /** Requests run at once during a sync; all still go through the client's pacing. */
@@ -85,14 +88,17 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
   const plan: PlanEntry[] = []
   for (const spec of wanted) {
     const name = String(spec.name)
-    const matches = server.filter(c => c.name === name)
-    if (matches.length > 1) {
-      throw new OperationError(
-        `${matches.length} checks on the service are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}); delete all but one, then sync again`
-      )
+    const { check: current, duplicates } = findByName(server, name, ' on the service')
+    for (const duplicate of duplicates) {
+      plan.push({
+        action: 'delete',
+        name,
+        id: duplicate.id,
+        fields: [],
+        note: `identical duplicate of ${(current as Check).id}`
+      })
     }
     const body = withDefaultType(spec)
-    const current = matches[0]
     if (!current) {
       plan.push({ action: 'create', name, fields: Object.keys(body), body })
       continue
@@ -130,7 +136,7 @@ function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-        rows: sorted.map(e => [e.action, e.name, e.id, e.fields.join(', '), e.outcome])
+        rows: sorted.map(e => [e.action, e.name, e.id, e.note ?? e.fields.join(', '), e.outcome])
       }
     ]
   }
@@ -144,16 +150,56 @@ const entryResult = (e: PlanEntry) => ({
   ...(e.outcome ? { outcome: e.outcome } : {})
 })
 
-async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<void> {
+/** A create this run made: what converging with concurrent runs needs. */
+interface Made {
+  entry: PlanEntry
+  item: Check
+  tookMs: number
+}
+
+async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<Made | undefined> {
   const api = ctx.api
   if (entry.action === 'create') {
+    const sent = ctx.clock.now()
     const { item } = await api.createCheck(entry.body as Mapping, before)
     entry.id = item.id
+    return { entry, item, tookMs: ctx.clock.now() - sent }
   } else if (entry.action === 'update') {
     await api.updateCheck(entry.id as string, entry.body as Mapping)
   } else if (entry.action === 'delete') {
     await api.deleteCheck(entry.id as string)
   }
+  return undefined
+}
+
+/**
+ * After the creates: converge with concurrent runs that created the same
+ * names (converge.ts). Each entry then names the survivor; a survivor whose
+ * fields differ from the entry gets them. Returns the names that another run
+ * created with another URL or type (left alone).
+ */
+async function convergeMade(ctx: OperationContext, made: Made[]): Promise<string[]> {
+  const slowest = Math.max(...made.map(m => m.tookMs))
+  const converged = await convergeChecks(
+    ctx,
+    made.map(m => m.item),
+    slowest
+  )
+  const conflicts: string[] = []
+  for (const { entry, item } of made) {
+    const result = converged.get(entry.name)
+    if (!result) continue
+    const { survivor, others } = result
+    if (others.length > 0) conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`)
+    if (survivor.id === item.id) continue
+    entry.id = survivor.id
+    entry.note = `also created at the same time by another run: kept the oldest, ${survivor.id}; removed ${item.id}`
+    ctx.log.info(`${entry.name}: ${entry.note}`)
+    if (differences(entry.body as Mapping, survivor).length > 0) {
+      await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...(entry.body as Mapping) })
+    }
+  }
+  return conflicts
 }
 
 /** The largest checks file read: bigger ones are refused before they are read whole. */
@@ -237,7 +283,7 @@ export const syncChecks: Operation = async ctx => {
   await ctx.log.group(`Plan: ${tally}`, async () => {
     for (const e of plan) {
       ctx.log.info(
-        `${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}`
+        `${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}${e.note ? `: ${e.note}` : ''}`
       )
     }
   })
@@ -262,12 +308,14 @@ export const syncChecks: Operation = async ctx => {
   }
 
   let failure: { entry: PlanEntry; error: unknown } | undefined
+  const made: Made[] = []
   await ctx.log.group(`Apply ${changes.length} change(s)`, async () => {
     const queue = [...changes]
     const worker = async () => {
       for (let entry = queue.shift(); entry && failure === undefined; entry = queue.shift()) {
         try {
-          await applyEntry(ctx, entry, server)
+          const created = await applyEntry(ctx, entry, server)
+          if (created) made.push(created)
           entry.outcome = 'applied'
           ctx.log.info(`${entry.action}d ${entry.name}${entry.id ? ` (${entry.id})` : ''}`)
         } catch (error) {
@@ -279,6 +327,14 @@ export const syncChecks: Operation = async ctx => {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, changes.length) }, worker))
   })
   for (const e of changes) e.outcome ??= 'not applied'
+  let conflicts: string[] = []
+  if (failure === undefined && made.length > 0) {
+    try {
+      conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made))
+    } catch (error) {
+      failure = { entry: made[0].entry, error }
+    }
+  }
 
   const outputs = {
     created: countOf(plan, 'create', true),
@@ -292,6 +348,10 @@ export const syncChecks: Operation = async ctx => {
   if (failure !== undefined) {
     const message = halfWayMessage(changes, failure.entry, failure.error)
     throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))
+  }
+  if (conflicts.length > 0) {
+    const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`
+    throw new OperationError(message, outputs, planSummary('Checks in sync, with conflicts', plan, [message]))
   }
   return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
 }

@@ -1,0 +1,238 @@
+/**
+ * Concurrent runs of the same step converge on one resource per name, and the
+ * next run heals identical duplicates left before. Runs are started together
+ * (staggered by less than the create latency, so some look before another's
+ * create has landed) against an emulator that holds every create.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Emulator } from '../../emulator/server.js'
+import { RunOutcome, resultOf, runAction, startEmulator } from '../helpers/harness.js'
+
+const site = 'https://shop.example.com/health'
+const CREATE_LATENCY_MS = 250
+const RUNS = 5
+const TRIALS = 3
+
+let emulator: Emulator
+let bare: Emulator
+const dir = mkdtempSync(join(tmpdir(), 'concurrent-'))
+beforeAll(async () => {
+  emulator = await startEmulator({ rateLimit: false, createLatencyMs: CREATE_LATENCY_MS })
+  // A server whose resources carry no createdAt: the survivor is then ranked by id alone.
+  bare = await startEmulator({ rateLimit: false, createLatencyMs: CREATE_LATENCY_MS, createdAt: false })
+})
+afterAll(async () => {
+  await emulator.stop()
+  await bare.stop()
+})
+afterEach(() => {
+  emulator.reset()
+  bare.reset()
+})
+
+/** Start `RUNS` runs at once, each after a random delay shorter than the create latency; real waits. */
+function together(target: Emulator, inputs: Record<string, string>): Promise<RunOutcome[]> {
+  return Promise.all(
+    Array.from({ length: RUNS }, async () => {
+      await new Promise(r => setTimeout(r, Math.random() * CREATE_LATENCY_MS * 0.9))
+      return runAction(target, inputs, { timeScale: 1, env: { GITHUB_WORKSPACE: dir } })
+    })
+  )
+}
+
+const unresolved = (e: Emulator) => [...e.incidents.values()].filter(i => i.status !== 'resolved')
+
+describe('concurrent runs of the same step end with one resource', () => {
+  for (const [label, target] of [
+    ['createdAt on resources', () => emulator],
+    ['no createdAt (ranked by id)', () => bare]
+  ] as const) {
+    it(`upsert-check x${RUNS}, ${TRIALS} trials, ${label}: one check, every run reports it`, async () => {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const server = target()
+        server.reset()
+        const runs = await together(server, {
+          operation: 'upsert-check',
+          'check-name': 'shop',
+          'check-url': site,
+          'check-interval': '30'
+        })
+        for (const { core } of runs) expect(core.failed).toBeUndefined()
+        expect(server.checks.size).toBe(1)
+        const [survivor] = [...server.checks.values()]
+        expect(runs.map(r => r.core.outputs['check-id'])).toEqual(Array(RUNS).fill(survivor.id))
+        expect(server.count('POST')).toBeGreaterThan(1) // the runs did race: several creates were sent
+      }
+    })
+  }
+
+  it(`sync-checks x${RUNS} of a 2-entry file, ${TRIALS} trials: two checks, every run's plan names them`, async () => {
+    const file = join(dir, 'two.yml')
+    writeFileSync(file, `- name: api\n  url: ${site}/api\n- name: web\n  url: ${site}/web\n  interval: 30\n`)
+    for (let trial = 0; trial < TRIALS; trial++) {
+      emulator.reset()
+      const runs = await together(emulator, { operation: 'sync-checks', 'checks-file': 'two.yml' })
+      for (const { core } of runs) expect(core.failed).toBeUndefined()
+      expect(emulator.checks.size).toBe(2)
+      const byName = Object.fromEntries([...emulator.checks.values()].map(c => [c.name, c.id]))
+      for (const { core } of runs) {
+        const plan = resultOf(core) as Array<{ name: string; id: string }>
+        for (const entry of plan) expect(entry.id).toBe(byName[entry.name])
+      }
+      expect([...emulator.checks.values()].find(c => c.name === 'web')?.interval).toBe(30)
+    }
+  })
+
+  it(`open-incident x${RUNS}, ${TRIALS} trials: one unresolved incident; the others resolved naming it`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      emulator.reset()
+      const runs = await together(emulator, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
+      for (const { core } of runs) expect(core.failed).toBeUndefined()
+      const open = unresolved(emulator)
+      expect(open).toHaveLength(1)
+      expect(runs.map(r => r.core.outputs['incident-id'])).toEqual(Array(RUNS).fill(open[0].id))
+      for (const duplicate of [...emulator.incidents.values()].filter(i => i.id !== open[0].id)) {
+        expect(duplicate.status).toBe('resolved')
+        expect(duplicate.message).toContain(`Duplicate of incident ${open[0].id}`)
+      }
+    }
+  })
+
+  it('same name, another URL at the same time: nothing is removed, and the runs say why they fail', async () => {
+    const runs = await Promise.all(
+      ['a', 'b'].map(path =>
+        runAction(
+          emulator,
+          { operation: 'upsert-check', 'check-name': 'shop', 'check-url': `${site}/${path}` },
+          { timeScale: 1 }
+        )
+      )
+    )
+    expect(emulator.checks.size).toBe(2)
+    expect(emulator.count('DELETE')).toBe(0)
+    for (const { core } of runs) {
+      expect(core.failed).toContain('were created at the same time with another URL or type')
+      expect(core.outputs['check-id']).toMatch(/^chk_/)
+    }
+  })
+
+  it('a run whose look comes before another run has even sent its create still ends with one check', async () => {
+    emulator.latency['POST /checks'] = 600
+    try {
+      const inputs = { operation: 'upsert-check', 'check-name': 'late', 'check-url': site }
+      const first = runAction(emulator, inputs, { timeScale: 1 })
+      // The second run lists while the first create is still held, so it creates too.
+      await new Promise(r => setTimeout(r, 300))
+      const second = runAction(emulator, inputs, { timeScale: 1 })
+      const outcomes = await Promise.all([first, second])
+      expect(emulator.count('POST')).toBe(2)
+      expect(emulator.checks.size).toBe(1)
+      const [kept] = [...emulator.checks.keys()]
+      expect(outcomes.map(o => o.core.outputs['check-id'])).toEqual([kept, kept])
+    } finally {
+      emulator.latency['POST /checks'] = CREATE_LATENCY_MS
+    }
+  })
+})
+
+describe('the next run heals identical duplicates that concurrent runs left', () => {
+  const seedTwins = (fields: Record<string, unknown> = {}) => {
+    const old = emulator.seedCheck({ name: 'shop', url: site, createdAt: '2026-01-01T00:00:00Z', ...fields })
+    const copies = ['2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'].map(createdAt =>
+      emulator.seedCheck({ name: 'shop', url: site, createdAt, ...fields })
+    )
+    return { old, copies }
+  }
+
+  it('upsert-check keeps the oldest, deletes the identical others, and says so', async () => {
+    const { old, copies } = seedTwins()
+    const { core } = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(core.failed).toBeUndefined()
+    expect([...emulator.checks.keys()]).toEqual([old.id])
+    expect(core.outputs).toMatchObject({ 'check-id': old.id, changed: 'true' })
+    expect(core.logs.join('\n')).toContain(`Removed 2 identical duplicate(s) of check ${old.id}`)
+    expect(core.summaryText).toContain('Removed 2 identical duplicate(s) first.')
+    for (const copy of copies) expect(core.logs.join('\n')).toContain(copy.id)
+  })
+
+  it('in dry-run the deletes are printed, not sent', async () => {
+    seedTwins()
+    const { core } = await runAction(emulator, {
+      operation: 'upsert-check',
+      'check-name': 'shop',
+      'check-url': site,
+      'dry-run': 'true'
+    })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.count('DELETE')).toBe(0)
+    expect(core.logs.filter(l => l.includes('[dry-run] would send DELETE /checks/'))).toHaveLength(2)
+    expect(core.outputs.changed).toBe('true')
+  })
+
+  it('pause-check by name pauses the oldest after removing the duplicates', async () => {
+    const { old } = seedTwins()
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'check-name': 'shop' })
+    expect(core.failed).toBeUndefined()
+    expect([...emulator.checks.values()].map(c => [c.id, c.status])).toEqual([[old.id, 'paused']])
+  })
+
+  it('delete-check by name deletes the check and its identical duplicates', async () => {
+    seedTwins()
+    const { core } = await runAction(emulator, { operation: 'delete-check', 'check-name': 'shop' })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.checks.size).toBe(0)
+    expect(core.outputs.changed).toBe('true')
+  })
+
+  it('sync-checks plans and applies the deletes of identical duplicates', async () => {
+    const { old } = seedTwins()
+    writeFileSync(join(dir, 'shop.yml'), `- name: shop\n  url: ${site}\n`)
+    const { core } = await runAction(
+      emulator,
+      { operation: 'sync-checks', 'checks-file': 'shop.yml' },
+      { env: { GITHUB_WORKSPACE: dir } }
+    )
+    expect(core.failed).toBeUndefined()
+    expect([...emulator.checks.keys()]).toEqual([old.id])
+    expect(core.outputs).toMatchObject({ deleted: '2', unchanged: '1' })
+    expect(core.summaryText).toContain(`identical duplicate of ${old.id.replace(/_/g, '\\_')}`)
+  })
+
+  it('checks that differ in anything a user sets are never deleted: the run fails naming what differs', async () => {
+    emulator.seedCheck({ name: 'shop', url: site, alertChannels: ['email'] })
+    emulator.seedCheck({ name: 'shop', url: site, alertChannels: ['slack'] })
+    for (const operation of ['upsert-check', 'pause-check', 'delete-check', 'update-check']) {
+      const { core } = await runAction(emulator, { operation, 'check-name': 'shop', 'check-url': site })
+      expect(core.failed).toContain('and they differ (alertChannels)')
+    }
+    expect(emulator.checks.size).toBe(2)
+    expect(emulator.count('DELETE') + emulator.count('PUT')).toBe(0)
+  })
+
+  it('open-incident resolves identical unresolved duplicates, naming the one it keeps', async () => {
+    const fields = { title: 'Deploy failed', message: 'same text', status: 'investigating' }
+    const old = emulator.seedIncident({ ...fields, createdAt: '2026-01-01T00:00:00Z' })
+    const copy = emulator.seedIncident({ ...fields, createdAt: '2026-01-02T00:00:00Z' })
+    const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['incident-id']).toBe(old.id)
+    expect(emulator.incidents.get(copy.id)).toMatchObject({ status: 'resolved' })
+    expect(emulator.incidents.get(copy.id)?.message).toContain(`Duplicate of incident ${old.id}`)
+    expect(unresolved(emulator).map(i => i.id)).toEqual([old.id])
+  })
+
+  it('incidents with one title that are not identical are left alone (the newest is the target)', async () => {
+    emulator.seedIncident({ title: 'Deploy failed', message: 'first', createdAt: '2026-01-01T00:00:00Z' })
+    const newer = emulator.seedIncident({
+      title: 'Deploy failed',
+      message: 'second',
+      createdAt: '2026-01-02T00:00:00Z'
+    })
+    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': 'Deploy failed' })
+    expect(core.outputs['incident-id']).toBe(newer.id)
+    expect(unresolved(emulator)).toHaveLength(1)
+  })
+})
