@@ -40761,6 +40761,10 @@ const realClock = {
 };
 /** Slack added to the window for the time a request takes to reach the server. */
 const WINDOW_SLACK_MS = 250;
+/** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
+const MAX_BUDGET_WAIT_MS = 120_000;
+/** Requests spent by others, beyond our own, before the budget counts as shared. */
+const SHARED_AFTER = 2;
 class Pacer {
     limit;
     windowMs;
@@ -40768,25 +40772,68 @@ class Pacer {
     starts = [];
     blockedUntil = 0;
     queue = Promise.resolve();
+    /** Requests started so far: each start's number is its ticket. */
+    started = 0;
+    lastStartAt = Number.NEGATIVE_INFINITY;
+    /** The newest budget the server stated, and the first one of the same window. */
+    server;
+    windowFirst;
+    /** Others spend the same budget (seen in the server's counts): spread, don't burst. */
+    shared = false;
     constructor(limit, windowMs, clock = realClock) {
         this.limit = limit;
         this.windowMs = windowMs;
         this.clock = clock;
     }
     /**
-     * Wait for a slot; resolves when this request may start. Slots are handed
-     * out in call order. When the slot comes after `deadline` (ms), rejects at
-     * once with a PacingDeadline instead of waiting; when `signal` aborts, the
-     * wait ends with a PacingCancelled.
+     * Wait for a slot; resolves with the request's ticket (give it to `observe`)
+     * when it may start. Slots are handed out in call order. When the slot comes
+     * after `deadline` (ms), rejects at once with a PacingDeadline instead of
+     * waiting; when `signal` aborts, the wait ends with a PacingCancelled.
      */
     take(deadline, signal) {
         const turn = this.queue.then(() => this.waitForSlot(deadline, signal));
-        this.queue = turn.catch(() => undefined);
+        this.queue = turn.then(() => undefined, () => undefined);
         return turn;
     }
     /** After a 429: nobody starts before `ms` from now. */
     pause(ms) {
         this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
+    }
+    /** The server's rate-limit headers on the answer to request `ticket`. */
+    observe(ticket, budget) {
+        if (budget.resetInMs > MAX_BUDGET_WAIT_MS)
+            return;
+        const seen = { ticket, remaining: budget.remaining, resetAt: this.clock.now() + budget.resetInMs };
+        const current = this.server;
+        // A reset more than a second later than the one known (reset headers are whole seconds) is a new window.
+        const newWindow = !current || seen.resetAt > current.resetAt + 1000 || this.clock.now() >= current.resetAt;
+        if (newWindow) {
+            this.server = seen;
+            this.windowFirst = seen;
+            return;
+        }
+        if (ticket < current.ticket)
+            return; // an older answer that arrived late says less than the one known
+        this.server = seen;
+        const first = this.windowFirst;
+        const spent = first.remaining - seen.remaining;
+        const ours = seen.ticket - first.ticket;
+        if (spent - ours > SHARED_AFTER)
+            this.shared = true;
+    }
+    /** When the server's stated budget lets the next request start (now if it says nothing). */
+    serverAllows(now) {
+        const server = this.server;
+        if (!server || now >= server.resetAt)
+            return now;
+        // Our own requests started after the observed one may not be counted in it yet.
+        const left = server.remaining - (this.started - server.ticket);
+        if (left <= 0)
+            return server.resetAt;
+        if (!this.shared)
+            return now;
+        return Math.max(now, this.lastStartAt + (server.resetAt - now) / left);
     }
     async waitForSlot(deadline, signal) {
         for (;;) {
@@ -40796,15 +40843,14 @@ class Pacer {
             const window = this.windowMs + WINDOW_SLACK_MS;
             while (this.starts.length > 0 && this.starts[0] <= now - window)
                 this.starts.shift();
-            let until;
-            if (now < this.blockedUntil)
-                until = this.blockedUntil;
-            else if (this.starts.length < this.limit) {
-                this.starts.push(now);
-                return;
-            }
-            else
+            let until = Math.max(now, this.blockedUntil, this.serverAllows(now));
+            if (until <= now && this.starts.length >= this.limit)
                 until = this.starts[0] + window;
+            if (until <= now) {
+                this.starts.push(now);
+                this.lastStartAt = now;
+                return ++this.started;
+            }
             if (deadline !== undefined && until > deadline)
                 throw new PacingDeadline(until - now);
             await this.clock.sleep(until - now, signal);
@@ -40882,6 +40928,21 @@ function serverWaitMs(headers, now) {
     return (parseRetryAfter(header(headers, 'retry-after'), now) ??
         parseRateLimitReset(header(headers, 'ratelimit-reset'), now) ??
         parseRateLimitReset(header(headers, 'x-ratelimit-reset'), now));
+}
+/**
+ * What the server says is left of the key's budget: `RateLimit-Remaining` /
+ * `X-RateLimit-Remaining` with the matching reset header. Undefined when it
+ * does not say both.
+ */
+function serverBudget(headers, now) {
+    for (const prefix of ['ratelimit', 'x-ratelimit']) {
+        const remaining = header(headers, `${prefix}-remaining`)?.trim();
+        const resetInMs = parseRateLimitReset(header(headers, `${prefix}-reset`), now);
+        if (remaining !== undefined && /^\d+$/.test(remaining) && resetInMs !== undefined) {
+            return { remaining: Number(remaining), resetInMs };
+        }
+    }
+    return undefined;
 }
 /** Exponential backoff with jitter: half fixed, half random. `attempt` counts from 1. */
 function backoffMs(attempt, random = Math.random) {
@@ -41046,10 +41107,10 @@ class ApiClient {
         await this.clock.sleep(ms, this.options.signal);
         this.throwIfCancelled(method, path);
     }
-    /** Wait for the pacer's slot; one that comes after the deadline is not waited for. */
+    /** Wait for the pacer's slot; one that comes after the deadline is not waited for. Returns the pacer's ticket. */
     async pace(method, path) {
         try {
-            await this.pacer?.take(this.deadline, this.options.signal);
+            return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0;
         }
         catch (error) {
             if (error instanceof PacingDeadline) {
@@ -41085,10 +41146,13 @@ class ApiClient {
         const body = payload === undefined ? undefined : JSON.stringify(payload);
         const retries = this.options.maxRetries;
         for (let attempt = 1;; attempt++) {
-            await this.pace(method, path);
+            const ticket = await this.pace(method, path);
             let response;
             try {
                 response = await this.exchange(method, url, body);
+                const budget = serverBudget(response.headers, this.clock.now());
+                if (budget)
+                    this.pacer?.observe(ticket, budget);
             }
             catch (error) {
                 const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
@@ -51525,6 +51589,18 @@ function normal(field, value) {
 function differences(wanted, current) {
     return Object.keys(wanted).filter(field => normal(field, wanted[field]) !== normal(field, current[field]));
 }
+/**
+ * A resource's own settings as one comparable string: its writable fields,
+ * normalised as `differences` compares them, absent and null alike, less the
+ * fields in `ignore`. Equal signatures: nothing a user set tells them apart.
+ */
+function signature(resource, ignore = []) {
+    const fields = Object.entries(writableOf(resource))
+        .filter(([field, value]) => !ignore.includes(field) && value !== undefined && value !== null)
+        .map(([field, value]) => [field, normal(field, value)])
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return JSON.stringify(fields);
+}
 /** A resource without the fields the server owns: what a PUT sends back. */
 function writableOf(resource) {
     const out = {};
@@ -51549,6 +51625,85 @@ function planned(ctx, method, path, body) {
     return true;
 }
 const str = (value) => (value === undefined || value === null ? '' : String(value));
+
+;// CONCATENATED MODULE: ./src/operations/converge.ts
+
+/** Most rounds of look-and-remove after one create (each round after the first confirms the last). */
+const MAX_ROUNDS = 3;
+const createdTime = (item) => {
+    const time = Date.parse(str(item.createdAt));
+    return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+};
+/** Survival order: the earliest createdAt first (none: last), then the smallest id in code-unit order. */
+function bySurvival(a, b) {
+    const byTime = createdTime(a) - createdTime(b);
+    if (byTime !== 0 && !Number.isNaN(byTime))
+        return byTime;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+/** The one of several same-named resources that every run keeps. */
+function survivorOf(items) {
+    return [...items].sort(bySurvival)[0];
+}
+/**
+ * How long to wait after a create before looking again: creates that other
+ * runs sent before ours landed take about as long as ours did, so wait that
+ * long and half as much again (at least 250 ms), never more than `capMs`.
+ */
+function settleMs(createTookMs, capMs) {
+    return Math.min(capMs, Math.round(createTookMs * 1.5) + 250);
+}
+/**
+ * After creating `created` (this run's new resources), make each name hold one
+ * resource of each kind. Returns, per name, the survivor for the kind this run created.
+ */
+async function convergeCreated(created, options) {
+    const { nameOf, kindOf } = options;
+    const result = new Map();
+    const gone = new Set();
+    if (created.length === 0)
+        return result;
+    await options.sleep(options.settleMs);
+    for (let round = 1; round <= MAX_ROUNDS; round++) {
+        const named = new Map();
+        for (const item of await options.list()) {
+            const name = nameOf(item);
+            if (name === undefined || gone.has(item.id))
+                continue;
+            named.set(name, [...(named.get(name) ?? []), item]);
+        }
+        let removedNow = 0;
+        for (const mine of created) {
+            const name = nameOf(mine);
+            const all = named.get(name) ?? [];
+            // A list that lags behind the create may not show ours yet: it is there all the same.
+            if (!gone.has(mine.id) && !all.some(i => i.id === mine.id))
+                all.push(mine);
+            const kind = kindOf(mine);
+            const same = all.filter(i => kindOf(i) === kind);
+            const before = result.get(name);
+            if (same.length === 0)
+                continue; // everything of this kind is gone (removed by hand): keep what we knew
+            const survivor = survivorOf(same);
+            const removed = [...(before?.removed ?? [])];
+            for (const duplicate of same) {
+                if (duplicate.id === survivor.id)
+                    continue;
+                await options.remove(duplicate, survivor);
+                gone.add(duplicate.id);
+                removed.push(duplicate.id);
+                removedNow++;
+            }
+            result.set(name, { survivor, removed, others: all.filter(i => kindOf(i) !== kind) });
+        }
+        if (removedNow === 0)
+            break;
+        if (round === 1) {
+            options.log.info(`Concurrent runs created the same ${options.what}: kept the oldest, removed ${removedNow} duplicate(s); looking once more to confirm.`);
+        }
+    }
+    return result;
+}
 
 ;// CONCATENATED MODULE: ./src/operations/types.ts
 /** An error that carries what was known when it happened (outputs, summary). */
@@ -51587,6 +51742,7 @@ async function knowing(outputs, fn) {
 
 
 
+
 const PAUSED = 'paused';
 const isPaused = (c) => str(c.status).toLowerCase() === PAUSED;
 function checkOutputs(check) {
@@ -51617,34 +51773,78 @@ function checksTable(checks, extra) {
 function checks_summary(title, checks, lines = []) {
     return { title, lines, tables: checks.length > 0 ? [checksTable(checks)] : [] };
 }
-/** One check by name in a list: none or several are errors. */
-function findByName(checks, name) {
+/** What a check monitors: its URL and type. Same-named checks that differ in it are never duplicates. */
+const monitored = (c) => JSON.stringify([str(c.url), str(c.type) || 'http']);
+/**
+ * Identical checks, as concurrent runs of this action make them: every
+ * writable field the same (type defaulting to http), and paused or not alike.
+ * The status the service measures (up, down) does not tell them apart.
+ */
+const sameSettings = (c) => JSON.stringify([signature(withDefaultType(c), ['status']), isPaused(c)]);
+/**
+ * The check named `name` in a list. Several identical ones (see sameSettings)
+ * mean one check with duplicates: the survivor (oldest, see converge.ts) is the
+ * check. Several that differ are an error naming them and what differs.
+ */
+function findByName(checks, name, where = '') {
     const matches = checks.filter(c => c.name === name);
-    if (matches.length > 1) {
-        throw new OperationError(`${matches.length} checks are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}); target one with check-id`);
-    }
-    return matches[0];
+    if (matches.length <= 1)
+        return { check: matches[0], duplicates: [] };
+    const check = survivorOf(matches);
+    const duplicates = matches.filter(c => c !== check);
+    if (duplicates.every(c => sameSettings(c) === sameSettings(check)))
+        return { check, duplicates };
+    const differ = new Set(duplicates.flatMap(c => [...differences(writableOf(c), check), ...differences(writableOf(check), c)]));
+    throw new OperationError(`${matches.length} checks${where} are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}) and they differ (${[...differ].join(', ') || 'status'}), so the action will not choose between them; delete all but one, or target one with check-id`);
 }
-/** The check that check-id (or else the single check-name) targets. */
-async function targetCheck(ctx) {
+/**
+ * Identical duplicates of a check left by concurrent runs: a write by name
+ * removes them (dry-run: prints the deletes), a read warns and uses the
+ * survivor. Returns how many were (or would be) removed.
+ */
+async function settleDuplicates(ctx, named, write) {
+    const { check, duplicates } = named;
+    if (!check || duplicates.length === 0)
+        return 0;
+    const ids = duplicates.map(c => c.id).join(', ');
+    const label = `${check.id} (${str(check.name)})`;
+    if (!write) {
+        ctx.log.warning(`${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}, as concurrent runs make them: using the oldest, ${check.id}. The next write by name (upsert-check, update-check, pause-check, resume-check, sync-checks) removes the others: ${ids}.`);
+        return 0;
+    }
+    for (const duplicate of duplicates) {
+        if (planned(ctx, 'DELETE', paths.check(duplicate.id)))
+            continue;
+        await knowing(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id));
+    }
+    ctx.log.info(`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`);
+    return duplicates.length;
+}
+const healedLines = (ctx, healed) => healed > 0 ? [`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${healed} identical duplicate(s) first.`] : [];
+/** The check that check-id (or else the single check-name) targets; `write` heals duplicates. */
+async function targetCheck(ctx, write) {
     const { checkIds, checkNames } = ctx.config;
     if (checkIds.length > 0) {
         const check = await ctx.api.getCheck(checkIds[0]);
         if (!check)
             throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`);
-        return check;
+        return { check, healed: 0 };
     }
     const all = await ctx.api.listChecks();
-    const check = findByName(all, checkNames[0]);
-    if (!check) {
+    const named = findByName(all, checkNames[0]);
+    if (!named.check) {
         throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)`);
     }
-    return check;
+    return { check: named.check, healed: await settleDuplicates(ctx, named, write) };
 }
-/** Every check that check-id and check-name (lists) target; names are looked up with one list. */
-async function targetChecks(ctx) {
+/**
+ * Every check that check-id and check-name (lists) target; names are looked up
+ * with one list. `write` heals duplicates.
+ */
+async function targetChecks(ctx, write) {
     const { checkIds, checkNames } = ctx.config;
     const found = [];
+    let healed = 0;
     for (const id of checkIds) {
         const check = await ctx.api.getCheck(id);
         if (!check)
@@ -51654,18 +51854,23 @@ async function targetChecks(ctx) {
     if (checkNames.length > 0) {
         const all = await ctx.api.listChecks();
         const missing = [];
+        const named = [];
         for (const name of checkNames) {
-            const check = findByName(all, name);
-            if (check)
-                found.push(check);
+            const one = findByName(all, name);
+            if (one.check)
+                named.push(one);
             else
                 missing.push(JSON.stringify(name));
         }
         if (missing.length > 0)
             throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`);
+        for (const one of named) {
+            healed += await settleDuplicates(ctx, one, write);
+            found.push(one.check);
+        }
     }
     const seen = new Set();
-    return found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true)));
+    return { checks: found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true))), healed };
 }
 /** The wanted fields of an update: the spec, without the name when the name is the target. */
 function wantedChanges(ctx) {
@@ -51685,7 +51890,7 @@ async function applyChanges(ctx, current, changes) {
     const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
     return { check: updated, changed: true, fields };
 }
-async function create(ctx, spec, existing) {
+async function create(ctx, spec, existing, converge = false) {
     const body = withDefaultType(spec);
     const before = existing ?? (await ctx.api.listChecks());
     if (planned(ctx, 'POST', paths.checks, body)) {
@@ -51694,13 +51899,55 @@ async function create(ctx, spec, existing) {
             summary: checks_summary('Check would be created (dry run)', [body])
         };
     }
+    const sent = ctx.clock.now();
     const { item, recovered } = await ctx.api.createCheck(body, before);
     ctx.log.info(`Created check ${item.id} (${str(item.name)})${recovered ? ', found after an ambiguous failure' : ''}`);
-    return { outputs: { ...checkOutputs(item), result: item, changed: true }, summary: checks_summary('Check created', [item]) };
+    if (!converge) {
+        return {
+            outputs: { ...checkOutputs(item), result: item, changed: true },
+            summary: checks_summary('Check created', [item])
+        };
+    }
+    const { survivor, removed, others } = await knowing(checkOutputs(item), () => convergeChecks(ctx, [item], ctx.clock.now() - sent)).then(found => found.get(str(item.name)));
+    const lines = [];
+    let kept = survivor;
+    if (survivor.id !== item.id) {
+        const line = `Another run created the same check at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was removed.`;
+        ctx.log.info(line);
+        lines.push(line);
+        const fields = differences(body, survivor);
+        if (fields.length > 0)
+            kept = (await applyChanges(ctx, survivor, body)).check;
+    }
+    else if (removed.length > 0) {
+        lines.push(`Concurrent runs created the same check: kept this one, the oldest; removed ${removed.join(', ')}.`);
+    }
+    if (others.length > 0) {
+        throw new OperationError(`${others.length} other check(s) named ${JSON.stringify(str(item.name))} were created at the same time with another URL or type (${others.map(c => `${c.id}: ${str(c.url)}`).join(', ')}); none was removed, and name targeting fails until all but one are deleted`, checkOutputs(kept));
+    }
+    return {
+        outputs: { ...checkOutputs(kept), result: kept, changed: true },
+        summary: checks_summary('Check created', [kept], lines)
+    };
+}
+/** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
+function convergeChecks(ctx, created, createTookMs) {
+    return convergeCreated(created, {
+        what: 'check',
+        list: () => ctx.api.listChecks(),
+        nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
+        kindOf: monitored,
+        remove: async (duplicate) => {
+            await ctx.api.deleteCheck(duplicate.id);
+        },
+        sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+        settleMs: settleMs(createTookMs, ctx.config.requestTimeoutMs),
+        log: ctx.log
+    });
 }
 const createCheck = ctx => create(ctx, ctx.config.check);
 const getCheck = async (ctx) => {
-    const check = await targetCheck(ctx);
+    const { check } = await targetCheck(ctx, false);
     return { outputs: { ...checkOutputs(check), result: check }, summary: checks_summary('Check', [check]) };
 };
 const listChecks = async (ctx) => {
@@ -51715,37 +51962,40 @@ function changedLine(changed, fields, dryRun) {
         return 'Nothing differs: no request sent.';
     return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`;
 }
-/** Apply `changes` to `current` and describe what happened. */
-async function update(ctx, current, changes) {
+/** Apply `changes` to `current` and describe what happened; `healed` duplicates removed first count as a change. */
+async function update(ctx, current, changes, healed = 0) {
     const { check, changed, fields } = await applyChanges(ctx, current, changes);
+    const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)];
     return {
-        outputs: { ...checkOutputs(check), result: check, changed },
-        summary: checks_summary(changed ? 'Check updated' : 'Check unchanged', [check], [changedLine(changed, fields, ctx.config.dryRun)])
+        outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
+        summary: checks_summary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
     };
 }
-const updateCheck = async (ctx) => update(ctx, await targetCheck(ctx), wantedChanges(ctx));
+const updateCheck = async (ctx) => {
+    const { check, healed } = await targetCheck(ctx, true);
+    return update(ctx, check, wantedChanges(ctx), healed);
+};
 const upsertCheck = async (ctx) => {
     const spec = ctx.config.check;
-    let current;
-    let all;
     if (ctx.config.checkIds.length > 0) {
-        current = await targetCheck(ctx);
+        const { check } = await targetCheck(ctx, true);
+        return update(ctx, check, withDefaultType(spec));
     }
-    else {
-        all = await ctx.api.listChecks();
-        current = findByName(all, String(spec.name));
-    }
-    if (!current)
-        return create(ctx, spec, all);
-    return update(ctx, current, withDefaultType(spec));
+    const all = await ctx.api.listChecks();
+    const named = findByName(all, String(spec.name));
+    if (!named.check)
+        return create(ctx, spec, all, true);
+    const healed = await settleDuplicates(ctx, named, true);
+    return update(ctx, named.check, withDefaultType(spec), healed);
 };
 const deleteCheck = async (ctx) => {
     const { checkIds, checkNames } = ctx.config;
     let target;
+    let duplicates = [];
     let id = checkIds[0];
     if (!id) {
         const all = await ctx.api.listChecks();
-        target = findByName(all, checkNames[0]);
+        ({ check: target, duplicates } = findByName(all, checkNames[0]));
         if (!target) {
             ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`);
             return {
@@ -51764,18 +52014,30 @@ const deleteCheck = async (ctx) => {
             };
         }
     }
+    // Identical duplicates left by concurrent runs are the same check: they go with it.
+    const alsoDuplicates = duplicates.length > 0 ? [`Identical duplicates, deleted with it: ${duplicates.map(c => c.id).join(', ')}.`] : [];
     if (planned(ctx, 'DELETE', paths.check(id))) {
+        for (const duplicate of duplicates)
+            planned(ctx, 'DELETE', paths.check(duplicate.id));
         return {
             outputs: { ...checkOutputs(target), changed: true, result: target ?? null },
-            summary: checks_summary('Check would be deleted (dry run)', target ? [target] : [])
+            summary: checks_summary('Check would be deleted (dry run)', target ? [target, ...duplicates] : [], alsoDuplicates)
         };
     }
-    const deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(id));
+    const targetId = id;
+    let deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(targetId));
+    for (const duplicate of duplicates) {
+        if (await knowing(checkOutputs(target), () => ctx.api.deleteCheck(duplicate.id)))
+            deleted = true;
+    }
     ctx.log.info(deleted ? `Deleted check ${id}.` : `Check ${id} was already gone.`);
+    if (alsoDuplicates.length > 0)
+        ctx.log.info(alsoDuplicates[0]);
     return {
         outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
-        summary: checks_summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target] : [], [
-            deleted ? `Deleted ${id}.` : `Check ${id} did not exist: nothing to delete.`
+        summary: checks_summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target, ...duplicates] : [], [
+            deleted ? `Deleted ${id}.` : `Check ${id} did not exist: nothing to delete.`,
+            ...alsoDuplicates
         ])
     };
 };
@@ -51825,7 +52087,7 @@ function recordedPauses(text) {
     }
 }
 const pauseCheck = async (ctx) => {
-    const checks = await targetChecks(ctx);
+    const { checks, healed } = await targetChecks(ctx, true);
     const recorded = [];
     // Each check is recorded before its PUT, so that a failure or cancel later in the
     // step never hides a check this step may have paused from the post step.
@@ -51837,6 +52099,7 @@ const pauseCheck = async (ctx) => {
     };
     const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record);
     const lines = [
+        ...healedLines(ctx, healed),
         changedIds.length > 0
             ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
             : 'All were already paused: nothing sent.'
@@ -51844,16 +52107,17 @@ const pauseCheck = async (ctx) => {
     if (ctx.config.autoResume)
         lines.push('The post step resumes, when the job ends, the checks this step paused.');
     return {
-        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
+        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
         summary: checks_summary('Checks paused', results, lines)
     };
 };
 const resumeCheck = async (ctx) => {
-    const checks = await targetChecks(ctx);
+    const { checks, healed } = await targetChecks(ctx, true);
     const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up');
     return {
-        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
+        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
         summary: checks_summary('Checks resumed', results, [
+            ...healedLines(ctx, healed),
             changedIds.length > 0
                 ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
                 : 'None was paused: nothing sent.'
@@ -51907,7 +52171,7 @@ function uptimeOf(entries) {
     return ((up / withStatus.length) * 100).toFixed(2);
 }
 const checkHistory = async (ctx) => {
-    const check = await targetCheck(ctx);
+    const { check } = await targetCheck(ctx, false);
     const entries = await ctx.api.checkHistory(check.id);
     const uptime = uptimeOf(entries);
     const shown = entries.slice(0, 50);
@@ -51937,6 +52201,7 @@ const checkHistory = async (ctx) => {
  * Incident operations. The API has no GET of one incident, so an incident is
  * read from the list; a PUT always sends the whole incident.
  */
+
 
 
 
@@ -52021,7 +52286,50 @@ function incidentSummary(title, incidents, lines = []) {
             : []
     };
 }
-async function incidents_create(ctx, existing) {
+/**
+ * The unresolved incident a title means: the newest. When every unresolved
+ * incident with the title is identical (title, message, status and every other
+ * field, as concurrent runs of one step make them), they are one incident: the
+ * oldest is kept (the same rule as converge.ts) and the others are duplicates.
+ */
+function byTitle(incidents, title) {
+    const open = incidents.filter(i => i.title === title && !isResolved(i));
+    if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
+        const incident = survivorOf(open);
+        return { incident, duplicates: open.filter(i => i !== incident) };
+    }
+    return { incident: newestUnresolved(incidents, title), duplicates: [] };
+}
+const duplicateMessage = (survivor) => `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`;
+/** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
+async function resolveAsDuplicate(ctx, duplicate, survivor) {
+    if (isResolved(duplicate))
+        return;
+    const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) };
+    if (planned(ctx, 'PUT', paths.incident(duplicate.id), body))
+        return;
+    await ctx.api.updateIncident(duplicate.id, body);
+}
+/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
+async function incidents_settleDuplicates(ctx, titled) {
+    const { incident, duplicates } = titled;
+    if (!incident || duplicates.length === 0)
+        return 0;
+    for (const duplicate of duplicates) {
+        await knowing(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident));
+    }
+    ctx.log.info(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`);
+    return duplicates.length;
+}
+/** A result after `healed` duplicates were resolved first: that was a change too. */
+function withHealed(ctx, result, healed) {
+    if (healed === 0)
+        return result;
+    result.outputs.changed = true;
+    result.summary.lines.unshift(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`);
+    return result;
+}
+async function incidents_create(ctx, existing, converge = false) {
     const body = {
         ...ctx.config.incident,
         status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
@@ -52034,12 +52342,40 @@ async function incidents_create(ctx, existing) {
             summary: incidentSummary('Incident would be opened (dry run)', [body])
         };
     }
+    const sent = ctx.clock.now();
     const { item } = await ctx.api.createIncident(body, before);
     ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
-    return {
-        outputs: { ...incidentOutputs(item), result: item, changed: true },
-        summary: incidentSummary('Incident opened', [item])
-    };
+    if (!converge) {
+        return {
+            outputs: { ...incidentOutputs(item), result: item, changed: true },
+            summary: incidentSummary('Incident opened', [item])
+        };
+    }
+    const { survivor } = await knowing(incidentOutputs(item), async () => {
+        const found = await convergeCreated([item], {
+            what: 'incident',
+            list: () => ctx.api.listIncidents(),
+            nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
+            kindOf: () => '',
+            remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
+            sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+            settleMs: settleMs(ctx.clock.now() - sent, ctx.config.requestTimeoutMs),
+            log: ctx.log
+        });
+        return found.get(str(item.title));
+    });
+    if (survivor.id === item.id) {
+        return {
+            outputs: { ...incidentOutputs(item), result: item, changed: true },
+            summary: incidentSummary('Incident opened', [item])
+        };
+    }
+    const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
+    ctx.log.info(line);
+    const updated = await apply(ctx, survivor, body, 'Incident opened');
+    updated.outputs.changed = true;
+    updated.summary.lines.unshift(line);
+    return updated;
 }
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
 async function apply(ctx, current, changes, title) {
@@ -52065,7 +52401,10 @@ async function apply(ctx, current, changes, title) {
         summary: incidentSummary(title, [updated], [`Changed: ${fields.join(', ')}.`])
     };
 }
-/** The incident incident-id names, or else the newest unresolved one with incident-title. */
+/**
+ * The incident incident-id names, or else the unresolved one incident-title
+ * means (identical duplicates resolved first: `healed` counts them).
+ */
 async function target(ctx) {
     const all = await ctx.api.listIncidents();
     const id = ctx.config.incidentId;
@@ -52073,25 +52412,28 @@ async function target(ctx) {
         const incident = all.find(i => i.id === id);
         if (!incident)
             throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
-        return { incident, all };
+        return { incident, healed: 0 };
     }
-    return { incident: newestUnresolved(all, str(ctx.config.incident.title)), all };
+    const titled = byTitle(all, str(ctx.config.incident.title));
+    return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
 }
 const createIncident = ctx => incidents_create(ctx);
 const openIncident = async (ctx) => {
     const all = await ctx.api.listIncidents();
-    const current = newestUnresolved(all, str(ctx.config.incident.title));
+    const titled = byTitle(all, str(ctx.config.incident.title));
+    const current = titled.incident;
     if (!current)
-        return incidents_create(ctx, all);
+        return incidents_create(ctx, all, true);
+    const healed = await incidents_settleDuplicates(ctx, titled);
     const changes = {
         ...ctx.config.incident,
         message: await messageOf(ctx, failureMessage),
         status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
     };
-    return apply(ctx, current, changes, 'Incident updated');
+    return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed);
 };
 const updateIncident = async (ctx) => {
-    const { incident } = await target(ctx);
+    const { incident, healed } = await target(ctx);
     if (!incident)
         throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`);
     const changes = { ...ctx.config.incident };
@@ -52099,10 +52441,10 @@ const updateIncident = async (ctx) => {
         delete changes.title;
     if (typeof changes.message === 'string')
         changes.message = fillRunFacts(changes.message, await ctx.runContext());
-    return apply(ctx, incident, changes, 'Incident updated');
+    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed);
 };
 const resolveIncident = async (ctx) => {
-    const { incident } = await target(ctx);
+    const { incident, healed } = await target(ctx);
     if (!incident || isResolved(incident)) {
         const why = incident
             ? `Incident ${incident.id} is already resolved.`
@@ -52114,7 +52456,7 @@ const resolveIncident = async (ctx) => {
         };
     }
     const changes = { status: RESOLVED, message: await messageOf(ctx, resolvedMessage) };
-    return apply(ctx, incident, changes, 'Incident resolved');
+    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed);
 };
 const listIncidents = async (ctx) => {
     const all = await ctx.api.listIncidents();
@@ -52233,7 +52575,7 @@ const gate = async (ctx) => {
     // Retries inside a poll count against the timeout; the hard stop adds one request's time.
     ctx.api.client.deadline = deadline;
     const hardStop = deadline + config.requestTimeoutMs + 1_000;
-    const targets = await targetChecks(ctx);
+    const { checks: targets } = await targetChecks(ctx, false);
     const latest = new Map(targets.map(c => [c.id, c]));
     const verdicts = new Map();
     const pending = new Set(targets.map(c => c.id));
@@ -52341,6 +52683,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4;
 class ChecksFileError extends Error {
@@ -52391,12 +52734,17 @@ function computePlan(wanted, server, options) {
     const plan = [];
     for (const spec of wanted) {
         const name = String(spec.name);
-        const matches = server.filter(c => c.name === name);
-        if (matches.length > 1) {
-            throw new OperationError(`${matches.length} checks on the service are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}); delete all but one, then sync again`);
+        const { check: current, duplicates } = findByName(server, name, ' on the service');
+        for (const duplicate of duplicates) {
+            plan.push({
+                action: 'delete',
+                name,
+                id: duplicate.id,
+                fields: [],
+                note: `identical duplicate of ${current.id}`
+            });
         }
         const body = withDefaultType(spec);
-        const current = matches[0];
         if (!current) {
             plan.push({ action: 'create', name, fields: Object.keys(body), body });
             continue;
@@ -52432,7 +52780,7 @@ function planSummary(title, plan, lines) {
         tables: [
             {
                 head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-                rows: sorted.map(e => [e.action, e.name, e.id, e.fields.join(', '), e.outcome])
+                rows: sorted.map(e => [e.action, e.name, e.id, e.note ?? e.fields.join(', '), e.outcome])
             }
         ]
     };
@@ -52447,8 +52795,10 @@ const entryResult = (e) => ({
 async function applyEntry(ctx, entry, before) {
     const api = ctx.api;
     if (entry.action === 'create') {
+        const sent = ctx.clock.now();
         const { item } = await api.createCheck(entry.body, before);
         entry.id = item.id;
+        return { entry, item, tookMs: ctx.clock.now() - sent };
     }
     else if (entry.action === 'update') {
         await api.updateCheck(entry.id, entry.body);
@@ -52456,6 +52806,35 @@ async function applyEntry(ctx, entry, before) {
     else if (entry.action === 'delete') {
         await api.deleteCheck(entry.id);
     }
+    return undefined;
+}
+/**
+ * After the creates: converge with concurrent runs that created the same
+ * names (converge.ts). Each entry then names the survivor; a survivor whose
+ * fields differ from the entry gets them. Returns the names that another run
+ * created with another URL or type (left alone).
+ */
+async function convergeMade(ctx, made) {
+    const slowest = Math.max(...made.map(m => m.tookMs));
+    const converged = await convergeChecks(ctx, made.map(m => m.item), slowest);
+    const conflicts = [];
+    for (const { entry, item } of made) {
+        const result = converged.get(entry.name);
+        if (!result)
+            continue;
+        const { survivor, others } = result;
+        if (others.length > 0)
+            conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`);
+        if (survivor.id === item.id)
+            continue;
+        entry.id = survivor.id;
+        entry.note = `also created at the same time by another run: kept the oldest, ${survivor.id}; removed ${item.id}`;
+        ctx.log.info(`${entry.name}: ${entry.note}`);
+        if (differences(entry.body, survivor).length > 0) {
+            await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...entry.body });
+        }
+    }
+    return conflicts;
 }
 /** The largest checks file read: bigger ones are refused before they are read whole. */
 const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024;
@@ -52535,7 +52914,7 @@ const syncChecks = async (ctx) => {
     const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`;
     await ctx.log.group(`Plan: ${tally}`, async () => {
         for (const e of plan) {
-            ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}`);
+            ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}${e.note ? `: ${e.note}` : ''}`);
         }
     });
     if (ctx.config.dryRun) {
@@ -52557,12 +52936,15 @@ const syncChecks = async (ctx) => {
         };
     }
     let failure;
+    const made = [];
     await ctx.log.group(`Apply ${changes.length} change(s)`, async () => {
         const queue = [...changes];
         const worker = async () => {
             for (let entry = queue.shift(); entry && failure === undefined; entry = queue.shift()) {
                 try {
-                    await applyEntry(ctx, entry, server);
+                    const created = await applyEntry(ctx, entry, server);
+                    if (created)
+                        made.push(created);
                     entry.outcome = 'applied';
                     ctx.log.info(`${entry.action}d ${entry.name}${entry.id ? ` (${entry.id})` : ''}`);
                 }
@@ -52576,6 +52958,15 @@ const syncChecks = async (ctx) => {
     });
     for (const e of changes)
         e.outcome ??= 'not applied';
+    let conflicts = [];
+    if (failure === undefined && made.length > 0) {
+        try {
+            conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made));
+        }
+        catch (error) {
+            failure = { entry: made[0].entry, error };
+        }
+    }
     const outputs = {
         created: countOf(plan, 'create', true),
         updated: countOf(plan, 'update', true),
@@ -52588,6 +52979,10 @@ const syncChecks = async (ctx) => {
     if (failure !== undefined) {
         const message = halfWayMessage(changes, failure.entry, failure.error);
         throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]));
+    }
+    if (conflicts.length > 0) {
+        const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`;
+        throw new OperationError(message, outputs, planSummary('Checks in sync, with conflicts', plan, [message]));
     }
     return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) };
 };

@@ -57,6 +57,17 @@ export interface RawResponse {
   url: URL
   /** How many times the request was sent (1 = no retry). */
   attempts: number
+  /** How long the last attempt took, from sending to the whole answer (ms). */
+  tookMs: number
+}
+
+/** A resource a POST created. */
+export interface Created<T> {
+  item: T
+  /** Found by looking after an ambiguous failure, rather than in the answer. */
+  recovered: boolean
+  /** How long the create took to be answered (the last attempt), for the settle wait of converge. */
+  tookMs: number
 }
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
@@ -176,10 +187,12 @@ export class ApiClient {
     }
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     this.log.debug(`${method} ${path}`)
+    const sent = this.clock.now()
     return exchange(method, url, headers, body, this.transport, { method: original, path }).then(answer => ({
       ...answer,
       url,
-      attempts: 1
+      attempts: 1,
+      tookMs: this.clock.now() - sent
     }))
   }
 
@@ -470,9 +483,10 @@ export class ApiClient {
     schema: S,
     what: string,
     recovery: { before: ReadonlySet<string>; matches: (item: z.output<S>) => boolean }
-  ): Promise<{ item: z.output<S>; recovered: boolean }> {
+  ): Promise<Created<z.output<S>>> {
     const retries = this.options.maxRetries
     for (let attempt = 1; ; attempt++) {
+      const started = this.clock.now()
       try {
         const response = await this.call('POST', path, body)
         if (response.body.trim() === '') {
@@ -484,12 +498,14 @@ export class ApiClient {
             detail: `returned HTTP ${response.status} with an empty body; expected the created ${what}`
           })
         }
-        return { item: this.single(schema, 'POST', response, `the created ${what}`), recovered: false }
+        const item = this.single(schema, 'POST', response, `the created ${what}`)
+        return { item, recovered: false, tookMs: response.tookMs }
       } catch (error) {
         const unreadable = error instanceof ApiError && error.kind === 'invalid-response'
         if (!isAmbiguous(error) && !unreadable) throw error
         const failure = error as ApiError
         this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`)
+        const failedAt = this.clock.now()
         if (failure.kind === 'timeout') {
           // The server may still be working on it: give it as long again before looking.
           await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.detail)
@@ -499,7 +515,8 @@ export class ApiClient {
         )
         if (found.length > 0) {
           this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`)
-          return { item: found[found.length - 1], recovered: true }
+          // How long the create took is unknown: at least until the failure.
+          return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started }
         }
         // A 2xx said it was created: sending it again could only make a second one.
         if (unreadable) throw failure

@@ -3,7 +3,7 @@
  * the generic client. Ids are always path-encoded.
  */
 import { idProblem } from '../parse.js'
-import { ApiClient } from './client.js'
+import { ApiClient, Created } from './client.js'
 import {
   Check,
   CheckSchema,
@@ -53,7 +53,7 @@ export class MonitoringApi {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')
   }
   /** `existing` is the list read before the create (what was there before). */
-  async createCheck(body: Body, existing: Check[]): Promise<{ item: Check; recovered: boolean }> {
+  async createCheck(body: Body, existing: Check[]): Promise<Created<Check>> {
     return this.client.create(paths.checks, body, CheckSchema, 'check', {
       before: ids(existing),
       matches: c => c.name === body.name && c.url === body.url
@@ -73,7 +73,7 @@ export class MonitoringApi {
   listIncidents(): Promise<Incident[]> {
     return this.client.list(paths.incidents, IncidentSchema, 'incident')
   }
-  createIncident(body: Body, existing: Incident[]): Promise<{ item: Incident; recovered: boolean }> {
+  createIncident(body: Body, existing: Incident[]): Promise<Created<Incident>> {
     return this.client.create(paths.incidents, body, IncidentSchema, 'incident', {
       before: ids(existing),
       matches: i => i.title === body.title
@@ -86,7 +86,7 @@ export class MonitoringApi {
   listStatusPages(): Promise<StatusPage[]> {
     return this.client.list(paths.statusPages, StatusPageSchema, 'status page')
   }
-  createStatusPage(body: Body, existing: StatusPage[]): Promise<{ item: StatusPage; recovered: boolean }> {
+  createStatusPage(body: Body, existing: StatusPage[]): Promise<Created<StatusPage>> {
     return this.client.create(paths.statusPages, body, StatusPageSchema, 'status page', {
       before: ids(existing),
       matches: p => p.name === body.name

@@ -197,8 +197,7 @@ async function create(
       summary: summary('Check would be created (dry run)', [body])
     }
   }
-  const sent = ctx.clock.now()
-  const { item, recovered } = await ctx.api.createCheck(body, before)
+  const { item, recovered, tookMs } = await ctx.api.createCheck(body, before)
   ctx.log.info(`Created check ${item.id} (${str(item.name)})${recovered ? ', found after an ambiguous failure' : ''}`)
   if (!converge) {
     return {
@@ -207,7 +206,7 @@ async function create(
     }
   }
   const { survivor, removed, others } = await knowing(checkOutputs(item), () =>
-    convergeChecks(ctx, [item], ctx.clock.now() - sent)
+    convergeChecks(ctx, [item], tookMs)
   ).then(found => found.get(str(item.name)) as Converged<Check>)
   const lines: string[] = []
   let kept: Check | Mapping = survivor

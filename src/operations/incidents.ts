@@ -168,8 +168,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       summary: incidentSummary('Incident would be opened (dry run)', [body])
     }
   }
-  const sent = ctx.clock.now()
-  const { item } = await ctx.api.createIncident(body, before)
+  const { item, tookMs } = await ctx.api.createIncident(body, before)
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`)
   if (!converge) {
     return {
@@ -185,7 +184,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       kindOf: () => '',
       remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
       sleep: ms => ctx.clock.sleep(ms, ctx.signal),
-      settleMs: settleMs(ctx.clock.now() - sent, ctx.config.requestTimeoutMs),
+      settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
       log: ctx.log
     })
     return found.get(str(item.title)) as Converged<Incident>

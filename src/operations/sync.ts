@@ -160,10 +160,9 @@ interface Made {
 async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<Made | undefined> {
   const api = ctx.api
   if (entry.action === 'create') {
-    const sent = ctx.clock.now()
-    const { item } = await api.createCheck(entry.body as Mapping, before)
+    const { item, tookMs } = await api.createCheck(entry.body as Mapping, before)
     entry.id = item.id
-    return { entry, item, tookMs: ctx.clock.now() - sent }
+    return { entry, item, tookMs }
   } else if (entry.action === 'update') {
     await api.updateCheck(entry.id as string, entry.body as Mapping)
   } else if (entry.action === 'delete') {
