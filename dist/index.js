@@ -41082,10 +41082,12 @@ class ApiClient {
         if (body !== undefined)
             headers['Content-Type'] = 'application/json';
         this.log.debug(`${method} ${path}`);
+        const sent = this.clock.now();
         return exchange(method, url, headers, body, this.transport, { method: original, path }).then(answer => ({
             ...answer,
             url,
-            attempts: 1
+            attempts: 1,
+            tookMs: this.clock.now() - sent
         }));
     }
     // ---------------------------------------------------------------- retries
@@ -41342,6 +41344,7 @@ class ApiClient {
     async create(path, body, schema, what, recovery) {
         const retries = this.options.maxRetries;
         for (let attempt = 1;; attempt++) {
+            const started = this.clock.now();
             try {
                 const response = await this.call('POST', path, body);
                 if (response.body.trim() === '') {
@@ -41353,7 +41356,8 @@ class ApiClient {
                         detail: `returned HTTP ${response.status} with an empty body; expected the created ${what}`
                     });
                 }
-                return { item: this.single(schema, 'POST', response, `the created ${what}`), recovered: false };
+                const item = this.single(schema, 'POST', response, `the created ${what}`);
+                return { item, recovered: false, tookMs: response.tookMs };
             }
             catch (error) {
                 const unreadable = error instanceof ApiError && error.kind === 'invalid-response';
@@ -41361,6 +41365,7 @@ class ApiClient {
                     throw error;
                 const failure = error;
                 this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
+                const failedAt = this.clock.now();
                 if (failure.kind === 'timeout') {
                     // The server may still be working on it: give it as long again before looking.
                     await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.detail);
@@ -41368,7 +41373,8 @@ class ApiClient {
                 const found = (await this.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
                 if (found.length > 0) {
                     this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
-                    return { item: found[found.length - 1], recovered: true };
+                    // How long the create took is unknown: at least until the failure.
+                    return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started };
                 }
                 // A 2xx said it was created: sending it again could only make a second one.
                 if (unreadable)
@@ -51899,8 +51905,7 @@ async function create(ctx, spec, existing, converge = false) {
             summary: checks_summary('Check would be created (dry run)', [body])
         };
     }
-    const sent = ctx.clock.now();
-    const { item, recovered } = await ctx.api.createCheck(body, before);
+    const { item, recovered, tookMs } = await ctx.api.createCheck(body, before);
     ctx.log.info(`Created check ${item.id} (${str(item.name)})${recovered ? ', found after an ambiguous failure' : ''}`);
     if (!converge) {
         return {
@@ -51908,7 +51913,7 @@ async function create(ctx, spec, existing, converge = false) {
             summary: checks_summary('Check created', [item])
         };
     }
-    const { survivor, removed, others } = await knowing(checkOutputs(item), () => convergeChecks(ctx, [item], ctx.clock.now() - sent)).then(found => found.get(str(item.name)));
+    const { survivor, removed, others } = await knowing(checkOutputs(item), () => convergeChecks(ctx, [item], tookMs)).then(found => found.get(str(item.name)));
     const lines = [];
     let kept = survivor;
     if (survivor.id !== item.id) {
@@ -52342,8 +52347,7 @@ async function incidents_create(ctx, existing, converge = false) {
             summary: incidentSummary('Incident would be opened (dry run)', [body])
         };
     }
-    const sent = ctx.clock.now();
-    const { item } = await ctx.api.createIncident(body, before);
+    const { item, tookMs } = await ctx.api.createIncident(body, before);
     ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
     if (!converge) {
         return {
@@ -52359,7 +52363,7 @@ async function incidents_create(ctx, existing, converge = false) {
             kindOf: () => '',
             remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
             sleep: ms => ctx.clock.sleep(ms, ctx.signal),
-            settleMs: settleMs(ctx.clock.now() - sent, ctx.config.requestTimeoutMs),
+            settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
             log: ctx.log
         });
         return found.get(str(item.title));
@@ -52795,10 +52799,9 @@ const entryResult = (e) => ({
 async function applyEntry(ctx, entry, before) {
     const api = ctx.api;
     if (entry.action === 'create') {
-        const sent = ctx.clock.now();
-        const { item } = await api.createCheck(entry.body, before);
+        const { item, tookMs } = await api.createCheck(entry.body, before);
         entry.id = item.id;
-        return { entry, item, tookMs: ctx.clock.now() - sent };
+        return { entry, item, tookMs };
     }
     else if (entry.action === 'update') {
         await api.updateCheck(entry.id, entry.body);
