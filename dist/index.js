@@ -40780,6 +40780,8 @@ class Pacer {
     windowFirst;
     /** Others spend the same budget (seen in the server's counts): spread, don't burst. */
     shared = false;
+    /** How fast others spend it (requests per ms), measured over the current window. */
+    othersRate = 0;
     constructor(limit, windowMs, clock = realClock) {
         this.limit = limit;
         this.windowMs = windowMs;
@@ -40804,31 +40806,40 @@ class Pacer {
     observe(ticket, budget) {
         if (budget.resetInMs > MAX_BUDGET_WAIT_MS)
             return;
-        const seen = { ticket, remaining: budget.remaining, resetAt: this.clock.now() + budget.resetInMs };
+        const now = this.clock.now();
+        const seen = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now };
         const current = this.server;
         // A reset more than a second later than the one known (reset headers are whole seconds) is a new window.
         const newWindow = !current || seen.resetAt > current.resetAt + 1000 || this.clock.now() >= current.resetAt;
         if (newWindow) {
             this.server = seen;
             this.windowFirst = seen;
+            // Joining a window that others have already spent more than half of: assume they are still
+            // at it, and spread from the start rather than burst into what they leave.
+            const limit = budget.limit;
+            if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2)
+                this.shared = true;
             return;
         }
         if (ticket < current.ticket)
             return; // an older answer that arrived late says less than the one known
         this.server = seen;
         const first = this.windowFirst;
-        const spent = first.remaining - seen.remaining;
-        const ours = seen.ticket - first.ticket;
-        if (spent - ours > SHARED_AFTER)
+        const others = first.remaining - seen.remaining - (seen.ticket - first.ticket);
+        if (others > SHARED_AFTER)
             this.shared = true;
+        if (this.shared && now > first.at)
+            this.othersRate = Math.max(0, others) / (now - first.at);
     }
     /** When the server's stated budget lets the next request start (now if it says nothing). */
     serverAllows(now) {
         const server = this.server;
         if (!server || now >= server.resetAt)
             return now;
-        // Our own requests started after the observed one may not be counted in it yet.
-        const left = server.remaining - (this.started - server.ticket);
+        // Our own requests started after the observed one may not be counted in it yet; nor what
+        // others (at the pace they showed) have spent since it was said.
+        const others = this.shared ? Math.ceil(this.othersRate * (now - server.at)) : 0;
+        const left = server.remaining - (this.started - server.ticket) - others;
         if (left <= 0)
             return server.resetAt;
         if (!this.shared)
@@ -40939,7 +40950,12 @@ function serverBudget(headers, now) {
         const remaining = header(headers, `${prefix}-remaining`)?.trim();
         const resetInMs = parseRateLimitReset(header(headers, `${prefix}-reset`), now);
         if (remaining !== undefined && /^\d+$/.test(remaining) && resetInMs !== undefined) {
-            return { remaining: Number(remaining), resetInMs };
+            const limit = header(headers, `${prefix}-limit`)?.trim();
+            return {
+                remaining: Number(remaining),
+                resetInMs,
+                ...(limit && /^\d+$/.test(limit) ? { limit: Number(limit) } : {})
+            };
         }
     }
     return undefined;

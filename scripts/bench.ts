@@ -9,8 +9,15 @@
  *   rate limit       sync-checks creating 130 checks under the real 100/min
  *                    limit, against the theoretical minimum
  *   size, memory     bundle size; peak RSS of a run against the bare script
+ *   concurrency      10 trials of 5 runs at once (1 s create latency) of
+ *                    upsert-check, sync-checks (2 entries), open-incident:
+ *                    resources left, agreeing ids, requests per run against
+ *                    one run alone; then 3 syncs of 30 creates at once under
+ *                    a server budget of 40 requests per 10 s: 429s, failures,
+ *                    time against the theoretical minimum
  *
- * Options: --runs N (cold-start samples, default 15), --skip-rate-limit.
+ * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
+ * trials, default 10), --skip-rate-limit, --skip-concurrency.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
@@ -18,10 +25,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Emulator } from '../emulator/server.js'
-import { BUNDLE, ROOT, runStep } from './lib/runner.js'
+import { BUNDLE, ROOT, StepResult, runStep } from './lib/runner.js'
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, 'skip-rate-limit': { type: 'boolean' } } })
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string' },
+    trials: { type: 'string' },
+    'skip-rate-limit': { type: 'boolean' },
+    'skip-concurrency': { type: 'boolean' }
+  }
+})
 const RUNS = Number(values.runs ?? 15)
+const TRIALS = Number(values.trials ?? 10)
 const KEY = 'bench-key-7f3e1d'
 const work = mkdtempSync(join(tmpdir(), 'bench-'))
 const RSS_HOOK = join(work, 'rss.mjs')
@@ -228,11 +243,114 @@ async function rateLimit(): Promise<void> {
   })
 }
 
+interface Story {
+  label: string
+  inputs: Record<string, string>
+  /** Resources of the story left on the server, and the ids every run must agree on. */
+  left: (e: Emulator) => number
+  expected: number
+  ids: (r: StepResult) => string
+}
+
+async function concurrency(): Promise<void> {
+  const PARALLEL = 5
+  const file = 'concurrent-two.yml'
+  writeFileSync(
+    join(work, file),
+    '- name: api\n  url: https://shop.example.com/api\n- name: web\n  url: https://shop.example.com/web\n'
+  )
+  const stories: Story[] = [
+    {
+      label: 'upsert-check',
+      inputs: { operation: 'upsert-check', 'check-name': 'shop', 'check-url': 'https://shop.example.com/' },
+      left: e => e.checks.size,
+      expected: 1,
+      ids: r => r.outputs['check-id'] ?? ''
+    },
+    {
+      label: 'sync-checks (2 entries)',
+      inputs: { operation: 'sync-checks', 'checks-file': file },
+      left: e => e.checks.size,
+      expected: 2,
+      ids: r =>
+        (JSON.parse(r.outputs.result ?? '[]') as Array<{ name: string; id: string }>)
+          .map(e => `${e.name}=${e.id}`)
+          .sort()
+          .join(',')
+    },
+    {
+      label: 'open-incident',
+      inputs: { operation: 'open-incident', 'incident-title': 'Deploy failed' },
+      left: e => [...e.incidents.values()].filter(i => i.status !== 'resolved').length,
+      expected: 1,
+      ids: r => r.outputs['incident-id'] ?? ''
+    }
+  ]
+  console.error(`concurrency: ${TRIALS} trials x ${PARALLEL} runs at once, 1 s create latency`)
+  await withEmulator({ createLatencyMs: 1000, rateLimit: false }, async emulator => {
+    for (const story of stories) {
+      emulator.reset()
+      const alone = await step(emulator, story.inputs)
+      if (alone.code !== 0) throw new Error(alone.stdout)
+      const aloneRequests = emulator.count()
+      let exact = 0
+      let agreed = 0
+      let failed = 0
+      const perRun: number[] = []
+      for (let trial = 0; trial < TRIALS; trial++) {
+        emulator.reset()
+        const runs = await Promise.all(Array.from({ length: PARALLEL }, () => step(emulator, story.inputs)))
+        failed += runs.filter(r => r.code !== 0).length
+        if (story.left(emulator) === story.expected) exact++
+        if (new Set(runs.map(story.ids)).size === 1 && runs.every(r => story.ids(r) !== '')) agreed++
+        perRun.push(emulator.count() / PARALLEL)
+      }
+      const mean = perRun.reduce((a, b) => a + b, 0) / perRun.length
+      row(
+        `concurrency: ${PARALLEL} x \`${story.label}\` at once, ${TRIALS} trials`,
+        `exactly ${story.expected} left in ${exact}/${TRIALS}; same id in all runs in ${agreed}/${TRIALS}; ${failed} failed runs; ${fmt(mean, 1)} requests a run (max ${fmt(Math.max(...perRun), 1)})`,
+        `${aloneRequests} requests (one run alone)`,
+        `${fmt(mean / aloneRequests, 2)}x`
+      )
+    }
+  })
+
+  console.error('shared budget: 3 syncs of 30 creates at once under 40 requests per 10 s (takes about half a minute)')
+  await withEmulator({ rateLimit: { limit: 40, windowMs: 10_000 } }, async emulator => {
+    const files = ['a', 'b', 'c'].map(prefix => {
+      const name = `budget-${prefix}.yml`
+      const lines = Array.from(
+        { length: 30 },
+        (_, i) => `- name: ${prefix}-${i}\n  url: https://fleet.example.com/${prefix}/${i}`
+      )
+      writeFileSync(join(work, name), lines.join('\n') + '\n')
+      return name
+    })
+    const started = Date.now()
+    const runs = await Promise.all(
+      files.map(f => step(emulator, { operation: 'sync-checks', 'checks-file': f, 'max-retries': '10' }))
+    )
+    const elapsed = (Date.now() - started) / 1000
+    const limited = emulator.requests.filter(q => q.status === 429).length
+    const served = emulator.requests.filter(q => q.status !== 429).length
+    const failed = runs.filter(r => r.code !== 0).length + (emulator.checks.size !== 90 ? 1 : 0)
+    // Fixed 10 s windows of 40: the last request can start no sooner than the start of its window.
+    const minimum = Math.floor((served - 1) / 40) * 10
+    row(
+      'shared budget: 3 x `sync-checks` of 30 creates at once, 40 requests / 10 s',
+      `${fmt(elapsed, 1)} s, ${served} requests served, ${limited} x 429 (goal: at most 3), ${failed} failures (goal: 0)`,
+      `${minimum} s (theoretical minimum for ${served} requests at 40 per 10 s)`,
+      `${fmt(elapsed / minimum, 2)}x`
+    )
+  })
+}
+
 async function main(): Promise<void> {
   const size = statSync(BUNDLE).size
   await coldStart()
   await callEconomy()
   if (!values['skip-rate-limit']) await rateLimit()
+  if (!values['skip-concurrency']) await concurrency()
   row('bundle size: dist/index.js', `${fmt(size / 1024)} KiB`, '', '')
   console.log(`\nBenchmark (node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`npm run bench\`)\n`)
   console.log('| measure | this action | baseline (same run) | ratio |')

@@ -93,11 +93,22 @@ describe('Pacer', () => {
       expect(spacing).toBeGreaterThan(250)
       expect(spacing).toBeLessThan(1000)
       pacer.observe(ticket, { remaining: 2, resetInMs: 10_000 - clock.time })
+      // Others spend about 3 for each of ours: the last 2 will be theirs by the time a slot comes,
+      // so the next start waits for the reset rather than meet a 429.
       await pacer.take()
-      expect(clock.time).toBeLessThan(10_000)
-      await pacer.take()
-      // The last of the budget is spread up to the reset, never past it.
       expect(clock.time).toBe(10_000)
+    })
+
+    it('joining a window others have spent more than half of, it spreads from its first request', async () => {
+      const clock = fakeClock()
+      const joining = new Pacer(100, 60_000, clock)
+      joining.observe(await joining.take(), { remaining: 15, resetInMs: 8000, limit: 40 })
+      expect(joining.shared).toBe(true)
+      await joining.take()
+      expect(clock.time).toBeGreaterThan(400) // 15 left over 8 s
+      const fresh = new Pacer(100, 60_000, clock)
+      fresh.observe(await fresh.take(), { remaining: 30, resetInMs: 8000, limit: 40 })
+      expect(fresh.shared).toBe(false)
     })
 
     it('ignores an answer older than the one it knows, and a reset more than 2 minutes away', async () => {

@@ -61,6 +61,9 @@ describe('retry policy', () => {
       remaining: 3,
       resetInMs: 30_000
     })
+    expect(serverBudget({ 'ratelimit-remaining': '7', 'ratelimit-reset': '12', 'ratelimit-limit': '40' }, now)).toEqual(
+      { remaining: 7, resetInMs: 12_000, limit: 40 }
+    )
     expect(serverBudget({ 'x-ratelimit-remaining': '3' }, now)).toBeUndefined()
     expect(serverBudget({ 'ratelimit-remaining': 'many', 'ratelimit-reset': '1' }, now)).toBeUndefined()
     expect(serverBudget({}, now)).toBeUndefined()

@@ -65,12 +65,20 @@ export function serverWaitMs(headers: Headers, now: number): number | undefined 
  * `X-RateLimit-Remaining` with the matching reset header. Undefined when it
  * does not say both.
  */
-export function serverBudget(headers: Headers, now: number): { remaining: number; resetInMs: number } | undefined {
+export function serverBudget(
+  headers: Headers,
+  now: number
+): { remaining: number; resetInMs: number; limit?: number } | undefined {
   for (const prefix of ['ratelimit', 'x-ratelimit']) {
     const remaining = header(headers, `${prefix}-remaining`)?.trim()
     const resetInMs = parseRateLimitReset(header(headers, `${prefix}-reset`), now)
     if (remaining !== undefined && /^\d+$/.test(remaining) && resetInMs !== undefined) {
-      return { remaining: Number(remaining), resetInMs }
+      const limit = header(headers, `${prefix}-limit`)?.trim()
+      return {
+        remaining: Number(remaining),
+        resetInMs,
+        ...(limit && /^\d+$/.test(limit) ? { limit: Number(limit) } : {})
+      }
     }
   }
   return undefined
