@@ -40763,8 +40763,13 @@ const realClock = {
 const WINDOW_SLACK_MS = 250;
 /** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
 const MAX_BUDGET_WAIT_MS = 120_000;
-/** Requests spent by others, beyond our own, before the budget counts as shared. */
-const SHARED_AFTER = 2;
+/**
+ * Requests spent by others, beyond our own, before the budget counts as shared:
+ * more than our own requests in flight could account for by arriving out of order.
+ */
+const SHARED_AFTER = 4;
+/** Others' pace is measured over at least this long, so that two answers close together do not inflate it. */
+const MIN_PACE_SPAN_MS = 1000;
 class Pacer {
     limit;
     windowMs;
@@ -40809,42 +40814,51 @@ class Pacer {
         const now = this.clock.now();
         const seen = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now };
         const current = this.server;
-        // A reset more than a second later than the one known (reset headers are whole seconds) is a new window.
-        const newWindow = !current || seen.resetAt > current.resetAt + 1000 || this.clock.now() >= current.resetAt;
+        // A new window: the known one has passed, or the budget went up with a later reset (reset
+        // headers are whole seconds, so a later reset alone is not enough).
+        const newWindow = !current ||
+            now >= current.resetAt ||
+            (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining);
+        if (!newWindow && ticket < current.ticket)
+            return; // an older answer that arrived late
         if (newWindow) {
             this.server = seen;
             this.windowFirst = seen;
-            // Joining a window that others have already spent more than half of: assume they are still
-            // at it, and spread from the start rather than burst into what they leave.
+            this.shared = false;
+            this.othersRate = 0;
+            // Joining a window that is already more than half spent: assume whoever spent it is still
+            // at it, and spread from the start rather than burst into what is left.
             const limit = budget.limit;
             if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2)
                 this.shared = true;
             return;
         }
-        if (ticket < current.ticket)
-            return; // an older answer that arrived late says less than the one known
         this.server = seen;
         const first = this.windowFirst;
         const others = first.remaining - seen.remaining - (seen.ticket - first.ticket);
         if (others > SHARED_AFTER)
             this.shared = true;
-        if (this.shared && now > first.at)
-            this.othersRate = Math.max(0, others) / (now - first.at);
+        if (this.shared)
+            this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS);
     }
-    /** When the server's stated budget lets the next request start (now if it says nothing). */
+    /**
+     * When the server's stated budget lets the next request start (now if it says
+     * nothing). `spread` marks a wait that only spaces requests out: one that
+     * would pass the caller's deadline is not made (the request goes now).
+     */
     serverAllows(now) {
         const server = this.server;
         if (!server || now >= server.resetAt)
-            return now;
+            return { until: now, spread: false };
         // Our own requests started after the observed one may not be counted in it yet; nor what
         // others (at the pace they showed) have spent since it was said.
-        const others = this.shared ? Math.ceil(this.othersRate * (now - server.at)) : 0;
+        const others = this.shared ? Math.floor(this.othersRate * (now - server.at)) : 0;
         const left = server.remaining - (this.started - server.ticket) - others;
         if (left <= 0)
-            return server.resetAt;
+            return { until: server.resetAt, spread: false };
         if (!this.shared)
-            return now;
-        return Math.max(now, this.lastStartAt + (server.resetAt - now) / left);
+            return { until: now, spread: false };
+        return { until: Math.max(now, this.lastStartAt + (server.resetAt - now) / left), spread: true };
     }
     async waitForSlot(deadline, signal) {
         for (;;) {
@@ -40854,7 +40868,9 @@ class Pacer {
             const window = this.windowMs + WINDOW_SLACK_MS;
             while (this.starts.length > 0 && this.starts[0] <= now - window)
                 this.starts.shift();
-            let until = Math.max(now, this.blockedUntil, this.serverAllows(now));
+            const server = this.serverAllows(now);
+            const spread = server.spread && deadline !== undefined && server.until > deadline ? now : server.until;
+            let until = Math.max(now, this.blockedUntil, spread);
             if (until <= now && this.starts.length >= this.limit)
                 until = this.starts[0] + window;
             if (until <= now) {
@@ -51676,12 +51692,13 @@ function settleMs(createTookMs, capMs) {
     return Math.min(capMs, Math.round(createTookMs * 1.5) + 250);
 }
 /**
- * After creating `created` (this run's new resources), make each name hold one
- * resource of each kind. Returns, per name, the survivor for the kind this run created.
+ * After creating `created` (this run's new resources, each with the name and
+ * fields it was created with), make each name hold one resource of each kind.
+ * Returns, for each of `created` in order, the survivor of its kind.
  */
 async function convergeCreated(created, options) {
     const { nameOf, kindOf } = options;
-    const result = new Map();
+    const result = created.map(mine => ({ survivor: mine, removed: [], others: [] }));
     const gone = new Set();
     if (created.length === 0)
         return result;
@@ -51695,19 +51712,18 @@ async function convergeCreated(created, options) {
             named.set(name, [...(named.get(name) ?? []), item]);
         }
         let removedNow = 0;
-        for (const mine of created) {
-            const name = nameOf(mine);
-            const all = named.get(name) ?? [];
-            // A list that lags behind the create may not show ours yet: it is there all the same.
-            if (!gone.has(mine.id) && !all.some(i => i.id === mine.id))
+        for (const [index, mine] of created.entries()) {
+            const all = [...(named.get(nameOf(mine) ?? '') ?? [])];
+            // The first look may come before the list shows our create: it is there all the same.
+            // Later looks are trusted (another run may have removed ours meanwhile).
+            if (round === 1 && !all.some(i => i.id === mine.id))
                 all.push(mine);
             const kind = kindOf(mine);
             const same = all.filter(i => kindOf(i) === kind);
-            const before = result.get(name);
             if (same.length === 0)
                 continue; // everything of this kind is gone (removed by hand): keep what we knew
             const survivor = survivorOf(same);
-            const removed = [...(before?.removed ?? [])];
+            const removed = [...result[index].removed];
             for (const duplicate of same) {
                 if (duplicate.id === survivor.id)
                     continue;
@@ -51716,7 +51732,7 @@ async function convergeCreated(created, options) {
                 removed.push(duplicate.id);
                 removedNow++;
             }
-            result.set(name, { survivor, removed, others: all.filter(i => kindOf(i) !== kind) });
+            result[index] = { survivor, removed, others: all.filter(i => kindOf(i) !== kind) };
         }
         if (removedNow === 0)
             break;
@@ -51802,7 +51818,13 @@ const monitored = (c) => JSON.stringify([str(c.url), str(c.type) || 'http']);
  * writable field the same (type defaulting to http), and paused or not alike.
  * The status the service measures (up, down) does not tell them apart.
  */
-const sameSettings = (c) => JSON.stringify([signature(withDefaultType(c), ['status']), isPaused(c)]);
+const sameSettings = (c) => JSON.stringify([signature(withDefaultType(c), ['status']), statusSetting(c)]);
+/** Statuses the service measures; any other (paused, disabled, ...) was set by someone and must match. */
+const MEASURED_STATUSES = ['', 'up', 'down', 'pending'];
+const statusSetting = (c) => {
+    const status = str(c.status).toLowerCase();
+    return MEASURED_STATUSES.includes(status) ? '' : status;
+};
 /**
  * The check named `name` in a list. Several identical ones (see sameSettings)
  * mean one check with duplicates: the survivor (oldest, see converge.ts) is the
@@ -51929,7 +51951,9 @@ async function create(ctx, spec, existing, converge = false) {
             summary: checks_summary('Check created', [item])
         };
     }
-    const { survivor, removed, others } = await knowing(checkOutputs(item), () => convergeChecks(ctx, [item], tookMs)).then(found => found.get(str(item.name)));
+    // Ours as created: the fields sent, with what the server answered over them.
+    const mine = { ...body, ...item };
+    const { survivor, removed, others } = await knowing({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs)).then(([converged]) => converged);
     const lines = [];
     let kept = survivor;
     if (survivor.id !== item.id) {
@@ -51944,7 +51968,7 @@ async function create(ctx, spec, existing, converge = false) {
         lines.push(`Concurrent runs created the same check: kept this one, the oldest; removed ${removed.join(', ')}.`);
     }
     if (others.length > 0) {
-        throw new OperationError(`${others.length} other check(s) named ${JSON.stringify(str(item.name))} were created at the same time with another URL or type (${others.map(c => `${c.id}: ${str(c.url)}`).join(', ')}); none was removed, and name targeting fails until all but one are deleted`, checkOutputs(kept));
+        throw new OperationError(`${others.length} other check(s) named ${JSON.stringify(str(item.name))} were created at the same time with another URL or type (${others.map(c => `${c.id}: ${str(c.url)}`).join(', ')}); none was removed, and name targeting fails until all but one are deleted`, { ...checkOutputs(kept), changed: true });
     }
     return {
         outputs: { ...checkOutputs(kept), result: kept, changed: true },
@@ -51989,7 +52013,7 @@ async function update(ctx, current, changes, healed = 0) {
     const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)];
     return {
         outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
-        summary: checks_summary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
+        summary: checks_summary(changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged', [check], lines)
     };
 }
 const updateCheck = async (ctx) => {
@@ -52371,8 +52395,10 @@ async function incidents_create(ctx, existing, converge = false) {
             summary: incidentSummary('Incident opened', [item])
         };
     }
-    const { survivor } = await knowing(incidentOutputs(item), async () => {
-        const found = await convergeCreated([item], {
+    // Ours as created: the fields sent, with what the server answered over them.
+    const mine = { ...body, ...item };
+    const { survivor } = await knowing({ ...incidentOutputs(mine), changed: true }, async () => {
+        const [converged] = await convergeCreated([mine], {
             what: 'incident',
             list: () => ctx.api.listIncidents(),
             nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
@@ -52382,7 +52408,7 @@ async function incidents_create(ctx, existing, converge = false) {
             settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
             log: ctx.log
         });
-        return found.get(str(item.title));
+        return converged;
     });
     if (survivor.id === item.id) {
         return {
@@ -52835,13 +52861,10 @@ async function applyEntry(ctx, entry, before) {
  */
 async function convergeMade(ctx, made) {
     const slowest = Math.max(...made.map(m => m.tookMs));
-    const converged = await convergeChecks(ctx, made.map(m => m.item), slowest);
+    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest);
     const conflicts = [];
-    for (const { entry, item } of made) {
-        const result = converged.get(entry.name);
-        if (!result)
-            continue;
-        const { survivor, others } = result;
+    for (const [index, { entry, item }] of made.entries()) {
+        const { survivor, others } = converged[index];
         if (others.length > 0)
             conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`);
         if (survivor.id === item.id)
@@ -52978,12 +53001,13 @@ const syncChecks = async (ctx) => {
     for (const e of changes)
         e.outcome ??= 'not applied';
     let conflicts = [];
+    let convergeFailure;
     if (failure === undefined && made.length > 0) {
         try {
             conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made));
         }
         catch (error) {
-            failure = { entry: made[0].entry, error };
+            convergeFailure = error;
         }
     }
     const outputs = {
@@ -52998,6 +53022,10 @@ const syncChecks = async (ctx) => {
     if (failure !== undefined) {
         const message = halfWayMessage(changes, failure.entry, failure.error);
         throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]));
+    }
+    if (convergeFailure !== undefined) {
+        const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again removes identical duplicates, if any were left.`;
+        throw new OperationError(message, outputs, planSummary('Checks in sync, not confirmed', plan, [message]));
     }
     if (conflicts.length > 0) {
         const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`;

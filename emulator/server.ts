@@ -178,7 +178,7 @@ export class Emulator {
     await new Promise<void>(resolve => (this.server ? this.server.close(() => resolve()) : resolve()))
   }
 
-  /** Forget all data, requests, faults and rate-limit windows. */
+  /** Forget all data, requests, faults and rate-limit windows (latency is configuration: it stays). */
   reset(): void {
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
@@ -282,7 +282,7 @@ export class Emulator {
         }
         const key = this.authenticate(req)
         record.authorized = true
-        budget = this.rateLimit(key)
+        const counted = this.rateLimit(key)
         if (tooLarge) throw new HttpProblem(413, 'payload_too_large', 'Request body too large')
         const hold = this.latencyOf(method, path)
         if (hold > 0) {
@@ -292,6 +292,7 @@ export class Emulator {
             return
           }
         }
+        budget = counted?.()
         answer = this.route(method, path, url, raw)
       } catch (error) {
         answer = problemAnswer(error)
@@ -349,10 +350,10 @@ export class Emulator {
 
   /**
    * Count the request in its key's fixed window (one per key, across every
-   * connection). Returns the rate-limit headers of the answer; throws a 429
-   * when the window is spent.
+   * connection). Returns what makes the answer's rate-limit headers (as of
+   * when the answer is sent); throws a 429 when the window is spent.
    */
-  private rateLimit(key: string): Record<string, string> | undefined {
+  private rateLimit(key: string): (() => Record<string, string>) | undefined {
     const limit = this.options.rateLimit
     if (!limit) return undefined
     const now = Date.now()
@@ -362,9 +363,10 @@ export class Emulator {
       this.windows.set(key, window)
     }
     const resetAt = window.start + limit.windowMs
+    const current = window
     const headers = (remaining: number): Record<string, string> => {
       if (!this.options.rateLimitHeaders) return {}
-      const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000))
+      const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))
       return {
         'X-RateLimit-Limit': String(limit.limit),
         'X-RateLimit-Remaining': String(remaining),
@@ -383,7 +385,11 @@ export class Emulator {
       )
     }
     window.count++
-    return headers(limit.limit - window.count)
+    // The count as of the answer: requests that arrived meanwhile (during a latency hold) are in it.
+    return () =>
+      this.windows.get(key) === current && Date.now() < resetAt
+        ? headers(limit.limit - current.count)
+        : headers(limit.limit)
   }
 
   private route(method: string, path: string, url: URL, raw: string): Answer {

@@ -116,7 +116,21 @@ describe('concurrent runs of the same step end with one resource', () => {
     for (const { core } of runs) {
       expect(core.failed).toContain('were created at the same time with another URL or type')
       expect(core.outputs['check-id']).toMatch(/^chk_/)
+      expect(core.outputs.changed).toBe('true')
     }
+  })
+
+  it('a create answered with no name (only an id) still converges on the name it was created with', async () => {
+    emulator.inject({ method: 'POST', path: '/checks', after: true, status: 201, body: { data: { id: 'chk_echo' } } })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'upsert-check', 'check-name': 'terse', 'check-url': site },
+      { timeScale: 1 }
+    )
+    expect(core.failed).toBeUndefined()
+    const [real] = emulator.checks.keys()
+    expect(emulator.checks.size).toBe(1)
+    expect(core.outputs['check-id']).toBe(real)
   })
 
   it('a run whose look comes before another run has even sent its create still ends with one check', async () => {
@@ -210,6 +224,20 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
     }
     expect(emulator.checks.size).toBe(2)
     expect(emulator.count('DELETE') + emulator.count('PUT')).toBe(0)
+  })
+
+  it('a status someone set (not up, down or pending) tells checks apart; measured ones do not', async () => {
+    emulator.seedCheck({ name: 'shop', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
+    emulator.seedCheck({ name: 'shop', url: site, status: 'maintenance', createdAt: '2026-01-02T00:00:00Z' })
+    const refused = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(refused.core.failed).toContain('and they differ (status)')
+    expect(emulator.checks.size).toBe(2)
+    emulator.reset()
+    const kept = emulator.seedCheck({ name: 'shop', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
+    emulator.seedCheck({ name: 'shop', url: site, status: 'down', createdAt: '2026-01-02T00:00:00Z' })
+    const healed = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(healed.core.failed).toBeUndefined()
+    expect([...emulator.checks.keys()]).toEqual([kept.id])
   })
 
   it('open-incident resolves identical unresolved duplicates, naming the one it keeps', async () => {

@@ -111,6 +111,20 @@ describe('Pacer', () => {
       expect(fresh.shared).toBe(false)
     })
 
+    it("a wait that only spreads requests out is not made past the caller's deadline; one for the reset is refused", async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.observe(await pacer.take(), { remaining: 2, resetInMs: 60_000, limit: 40 })
+      expect(pacer.shared).toBe(true)
+      // 2 left over a minute would be 30 s apart: with a deadline 1 s away both go now...
+      await pacer.take(1000)
+      await pacer.take(1000)
+      expect(clock.time).toBe(0)
+      // ...and with none left, the reset is past the deadline: refused at once.
+      await expect(pacer.take(1000)).rejects.toThrow('request slot')
+      expect(clock.time).toBe(0)
+    })
+
     it('ignores an answer older than the one it knows, and a reset more than 2 minutes away', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)

@@ -33,8 +33,13 @@ export const realClock: Clock = {
 const WINDOW_SLACK_MS = 250
 /** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
 const MAX_BUDGET_WAIT_MS = 120_000
-/** Requests spent by others, beyond our own, before the budget counts as shared. */
-const SHARED_AFTER = 2
+/**
+ * Requests spent by others, beyond our own, before the budget counts as shared:
+ * more than our own requests in flight could account for by arriving out of order.
+ */
+const SHARED_AFTER = 4
+/** Others' pace is measured over at least this long, so that two answers close together do not inflate it. */
+const MIN_PACE_SPAN_MS = 1000
 
 /** What the server said is left of the key's budget, in an answer. */
 export interface ServerBudget {
@@ -100,36 +105,46 @@ export class Pacer {
     const now = this.clock.now()
     const seen: Observed = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now }
     const current = this.server
-    // A reset more than a second later than the one known (reset headers are whole seconds) is a new window.
-    const newWindow = !current || seen.resetAt > current.resetAt + 1000 || this.clock.now() >= current.resetAt
+    // A new window: the known one has passed, or the budget went up with a later reset (reset
+    // headers are whole seconds, so a later reset alone is not enough).
+    const newWindow =
+      !current ||
+      now >= current.resetAt ||
+      (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining)
+    if (!newWindow && ticket < current.ticket) return // an older answer that arrived late
     if (newWindow) {
       this.server = seen
       this.windowFirst = seen
-      // Joining a window that others have already spent more than half of: assume they are still
-      // at it, and spread from the start rather than burst into what they leave.
+      this.shared = false
+      this.othersRate = 0
+      // Joining a window that is already more than half spent: assume whoever spent it is still
+      // at it, and spread from the start rather than burst into what is left.
       const limit = budget.limit
       if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) this.shared = true
       return
     }
-    if (ticket < current.ticket) return // an older answer that arrived late says less than the one known
     this.server = seen
     const first = this.windowFirst as Observed
     const others = first.remaining - seen.remaining - (seen.ticket - first.ticket)
     if (others > SHARED_AFTER) this.shared = true
-    if (this.shared && now > first.at) this.othersRate = Math.max(0, others) / (now - first.at)
+    if (this.shared) this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS)
   }
 
-  /** When the server's stated budget lets the next request start (now if it says nothing). */
-  private serverAllows(now: number): number {
+  /**
+   * When the server's stated budget lets the next request start (now if it says
+   * nothing). `spread` marks a wait that only spaces requests out: one that
+   * would pass the caller's deadline is not made (the request goes now).
+   */
+  private serverAllows(now: number): { until: number; spread: boolean } {
     const server = this.server
-    if (!server || now >= server.resetAt) return now
+    if (!server || now >= server.resetAt) return { until: now, spread: false }
     // Our own requests started after the observed one may not be counted in it yet; nor what
     // others (at the pace they showed) have spent since it was said.
-    const others = this.shared ? Math.ceil(this.othersRate * (now - server.at)) : 0
+    const others = this.shared ? Math.floor(this.othersRate * (now - server.at)) : 0
     const left = server.remaining - (this.started - server.ticket) - others
-    if (left <= 0) return server.resetAt
-    if (!this.shared) return now
-    return Math.max(now, this.lastStartAt + (server.resetAt - now) / left)
+    if (left <= 0) return { until: server.resetAt, spread: false }
+    if (!this.shared) return { until: now, spread: false }
+    return { until: Math.max(now, this.lastStartAt + (server.resetAt - now) / left), spread: true }
   }
 
   private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<number> {
@@ -138,7 +153,9 @@ export class Pacer {
       const now = this.clock.now()
       const window = this.windowMs + WINDOW_SLACK_MS
       while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
-      let until = Math.max(now, this.blockedUntil, this.serverAllows(now))
+      const server = this.serverAllows(now)
+      const spread = server.spread && deadline !== undefined && server.until > deadline ? now : server.until
+      let until = Math.max(now, this.blockedUntil, spread)
       if (until <= now && this.starts.length >= this.limit) until = this.starts[0] + window
       if (until <= now) {
         this.starts.push(now)

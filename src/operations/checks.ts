@@ -51,7 +51,14 @@ export const monitored = (c: Check | Mapping): string => JSON.stringify([str(c.u
  * The status the service measures (up, down) does not tell them apart.
  */
 export const sameSettings = (c: Check): string =>
-  JSON.stringify([signature(withDefaultType(c), ['status']), isPaused(c)])
+  JSON.stringify([signature(withDefaultType(c), ['status']), statusSetting(c)])
+
+/** Statuses the service measures; any other (paused, disabled, ...) was set by someone and must match. */
+const MEASURED_STATUSES = ['', 'up', 'down', 'pending']
+const statusSetting = (c: Check): string => {
+  const status = str(c.status).toLowerCase()
+  return MEASURED_STATUSES.includes(status) ? '' : status
+}
 
 export interface Named {
   /** The check the name means: the only one, or the survivor of identical ones. */
@@ -205,9 +212,11 @@ async function create(
       summary: summary('Check created', [item])
     }
   }
-  const { survivor, removed, others } = await knowing(checkOutputs(item), () =>
-    convergeChecks(ctx, [item], tookMs)
-  ).then(found => found.get(str(item.name)) as Converged<Check>)
+  // Ours as created: the fields sent, with what the server answered over them.
+  const mine: Check = { ...body, ...item }
+  const { survivor, removed, others } = await knowing({ ...checkOutputs(mine), changed: true }, () =>
+    convergeChecks(ctx, [mine], tookMs)
+  ).then(([converged]) => converged)
   const lines: string[] = []
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
@@ -222,7 +231,7 @@ async function create(
   if (others.length > 0) {
     throw new OperationError(
       `${others.length} other check(s) named ${JSON.stringify(str(item.name))} were created at the same time with another URL or type (${others.map(c => `${c.id}: ${str(c.url)}`).join(', ')}); none was removed, and name targeting fails until all but one are deleted`,
-      checkOutputs(kept)
+      { ...checkOutputs(kept), changed: true }
     )
   }
   return {
@@ -236,7 +245,7 @@ export function convergeChecks(
   ctx: OperationContext,
   created: Check[],
   createTookMs: number
-): Promise<Map<string, Converged<Check>>> {
+): Promise<Array<Converged<Check>>> {
   return convergeCreated(created, {
     what: 'check',
     list: () => ctx.api.listChecks(),
@@ -277,7 +286,11 @@ async function update(ctx: OperationContext, current: Check, changes: Mapping, h
   const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)]
   return {
     outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
-    summary: summary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
+    summary: summary(
+      changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged',
+      [check],
+      lines
+    )
   }
 }
 

@@ -77,15 +77,16 @@ export interface Converged<T> {
 }
 
 /**
- * After creating `created` (this run's new resources), make each name hold one
- * resource of each kind. Returns, per name, the survivor for the kind this run created.
+ * After creating `created` (this run's new resources, each with the name and
+ * fields it was created with), make each name hold one resource of each kind.
+ * Returns, for each of `created` in order, the survivor of its kind.
  */
 export async function convergeCreated<T extends Ranked>(
   created: T[],
   options: ConvergeOptions<T>
-): Promise<Map<string, Converged<T>>> {
+): Promise<Array<Converged<T>>> {
   const { nameOf, kindOf } = options
-  const result = new Map<string, Converged<T>>()
+  const result: Array<Converged<T>> = created.map(mine => ({ survivor: mine, removed: [], others: [] }))
   const gone = new Set<string>()
   if (created.length === 0) return result
   await options.sleep(options.settleMs)
@@ -97,17 +98,16 @@ export async function convergeCreated<T extends Ranked>(
       named.set(name, [...(named.get(name) ?? []), item])
     }
     let removedNow = 0
-    for (const mine of created) {
-      const name = nameOf(mine) as string
-      const all = named.get(name) ?? []
-      // A list that lags behind the create may not show ours yet: it is there all the same.
-      if (!gone.has(mine.id) && !all.some(i => i.id === mine.id)) all.push(mine)
+    for (const [index, mine] of created.entries()) {
+      const all = [...(named.get(nameOf(mine) ?? '') ?? [])]
+      // The first look may come before the list shows our create: it is there all the same.
+      // Later looks are trusted (another run may have removed ours meanwhile).
+      if (round === 1 && !all.some(i => i.id === mine.id)) all.push(mine)
       const kind = kindOf(mine)
       const same = all.filter(i => kindOf(i) === kind)
-      const before = result.get(name)
       if (same.length === 0) continue // everything of this kind is gone (removed by hand): keep what we knew
       const survivor = survivorOf(same)
-      const removed = [...(before?.removed ?? [])]
+      const removed = [...result[index].removed]
       for (const duplicate of same) {
         if (duplicate.id === survivor.id) continue
         await options.remove(duplicate, survivor)
@@ -115,7 +115,7 @@ export async function convergeCreated<T extends Ranked>(
         removed.push(duplicate.id)
         removedNow++
       }
-      result.set(name, { survivor, removed, others: all.filter(i => kindOf(i) !== kind) })
+      result[index] = { survivor, removed, others: all.filter(i => kindOf(i) !== kind) }
     }
     if (removedNow === 0) break
     if (round === 1) {

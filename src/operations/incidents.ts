@@ -7,7 +7,7 @@ import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../parse.js'
 import type { RunContext } from '../run-context.js'
 import { differences, planned, signature, str, writableOf } from './common.js'
-import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
+import { convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
 import { OperationError, knowing } from './types.js'
 
@@ -176,8 +176,10 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       summary: incidentSummary('Incident opened', [item])
     }
   }
-  const { survivor } = await knowing(incidentOutputs(item), async () => {
-    const found = await convergeCreated([item], {
+  // Ours as created: the fields sent, with what the server answered over them.
+  const mine: Incident = { ...body, ...item }
+  const { survivor } = await knowing({ ...incidentOutputs(mine), changed: true }, async () => {
+    const [converged] = await convergeCreated([mine], {
       what: 'incident',
       list: () => ctx.api.listIncidents(),
       nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
@@ -187,7 +189,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
       log: ctx.log
     })
-    return found.get(str(item.title)) as Converged<Incident>
+    return converged
   })
   if (survivor.id === item.id) {
     return {

@@ -181,14 +181,12 @@ async function convergeMade(ctx: OperationContext, made: Made[]): Promise<string
   const slowest = Math.max(...made.map(m => m.tookMs))
   const converged = await convergeChecks(
     ctx,
-    made.map(m => m.item),
+    made.map(m => ({ ...(m.entry.body as Mapping), ...m.item })),
     slowest
   )
   const conflicts: string[] = []
-  for (const { entry, item } of made) {
-    const result = converged.get(entry.name)
-    if (!result) continue
-    const { survivor, others } = result
+  for (const [index, { entry, item }] of made.entries()) {
+    const { survivor, others } = converged[index]
     if (others.length > 0) conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`)
     if (survivor.id === item.id) continue
     entry.id = survivor.id
@@ -327,11 +325,12 @@ export const syncChecks: Operation = async ctx => {
   })
   for (const e of changes) e.outcome ??= 'not applied'
   let conflicts: string[] = []
+  let convergeFailure: unknown
   if (failure === undefined && made.length > 0) {
     try {
       conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made))
     } catch (error) {
-      failure = { entry: made[0].entry, error }
+      convergeFailure = error
     }
   }
 
@@ -347,6 +346,10 @@ export const syncChecks: Operation = async ctx => {
   if (failure !== undefined) {
     const message = halfWayMessage(changes, failure.entry, failure.error)
     throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))
+  }
+  if (convergeFailure !== undefined) {
+    const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again removes identical duplicates, if any were left.`
+    throw new OperationError(message, outputs, planSummary('Checks in sync, not confirmed', plan, [message]))
   }
   if (conflicts.length > 0) {
     const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`
