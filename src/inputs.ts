@@ -4,7 +4,6 @@
  */
 import { z } from 'zod'
 import {
-  Mapping,
   ValueError,
   idProblem,
   parseBoolean,
@@ -15,8 +14,10 @@ import {
   parseWholeNumber,
   quote
 } from './parse.js'
-import { MULTI_CHECK_OPERATIONS, OPERATIONS, OperationName } from './operations/names.js'
+import { OPERATIONS, OperationName, entryOf, isOperationName } from './operations/registry.js'
 import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from './specs.js'
+import type { Mapping } from './values.js'
+import type { Config } from './config.js'
 
 /** Every input of action.yml, by its kebab-case name. */
 export const INPUTS = [
@@ -64,36 +65,6 @@ export class InputError extends Error {
     super(message)
     this.name = 'InputError'
   }
-}
-
-export interface Config {
-  operation: OperationName
-  apiKey: string
-  /** API root without a trailing slash, e.g. https://api.example.com/v1 */
-  baseUrl: string
-  /** The wanted check fields: the `check` spec with the shorthand inputs applied. */
-  check: Mapping
-  checkIds: string[]
-  checkNames: string[]
-  checksFile?: string
-  autoResume: boolean
-  prune: boolean
-  prunePrefix?: string
-  expectedStatus: string
-  maxResponseTimeMs?: number
-  requireFresh: boolean
-  timeoutMs: number
-  pollIntervalMs: number
-  /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */
-  incident: Mapping
-  incidentId?: string
-  statusPage: Mapping
-  statusPageId?: string
-  dryRun: boolean
-  failOnError: boolean
-  maxRetries: number
-  requestTimeoutMs: number
-  jobSummary: boolean
 }
 
 /** Turn a parser's exception into a zod issue on the current field. */
@@ -156,7 +127,7 @@ function parseApiKey(value: string): string {
 
 function parseOperation(value: string): OperationName {
   const name = value.trim()
-  if ((OPERATIONS as readonly string[]).includes(name)) return name as OperationName
+  if (isOperationName(name)) return name
   throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`)
 }
 
@@ -242,7 +213,7 @@ function describe(error: z.ZodError): string {
  * "two ids" rather than one id that no check has.
  */
 function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names: string[] } {
-  const multi = MULTI_CHECK_OPERATIONS.includes(operation)
+  const multi = entryOf(operation).targets === 'several'
   const ids = p['check-id'] === undefined ? [] : parseList(p['check-id'])
   if (!multi && ids.length > 1) throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`)
   let names: string[] = []
@@ -295,53 +266,17 @@ function buildStatusPage(p: Parsed): Mapping {
   return spec
 }
 
-/** What each operation needs before it can send anything. */
+/** What the operation needs before it can send anything (its registry entry says). */
 function requireForOperation(c: Config): void {
-  const op = c.operation
-  const ids = c.checkIds
-  const names = c.checkNames
+  const entry = entryOf(c.operation)
   const needs = (message: string): never => {
-    throw new InputError(`${op} needs ${message}`)
+    throw new InputError(`${c.operation} needs ${message}`)
   }
-  const multi = MULTI_CHECK_OPERATIONS.includes(op)
-  const targetsCheck = ['get-check', 'update-check', 'delete-check', 'check-history'].includes(op)
-  if ((targetsCheck || multi) && ids.length === 0 && names.length === 0) {
-    needs(multi ? 'check-id or check-name (one or more)' : 'check-id or check-name')
+  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0) {
+    needs(entry.targets === 'several' ? 'check-id or check-name (one or more)' : 'check-id or check-name')
   }
-  switch (op) {
-    case 'create-check':
-    case 'upsert-check':
-      if (typeof c.check.name !== 'string') needs('a check name: set check-name, or name in check')
-      if (typeof c.check.url !== 'string') needs('a check URL: set check-url, or url in check')
-      break
-    case 'update-check': {
-      const changes = Object.keys(c.check).filter(k => !(k === 'name' && ids.length === 0))
-      if (changes.length === 0) {
-        needs(
-          'something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)'
-        )
-      }
-      break
-    }
-    case 'sync-checks':
-      if (!c.checksFile) needs('checks-file')
-      break
-    case 'create-incident':
-    case 'open-incident':
-      if (typeof c.incident.title !== 'string') needs('an incident title: set incident-title, or title in incident')
-      break
-    case 'update-incident':
-    case 'resolve-incident':
-      if (!c.incidentId && typeof c.incident.title !== 'string') needs('incident-id or incident-title')
-      break
-    case 'create-status-page':
-      if (typeof c.statusPage.name !== 'string')
-        needs('a status page name: set status-page-name, or name in status-page')
-      break
-    case 'get-status-page':
-      if (!c.statusPageId && typeof c.statusPage.name !== 'string') needs('status-page-id or status-page-name')
-      break
-  }
+  const missing = entry.needs?.(c)
+  if (missing) needs(missing)
   if (c.prunePrefix !== undefined && !c.prune) {
     throw new InputError('prune-prefix only applies with prune: true')
   }

@@ -6,10 +6,9 @@ import * as core from '@actions/core'
 import { ApiClient } from './api/client.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
-import { Config, InputError, failOnErrorOf, parseConfig, readInputs } from './inputs.js'
-import { PAUSED_STATE, recordedPauses, resumePaused } from './operations/checks.js'
-import { operations } from './operations/index.js'
-import { OPERATIONS, WRITE_OPERATIONS } from './operations/names.js'
+import type { Config } from './config.js'
+import { InputError, failOnErrorOf, parseConfig, readInputs } from './inputs.js'
+import { entryOf, isOperationName } from './operations/registry.js'
 import type { OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
@@ -17,22 +16,7 @@ import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
 import { redact } from './secrets.js'
 import { RunContext, loadRunContext } from './run-context.js'
-
-/** The parts of @actions/core the action uses; tests pass a fake. */
-export interface CoreLike {
-  getInput: (name: string) => string
-  setSecret: (secret: string) => void
-  setOutput: (name: string, value: string) => void
-  setFailed: (message: string) => void
-  info: (message: string) => void
-  debug: (message: string) => void
-  warning: (message: string) => void
-  startGroup: (name: string) => void
-  endGroup: () => void
-  saveState: (name: string, value: string) => void
-  getState: (name: string) => string
-  summary: { addRaw: (text: string, addEOL?: boolean) => { write: () => Promise<unknown> } }
-}
+import type { CoreLike } from './runner.js'
 
 export interface Dependencies {
   core: CoreLike
@@ -166,7 +150,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false'
     const named = raw.operation?.trim() ?? ''
     // Only a known name reaches the summary: the input itself could hold anything.
-    operation = (OPERATIONS as readonly string[]).includes(named) ? named : 'unknown'
+    operation = isOperationName(named) ? named : 'unknown'
 
     if (c.getState(IS_POST) === 'true') {
       summary = await post(deps, raw, log, controller.signal)
@@ -178,11 +162,12 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     jobSummary = config.jobSummary
     const ctx = contextFor(deps, config, log, controller.signal, startedAt)
     if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
-    const result = await operations[config.operation](ctx)
+    const entry = entryOf(config.operation)
+    const result = await entry.run(ctx)
     outputs = result.outputs
     summary = result.summary
     log.info([summary.title, ...summary.lines].join(' - '))
-    if (WRITE_OPERATIONS.includes(config.operation) && outputs.changed === undefined) outputs.changed = false
+    if (entry.writes && outputs.changed === undefined) outputs.changed = false
     if (result.gateClosed) outputs.error = result.gateClosed
     writeOutputs(c.setOutput, outputs, secrets)
     if (result.gateClosed) log.fail(result.gateClosed)
@@ -212,9 +197,10 @@ function failureSummary(message: string, error: unknown): Summary {
 }
 
 /**
- * The post step (runs.post), run when the job ends whatever its outcome:
- * resumes the checks a `pause-check` step with `auto-resume` recorded and
- * that are paused now. Quiet (debug lines only) when there is nothing to do.
+ * The post step (runs.post), run when the job ends whatever its outcome: the
+ * operation's registered post step, with the state its main step saved (for
+ * pause-check with auto-resume: resume the checks it paused). Quiet when
+ * there is nothing to do.
  */
 async function post(
   deps: Dependencies,
@@ -222,8 +208,10 @@ async function post(
   log: ActionLog,
   signal: AbortSignal
 ): Promise<Summary | undefined> {
-  const recorded = recordedPauses(deps.core.getState(PAUSED_STATE))
-  if (recorded.length === 0) return undefined
+  const named = raw.operation?.trim() ?? ''
+  const step = isOperationName(named) ? entryOf(named).post : undefined
+  const saved = step ? deps.core.getState(step.state) : ''
+  if (!step || saved === '') return undefined
   const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now())
-  return resumePaused(ctx, recorded)
+  return step.run(ctx, saved)
 }

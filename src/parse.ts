@@ -1,9 +1,10 @@
 /**
  * Pure parsers for the runner's input strings. Each returns a value or throws
- * an InputError that names nothing but the problem; the caller (inputs.ts)
+ * a ValueError that names nothing but the problem; the caller (inputs.ts)
  * adds the input's name.
  */
 import { LineCounter, parseDocument } from 'yaml'
+import { Mapping, isMapping } from './values.js'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
 export class ValueError extends Error {
@@ -101,15 +102,6 @@ export function parseMilliseconds(value: string): number {
   } catch {
     throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`)
   }
-}
-
-export type Mapping = Record<string, unknown>
-
-/** A plain object (JSON's object, YAML's map): not an array, a Set, a Map or binary data. */
-export function isMapping(value: unknown): value is Mapping {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
 }
 
 /**

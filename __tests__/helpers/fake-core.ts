@@ -1,5 +1,5 @@
 /** A CoreLike that records everything, for in-process runs of run(). */
-import type { CoreLike } from '../../src/main.js'
+import type { CoreLike } from '../../src/runner.js'
 
 export interface FakeCore extends CoreLike {
   inputs: Record<string, string>

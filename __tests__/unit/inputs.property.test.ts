@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { INPUTS, InputError, RawInputs, parseConfig } from '../../src/inputs.js'
 import { run } from '../../src/main.js'
-import { OPERATIONS } from '../../src/operations/names.js'
+import { OPERATIONS } from '../../src/operations/registry.js'
 import { parseDuration } from '../../src/parse.js'
 import { fakeCore } from '../helpers/fake-core.js'
 

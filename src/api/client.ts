@@ -8,7 +8,7 @@
 import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
-import { isMapping } from '../parse.js'
+import { isMapping } from '../values.js'
 import { ApiError, httpError } from './errors.js'
 import { TransportOptions, exchange } from './transport.js'
 import { redact, withoutCredentials } from '../secrets.js'

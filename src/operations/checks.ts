@@ -5,7 +5,7 @@
  */
 import { paths } from '../api/monitoring.js'
 import type { Check, HistoryEntry } from '../api/schemas.js'
-import type { Mapping } from '../parse.js'
+import type { Mapping } from '../values.js'
 import { canonical, differences, planned, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'

@@ -1,5 +1,5 @@
 /** Helpers shared by the operations: comparing, planning writes, describing. */
-import type { Mapping } from '../parse.js'
+import type { Mapping } from '../values.js'
 import { READ_ONLY_FIELDS } from '../api/schemas.js'
 import type { OperationContext } from './types.js'
 

@@ -4,7 +4,7 @@
  */
 import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
-import type { Mapping } from '../parse.js'
+import type { Mapping } from '../values.js'
 import type { RunContext } from '../run-context.js'
 import { differences, planned, signature, str, writableOf } from './common.js'
 import { convergeCreated, settleMs, survivorOf } from './converge.js'

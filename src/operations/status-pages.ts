@@ -1,7 +1,7 @@
 /** Status page operations: create, get, list. */
 import { paths } from '../api/monitoring.js'
 import type { StatusPage } from '../api/schemas.js'
-import type { Mapping } from '../parse.js'
+import type { Mapping } from '../values.js'
 import { canonical, planned, str } from './common.js'
 import type { Operation, Summary } from './types.js'
 import { OperationError } from './types.js'

@@ -2,7 +2,7 @@
 import type { Clock } from '../api/pacer.js'
 import type { Logger } from '../api/client.js'
 import type { MonitoringApi } from '../api/monitoring.js'
-import type { Config } from '../inputs.js'
+import type { Config } from '../config.js'
 import type { RunContext } from '../run-context.js'
 
 export interface OperationLog extends Logger {

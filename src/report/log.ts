@@ -4,7 +4,7 @@
  * workflow command (see logLine). Only the calls below issue commands
  * (warning, error, group), through @actions/core, which escapes them too.
  */
-import type { CoreLike } from '../main.js'
+import type { CoreLike } from '../runner.js'
 import type { OperationLog } from '../operations/types.js'
 import { redact } from '../secrets.js'
 import { logLine } from './text.js'

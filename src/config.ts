@@ -1,0 +1,36 @@
+/**
+ * The validated configuration of one step: what inputs.ts makes of the
+ * runner's strings, and all an operation reads of them.
+ */
+import type { OperationName } from './operations/registry.js'
+import type { Mapping } from './values.js'
+
+export interface Config {
+  operation: OperationName
+  apiKey: string
+  /** API root without a trailing slash, e.g. https://api.example.com/v1 */
+  baseUrl: string
+  /** The wanted check fields: the `check` spec with the shorthand inputs applied. */
+  check: Mapping
+  checkIds: string[]
+  checkNames: string[]
+  checksFile?: string
+  autoResume: boolean
+  prune: boolean
+  prunePrefix?: string
+  expectedStatus: string
+  maxResponseTimeMs?: number
+  requireFresh: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+  /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */
+  incident: Mapping
+  incidentId?: string
+  statusPage: Mapping
+  statusPageId?: string
+  dryRun: boolean
+  failOnError: boolean
+  maxRetries: number
+  requestTimeoutMs: number
+  jobSummary: boolean
+}
