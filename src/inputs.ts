@@ -19,46 +19,6 @@ import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem 
 import type { Mapping } from './values.js'
 import type { Config } from './config.js'
 
-/** Every input of action.yml, by its kebab-case name. */
-export const INPUTS = [
-  'operation',
-  'api-key',
-  'base-url',
-  'check',
-  'check-id',
-  'check-name',
-  'check-url',
-  'check-type',
-  'check-interval',
-  'alert-channels',
-  'check-status',
-  'checks-file',
-  'auto-resume',
-  'prune',
-  'prune-prefix',
-  'expected-status',
-  'max-response-time',
-  'require-fresh',
-  'timeout',
-  'poll-interval',
-  'incident',
-  'incident-id',
-  'incident-title',
-  'incident-message',
-  'incident-status',
-  'status-page',
-  'status-page-id',
-  'status-page-name',
-  'dry-run',
-  'fail-on-error',
-  'max-retries',
-  'request-timeout',
-  'job-summary'
-] as const
-
-export type InputName = (typeof INPUTS)[number]
-export type RawInputs = Partial<Record<InputName, string>>
-
 /** A bad input: the message always starts with the input's name. */
 export class InputError extends Error {
   constructor(message: string) {
@@ -146,6 +106,10 @@ const anId = (value: string): string => {
   return id
 }
 
+/**
+ * Every input, once: its name, how its string is parsed and its default.
+ * (The descriptions are in action.yml; a test holds the two together.)
+ */
 const schema = z
   .object({
     operation: z.string({ error: 'is required' }).transform(using(parseOperation)),
@@ -185,6 +149,16 @@ const schema = z
   .strict()
 
 type Parsed = z.output<typeof schema>
+
+/** Every input of action.yml, by its kebab-case name. */
+export const INPUTS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
+export type InputName = (typeof INPUTS)[number]
+export type RawInputs = Partial<Record<InputName, string>>
+
+/** One input's value as the action reads it (undefined: not set), for tests that hold action.yml to the code. */
+export function parseInput(name: InputName, value: string | undefined): unknown {
+  return schema.shape[name].parse(value)
+}
 
 /** Runner strings with "" meaning "not set". */
 function present(raw: RawInputs): Record<string, string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { INPUTS } from '../../src/inputs.js'
+import { INPUTS, parseInput } from '../../src/inputs.js'
 import { OUTPUTS } from '../../src/report/outputs.js'
 
 const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
@@ -13,6 +13,25 @@ const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 
 describe('action.yml', () => {
   it('declares exactly the inputs the code reads', () => {
     expect(Object.keys(action.inputs).sort()).toEqual([...INPUTS].sort())
+  })
+
+  it('states the defaults the code uses, and requires exactly the inputs the code requires', () => {
+    for (const name of INPUTS) {
+      const declared = action.inputs[name]
+      let unset: unknown
+      let required = false
+      try {
+        unset = parseInput(name, undefined)
+      } catch {
+        required = true
+      }
+      expect([name, declared.required === true]).toEqual([name, required])
+      if (declared.default !== undefined) {
+        expect([name, parseInput(name, declared.default)]).toEqual([name, unset])
+      } else if (!required) {
+        expect([name, unset]).toEqual([name, undefined])
+      }
+    }
   })
 
   it('declares exactly the outputs the code sets', () => {
