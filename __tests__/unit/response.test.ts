@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { collectionOf, parseLinkNext } from '../../src/api/client.js'
+import { collectionOf, parseLinkNext } from '../../src/api/pagination.js'
 import { httpError, serverMessageOf } from '../../src/api/errors.js'
 
 describe('serverMessageOf', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   backoffMs,
+  decide,
   isRetryableStatus,
   mayResend,
   parseRateLimitReset,
@@ -67,5 +68,76 @@ describe('retry policy', () => {
     expect(serverBudget({ 'x-ratelimit-remaining': '3' }, now)).toBeUndefined()
     expect(serverBudget({ 'ratelimit-remaining': 'many', 'ratelimit-reset': '1' }, now)).toBeUndefined()
     expect(serverBudget({}, now)).toBeUndefined()
+  })
+
+  describe('decide: the whole policy as a table', () => {
+    const half = () => 0.5
+    const none = {}
+    const cases: Array<[string, Parameters<typeof decide>[0], number, Parameters<typeof decide>[3], unknown]> = [
+      [
+        'GET 503, first attempt: back off',
+        'GET',
+        1,
+        { status: 503, headers: none },
+        { retry: true, waitMs: 375, asked: false }
+      ],
+      [
+        'GET 503 asking Retry-After 2',
+        'GET',
+        1,
+        { status: 503, headers: { 'retry-after': '2' } },
+        { retry: true, waitMs: 2000, asked: true }
+      ],
+      [
+        'GET 503 after the last retry',
+        'GET',
+        4,
+        { status: 503, headers: none },
+        { retry: false, reason: 'out of retries' }
+      ],
+      ['PUT 408', 'PUT', 2, { status: 408, headers: none }, { retry: true, waitMs: 750, asked: false }],
+      ['DELETE network failure', 'DELETE', 1, { failure: 'network' }, { retry: true, waitMs: 375, asked: false }],
+      [
+        'POST 502: ambiguous, never resent here',
+        'POST',
+        1,
+        { status: 502, headers: none },
+        { retry: false, reason: 'not retryable' }
+      ],
+      ['POST timeout: ambiguous', 'POST', 1, { failure: 'timeout' }, { retry: false, reason: 'not retryable' }],
+      [
+        'POST 429: refused, so resent',
+        'POST',
+        1,
+        { status: 429, headers: { 'retry-after': '1' } },
+        { retry: true, waitMs: 1000, asked: true }
+      ],
+      [
+        '429 asking 3 minutes: give up as too long',
+        'GET',
+        1,
+        { status: 429, headers: { 'retry-after': '180' } },
+        { retry: false, reason: 'wait too long', tooLongMs: 180_000 }
+      ],
+      [
+        '429 too long even when out of retries',
+        'GET',
+        9,
+        { status: 429, headers: { 'retry-after': '180' } },
+        { retry: false, reason: 'wait too long', tooLongMs: 180_000 }
+      ],
+      ['GET 404: never', 'GET', 1, { status: 404, headers: none }, { retry: false, reason: 'not retryable' }],
+      ['GET 401: never', 'GET', 1, { status: 401, headers: none }, { retry: false, reason: 'not retryable' }],
+      [
+        '503 asking 5 minutes: capped at 2',
+        'GET',
+        1,
+        { status: 503, headers: { 'retry-after': '300' } },
+        { retry: true, waitMs: 120_000, asked: true }
+      ]
+    ]
+    it.each(cases)('%s', (_label, method, attempt, outcome, expected) => {
+      expect(decide(method, attempt, 3, outcome, now, half)).toEqual(expected)
+    })
   })
 })

@@ -120,3 +120,37 @@ export function httpError(method: string, path: string, status: number, body: st
   if (status === 403) detail += '. The API key is valid but not allowed to do this (plan tier or key permissions).'
   return new ApiError({ kind: 'http', method, path, status, serverMessage, detail })
 }
+
+/** The same error, saying how many attempts were made. */
+export function withAttempts(error: ApiError, attempts: number): ApiError {
+  return new ApiError({
+    kind: error.kind,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    serverMessage: error.serverMessage,
+    detail: `${error.detail} (after ${attempts} attempts)`
+  })
+}
+
+/** Gave up on a 429: after the retries, or because the server asked for a wait longer than the action makes. */
+export function rateLimitError(
+  method: string,
+  path: string,
+  body: string,
+  attempts: number,
+  tooLongMs?: number
+): ApiError {
+  const base = httpError(method, path, 429, body)
+  const detail = tooLongMs
+    ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
+    : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`
+  return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail })
+}
+
+/** Ambiguous failures of a POST: the create may or may not have happened. */
+export function isAmbiguous(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false
+  if (error.kind === 'network' || error.kind === 'timeout') return true
+  return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408)
+}

@@ -3,7 +3,8 @@
  * the generic client. Ids are always path-encoded.
  */
 import { idProblem } from '../parse.js'
-import { ApiClient, Created } from './client.js'
+import type { ApiClient } from './client.js'
+import { Created, createResource } from './create.js'
 import {
   Check,
   CheckSchema,
@@ -46,6 +47,11 @@ const ids = (items: Array<{ id: string }>) => new Set(items.map(i => i.id))
 export class MonitoringApi {
   constructor(readonly client: ApiClient) {}
 
+  /** The same API, whose waits (retries, pacing) never pass `deadline` (ms since the epoch). */
+  withDeadline(deadline: number): MonitoringApi {
+    return new MonitoringApi(this.client.withDeadline(deadline))
+  }
+
   listChecks(): Promise<Check[]> {
     return this.client.list(paths.checks, CheckSchema, 'check')
   }
@@ -54,7 +60,7 @@ export class MonitoringApi {
   }
   /** `existing` is the list read before the create (what was there before). */
   async createCheck(body: Body, existing: Check[]): Promise<Created<Check>> {
-    return this.client.create(paths.checks, body, CheckSchema, 'check', {
+    return createResource(this.client, paths.checks, body, CheckSchema, 'check', {
       before: ids(existing),
       matches: c => c.name === body.name && c.url === body.url
     })
@@ -74,7 +80,7 @@ export class MonitoringApi {
     return this.client.list(paths.incidents, IncidentSchema, 'incident')
   }
   createIncident(body: Body, existing: Incident[]): Promise<Created<Incident>> {
-    return this.client.create(paths.incidents, body, IncidentSchema, 'incident', {
+    return createResource(this.client, paths.incidents, body, IncidentSchema, 'incident', {
       before: ids(existing),
       matches: i => i.title === body.title
     })
@@ -87,7 +93,7 @@ export class MonitoringApi {
     return this.client.list(paths.statusPages, StatusPageSchema, 'status page')
   }
   createStatusPage(body: Body, existing: StatusPage[]): Promise<Created<StatusPage>> {
-    return this.client.create(paths.statusPages, body, StatusPageSchema, 'status page', {
+    return createResource(this.client, paths.statusPages, body, StatusPageSchema, 'status page', {
       before: ids(existing),
       matches: p => p.name === body.name
     })

@@ -1,5 +1,7 @@
 /**
  * The retry policy, in one place: what may be retried, and how long to wait.
+ * `decide` is the whole decision after one attempt, as a pure function; the
+ * client only carries it out.
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -88,4 +90,42 @@ export function serverBudget(
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
+}
+
+/** What one attempt came to, when it did not succeed. */
+export type Outcome =
+  | { status: number; headers: Headers }
+  /** No answer: the connection failed, or request-timeout passed. */
+  | { failure: 'network' | 'timeout' }
+
+export type Decision =
+  /** Send it again after `waitMs`; `asked`: the server said how long. */
+  | { retry: true; waitMs: number; asked: boolean }
+  /** Stop. `tooLongMs`: the server asked for a wait longer than the action makes. */
+  | { retry: false; reason: 'not retryable' | 'out of retries' | 'wait too long'; tooLongMs?: number }
+
+/**
+ * After attempt number `attempt` (from 1) of `method` failed with `outcome`:
+ * retry, and after how long, or stop. 429 is retried for every method (it was
+ * refused); 408, 5xx and failures without an answer only for methods that may
+ * be resent (never a POST: that is ambiguous, see create.ts).
+ */
+export function decide(
+  method: Method,
+  attempt: number,
+  maxRetries: number,
+  outcome: Outcome,
+  now: number,
+  random: () => number = Math.random
+): Decision {
+  const status = 'status' in outcome ? outcome.status : undefined
+  if (status !== undefined && !isRetryableStatus(status)) return { retry: false, reason: 'not retryable' }
+  if (!mayResend(method, status)) return { retry: false, reason: 'not retryable' }
+  const asked = 'headers' in outcome ? serverWaitMs(outcome.headers, now) : undefined
+  const waitMs = asked ?? backoffMs(attempt, random)
+  // A 429 that asks for too long a wait is given up on as such, whatever the count.
+  if (status === 429 && waitMs > MAX_RATE_LIMIT_WAIT_MS)
+    return { retry: false, reason: 'wait too long', tooLongMs: waitMs }
+  if (attempt > maxRetries) return { retry: false, reason: 'out of retries' }
+  return { retry: true, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined }
 }

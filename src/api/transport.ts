@@ -3,7 +3,9 @@
  * limit that covers connecting, the headers and the body. At the limit the
  * request is aborted and its socket destroyed, so a server that trickles bytes
  * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
- * through the agent `@actions/http-client` builds for the URL.
+ * through the agent `@actions/http-client` builds for the URL. Redirects are
+ * followed within the origin only (`exchangeFollowing`), so the key never
+ * leaves it.
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
@@ -160,4 +162,59 @@ export function exchange(
     })
     request.end(body)
   })
+}
+
+const MAX_REDIRECTS = 5
+
+export interface Hop {
+  method: string
+  url: URL
+  body: string | undefined
+}
+
+/**
+ * `exchange`, following redirects within `origin` (at most 5; a 303 becomes a
+ * GET). `before` is called before each request is sent (to stop on a cancel,
+ * to log); `pathOf` names a URL in messages. Resolves with the last answer and
+ * its URL.
+ */
+export async function exchangeFollowing(
+  first: Hop,
+  headers: (hop: Hop) => Record<string, string>,
+  options: TransportOptions,
+  route: {
+    origin: string
+    pathOf: (url: URL) => string
+    before: (hop: Hop) => void
+    /** Server text as it may be shown (the key redacted before anything shortens it). */
+    clean: (text: string) => string
+  }
+): Promise<Exchange & { url: URL }> {
+  const names = { method: first.method, path: route.pathOf(first.url) }
+  const refuse = (status: number, detail: string) =>
+    new ApiError({ kind: 'redirect', method: names.method, path: names.path, status, detail })
+  let hop = first
+  for (let hops = 0; ; hops++) {
+    route.before(hop)
+    const answer = await exchange(hop.method, hop.url, headers(hop), hop.body, options, names)
+    const location = answer.headers.location
+    if (![301, 302, 303, 307, 308].includes(answer.status) || !location) return { ...answer, url: hop.url }
+    let next: URL
+    try {
+      next = new URL(location, hop.url)
+    } catch {
+      throw refuse(
+        answer.status,
+        `was redirected (HTTP ${answer.status}) to an invalid Location header, ${JSON.stringify(route.clean(location).slice(0, 200))}; not followed`
+      )
+    }
+    if (next.origin !== route.origin) {
+      throw refuse(
+        answer.status,
+        `was redirected (HTTP ${answer.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`
+      )
+    }
+    if (hops >= MAX_REDIRECTS) throw refuse(answer.status, `was redirected more than ${MAX_REDIRECTS} times`)
+    hop = answer.status === 303 ? { method: 'GET', url: next, body: undefined } : { ...hop, url: next }
+  }
 }

@@ -55,16 +55,16 @@ function describeCheck(check: Check): string {
 /** The gate; on an error (not a closed gate) `passed` is still set, to false. */
 export const waitForCheck: Operation = ctx => knowing({ passed: false }, () => gate(ctx))
 
-const gate: Operation = async ctx => {
-  const { config, clock } = ctx
+const gate: Operation = async untimed => {
+  const { config, clock } = untimed
   const rules: GateRules = {
     expectedStatus: config.expectedStatus,
     maxResponseTimeMs: config.maxResponseTimeMs,
-    freshAfter: config.requireFresh ? ctx.startedAt - FRESHNESS_SKEW_MS : undefined
+    freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
   }
-  const deadline = ctx.startedAt + config.timeoutMs
-  // Retries inside a poll count against the timeout; the hard stop adds one request's time.
-  ctx.api.client.deadline = deadline
+  const deadline = untimed.startedAt + config.timeoutMs
+  // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
+  const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) }
   const hardStop = deadline + config.requestTimeoutMs + 1_000
 
   const { checks: targets } = await targetChecks(ctx, false)
