@@ -1,0 +1,66 @@
+/**
+ * Admin endpoints under /__emulator (no auth): GET requests, GET state,
+ * POST reset, POST faults (a Fault as JSON), POST latency
+ * (`{"POST /checks": 1000}`; 0 removes a route's latency).
+ */
+import type * as http from 'node:http'
+import type { Fault } from './faults.js'
+import { send } from './http.js'
+import type { Stored } from './store.js'
+
+/** What the admin endpoints act on. */
+export interface AdminTarget {
+  requests: unknown[]
+  checks: Map<string, Stored>
+  incidents: Map<string, Stored>
+  statusPages: Map<string, Stored>
+  latency: Record<string, number>
+  reset: () => void
+  inject: (fault: Fault) => void
+}
+
+export async function admin(
+  target: AdminTarget,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL
+): Promise<void> {
+  let raw = ''
+  req.setEncoding('utf8')
+  for await (const chunk of req) raw += chunk
+  const action = url.pathname.replace(/^\/__emulator\/?/, '')
+  try {
+    if (req.method === 'GET' && action === 'requests') return send(res, { status: 200, body: target.requests })
+    if (req.method === 'GET' && action === 'state') {
+      return send(res, {
+        status: 200,
+        body: {
+          checks: [...target.checks.values()],
+          incidents: [...target.incidents.values()],
+          statusPages: [...target.statusPages.values()]
+        }
+      })
+    }
+    if (req.method === 'POST' && action === 'reset') {
+      target.reset()
+      return send(res, { status: 204 })
+    }
+    if (req.method === 'POST' && action === 'latency') {
+      const routes = JSON.parse(raw || '{}') as Record<string, number>
+      for (const [route, ms] of Object.entries(routes)) {
+        if (typeof ms !== 'number' || !(ms >= 0)) throw new Error(`latency of ${route} must be a number of ms`)
+        if (ms === 0) delete target.latency[route]
+        else target.latency[route] = ms
+      }
+      return send(res, { status: 200, body: target.latency })
+    }
+    if (req.method === 'POST' && action === 'faults') {
+      const fault = JSON.parse(raw || '{}') as Fault
+      target.inject(fault)
+      return send(res, { status: 201, body: fault })
+    }
+    return send(res, { status: 404, body: { error: { message: `unknown admin action ${action}` } } })
+  } catch (error) {
+    return send(res, { status: 400, body: { error: { message: String(error) } } })
+  }
+}

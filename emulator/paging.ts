@@ -1,0 +1,36 @@
+/** One page of a collection, shaped and linked the way the configured server does it. */
+import type { Answer, Json } from './http.js'
+
+export type CollectionStyle = 'envelope' | 'bare' | 'cursor'
+
+/**
+ * The page of `items` that `url` asks for (`page`, `per_page` or `cursor`):
+ * a bare array with a Link header, an envelope with `links.next` and a Link
+ * header, or `{data, next_cursor}`; with a next link when there are more.
+ */
+export function pageOf(items: Json[], url: URL, style: CollectionStyle, pageSize: number, baseUrl: string): Answer {
+  const size = Math.min(Math.max(Number(url.searchParams.get('per_page')) || pageSize, 1), 500)
+  const cursor = url.searchParams.get('cursor')
+  const page = cursor
+    ? Number(Buffer.from(cursor, 'base64url').toString()) || 1
+    : Math.max(Number(url.searchParams.get('page')) || 1, 1)
+  const rows = items.slice((page - 1) * size, page * size)
+  const more = page * size < items.length
+  const next = new URL(url.href)
+  next.searchParams.set('page', String(page + 1))
+  const nextPath = `/v1${next.pathname.replace(/^\/v1/, '')}${next.search}`
+  const headers: Record<string, string> = {}
+  switch (style) {
+    case 'bare':
+      if (more) headers.Link = `<${baseUrl.replace(/\/v1$/, '')}${nextPath}>; rel="next"`
+      return { status: 200, body: rows, headers }
+    case 'cursor':
+      return {
+        status: 200,
+        body: { data: rows, next_cursor: more ? Buffer.from(String(page + 1)).toString('base64url') : null }
+      }
+    default:
+      if (more) headers.Link = `<${baseUrl.replace(/\/v1$/, '')}${nextPath}>; rel="next"`
+      return { status: 200, body: { data: rows, links: { next: more ? nextPath : null } }, headers }
+  }
+}

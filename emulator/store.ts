@@ -1,0 +1,169 @@
+/**
+ * The emulator's data: checks (with their history), incidents and status
+ * pages, and the API's rules for creating and changing them (validation,
+ * server-owned fields, PUT that replaces or merges).
+ */
+import { randomBytes } from 'node:crypto'
+import { HttpProblem, Json } from './http.js'
+
+export interface Stored extends Json {
+  id: string
+}
+
+export interface StoreOptions {
+  putSemantics: 'replace' | 'merge'
+  /** Give checks and incidents a `createdAt`. */
+  createdAt: boolean
+}
+
+/** What the store tells the prober: start (or restart) probing a check, or stop. */
+export interface ProbeHooks {
+  schedule: (id: string, delayMs: number) => void
+  cancel: (id: string) => void
+}
+
+const CHECK_DEFAULTS = { type: 'http', interval: 60, alertChannels: [] as string[] }
+const SERVER_FIELDS = ['id', 'status', 'lastCheckedAt', 'responseTime', 'createdAt', 'updatedAt']
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
+
+export class Store {
+  checks = new Map<string, Stored>()
+  incidents = new Map<string, Stored>()
+  statusPages = new Map<string, Stored>()
+  history = new Map<string, Json[]>()
+  probes: ProbeHooks = { schedule: () => {}, cancel: () => {} }
+
+  constructor(private readonly options: StoreOptions) {}
+
+  clear(): void {
+    this.checks.clear()
+    this.incidents.clear()
+    this.statusPages.clear()
+    this.history.clear()
+  }
+
+  private now(): string {
+    return new Date().toISOString()
+  }
+
+  /** Add a check directly (no request, no rate limit), for test setup. */
+  seedCheck(fields: Json): Stored {
+    const now = this.now()
+    const check: Stored = {
+      ...CHECK_DEFAULTS,
+      status: 'pending',
+      lastCheckedAt: null,
+      responseTime: null,
+      ...fields,
+      id: typeof fields.id === 'string' ? fields.id : newId('chk'),
+      createdAt: typeof fields.createdAt === 'string' ? fields.createdAt : now
+    }
+    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete check.createdAt
+    this.checks.set(check.id, check)
+    this.history.set(check.id, [])
+    this.probes.schedule(check.id, 0)
+    return check
+  }
+
+  seedIncident(fields: Json): Stored {
+    const now = this.now()
+    const incident: Stored = { status: 'investigating', createdAt: now, updatedAt: now, ...fields, id: newId('inc') }
+    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete incident.createdAt
+    this.incidents.set(incident.id, incident)
+    return incident
+  }
+
+  deleteCheck(id: string): void {
+    this.checks.delete(id)
+    this.history.delete(id)
+    this.probes.cancel(id)
+  }
+
+  private validateCheck(check: Json, partial: boolean): void {
+    const bad = (message: string): never => {
+      throw new HttpProblem(400, 'invalid_request', message)
+    }
+    if (!partial || 'name' in check) {
+      if (typeof check.name !== 'string' || check.name.trim() === '')
+        bad('name is required and must be a non-empty string')
+    }
+    if (!partial || 'url' in check) {
+      let ok: boolean
+      try {
+        ok = ['http:', 'https:'].includes(new URL(String(check.url)).protocol) && typeof check.url === 'string'
+      } catch {
+        ok = false
+      }
+      if (!ok) bad('url is required and must be an absolute http(s) URL')
+    }
+    if ('type' in check && typeof check.type !== 'string') bad('type must be a string')
+    if ('interval' in check && !(Number.isInteger(check.interval) && (check.interval as number) > 0))
+      bad('interval must be a positive integer')
+    if (
+      'alertChannels' in check &&
+      !(Array.isArray(check.alertChannels) && check.alertChannels.every(c => typeof c === 'string'))
+    ) {
+      bad('alertChannels must be an array of strings')
+    }
+    if ('status' in check && typeof check.status !== 'string') bad('status must be a string')
+  }
+
+  createCheck(input: Json): Stored {
+    this.validateCheck(input, false)
+    const fields = Object.fromEntries(Object.entries(input).filter(([k]) => !SERVER_FIELDS.includes(k)))
+    const paused = input.status === 'paused'
+    return this.seedCheck({ ...CHECK_DEFAULTS, ...fields, status: paused ? 'paused' : 'pending' })
+  }
+
+  updateCheck(check: Stored, input: Json): Stored {
+    this.validateCheck(input, this.options.putSemantics === 'merge')
+    const writable = Object.fromEntries(Object.entries(input).filter(([k]) => !SERVER_FIELDS.includes(k)))
+    const kept = Object.fromEntries(Object.entries(check).filter(([k]) => SERVER_FIELDS.includes(k)))
+    const next: Stored =
+      this.options.putSemantics === 'merge' ? { ...check, ...writable } : ({ ...writable, ...kept } as Stored)
+    const wasPaused = check.status === 'paused'
+    if (typeof input.status === 'string') next.status = input.status
+    next.updatedAt = this.now()
+    this.checks.set(check.id, next)
+    const nowPaused = next.status === 'paused'
+    if (nowPaused) this.probes.cancel(check.id)
+    else if (wasPaused || check.interval !== next.interval || check.url !== next.url) this.probes.schedule(check.id, 0)
+    return next
+  }
+
+  createIncident(input: Json): Stored {
+    if (typeof input.title !== 'string' || input.title.trim() === '') {
+      throw new HttpProblem(400, 'invalid_request', 'title is required and must be a non-empty string')
+    }
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k))
+    )
+    return this.seedIncident(fields)
+  }
+
+  updateIncident(incident: Stored, input: Json): Stored {
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k))
+    )
+    const next: Stored =
+      this.options.putSemantics === 'merge'
+        ? { ...incident, ...fields }
+        : { ...fields, id: incident.id, createdAt: incident.createdAt }
+    if (typeof next.title !== 'string' || next.title.trim() === '') {
+      throw new HttpProblem(400, 'invalid_request', 'title is required and must be a non-empty string')
+    }
+    next.updatedAt = this.now()
+    this.incidents.set(incident.id, next)
+    return next
+  }
+
+  createStatusPage(input: Json): Stored {
+    if (typeof input.name !== 'string' || input.name.trim() === '') {
+      throw new HttpProblem(400, 'invalid_request', 'name is required and must be a non-empty string')
+    }
+    const page: Stored = { ...input, id: newId('sp'), createdAt: this.now() }
+    this.statusPages.set(page.id, page)
+    return page
+  }
+}
