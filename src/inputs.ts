@@ -5,7 +5,11 @@
 import { z } from 'zod'
 import {
   ValueError,
+  anId,
   idProblem,
+  oneLine,
+  parseApiKey,
+  parseBaseUrl,
   parseBoolean,
   parseDuration,
   parseList,
@@ -44,66 +48,10 @@ const optional = <T>(parse: (value: string) => T) => z.string().transform(using(
 const withDefault = <T>(parse: (value: string) => T, fallback: string) =>
   z.string().default(fallback).transform(using(parse))
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
-
-function parseBaseUrl(value: string): string {
-  let url: URL
-  try {
-    url = new URL(value.trim())
-  } catch {
-    throw new ValueError(`must be an absolute URL such as https://api.example.com/v1, got ${quote(value)}`)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ValueError(`must be an https URL, got ${quote(url.protocol)}`)
-  }
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-    throw new ValueError(
-      `must use https: the API key is only sent over plain http to a loopback host (localhost, 127.x.x.x, [::1]), got host ${quote(url.hostname)}`
-    )
-  }
-  if (url.username || url.password) {
-    throw new ValueError('must not contain a user name or password')
-  }
-  if (url.search || url.hash) {
-    throw new ValueError('must not contain a query (?...) or fragment (#...)')
-  }
-  return url.href.replace(/\/+$/, '')
-}
-
-function parseApiKey(value: string): string {
-  const key = value.trim()
-  // Never echo the value: it is a secret.
-  if (/[\s\u0000-\u001f\u007f]/.test(key)) {
-    throw new ValueError('must be a single token without spaces, line breaks or control characters')
-  }
-  // It goes into the Authorization header, which takes printable ASCII only.
-  if (/[^\u0021-\u007e]/.test(key)) {
-    throw new ValueError(
-      'must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character'
-    )
-  }
-  return key
-}
-
 function parseOperation(value: string): OperationName {
   const name = value.trim()
   if (isOperationName(name)) return name
   throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`)
-}
-
-const oneLine = (value: string): string => {
-  const trimmed = value.trim()
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new ValueError(`must be one line without control characters, got ${quote(value)}`)
-  }
-  return trimmed
-}
-
-const anId = (value: string): string => {
-  const id = oneLine(value)
-  const problem = idProblem(id)
-  if (problem) throw new ValueError(`is ${quote(id)}: ${problem}`)
-  return id
 }
 
 /**

@@ -136,3 +136,63 @@ export function parseMapping(text: string): Mapping {
   }
   return value
 }
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
+
+/** base-url: https (plain http only to a loopback host), no credentials, query or fragment; no trailing slash. */
+export function parseBaseUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value.trim())
+  } catch {
+    throw new ValueError(`must be an absolute URL such as https://api.example.com/v1, got ${quote(value)}`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ValueError(`must be an https URL, got ${quote(url.protocol)}`)
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    throw new ValueError(
+      `must use https: the API key is only sent over plain http to a loopback host (localhost, 127.x.x.x, [::1]), got host ${quote(url.hostname)}`
+    )
+  }
+  if (url.username || url.password) {
+    throw new ValueError('must not contain a user name or password')
+  }
+  if (url.search || url.hash) {
+    throw new ValueError('must not contain a query (?...) or fragment (#...)')
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+/** api-key: one token of printable ASCII (it goes into a header); the value is never echoed. */
+export function parseApiKey(value: string): string {
+  const key = value.trim()
+  // Never echo the value: it is a secret.
+  if (/[\s\u0000-\u001f\u007f]/.test(key)) {
+    throw new ValueError('must be a single token without spaces, line breaks or control characters')
+  }
+  // It goes into the Authorization header, which takes printable ASCII only.
+  if (/[^\u0021-\u007e]/.test(key)) {
+    throw new ValueError(
+      'must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character'
+    )
+  }
+  return key
+}
+
+/** One line without control characters, trimmed. */
+export const oneLine = (value: string): string => {
+  const trimmed = value.trim()
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new ValueError(`must be one line without control characters, got ${quote(value)}`)
+  }
+  return trimmed
+}
+
+/** An id that addresses one resource (not empty, . or ..). */
+export const anId = (value: string): string => {
+  const id = oneLine(value)
+  const problem = idProblem(id)
+  if (problem) throw new ValueError(`is ${quote(id)}: ${problem}`)
+  return id
+}

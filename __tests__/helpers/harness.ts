@@ -49,7 +49,6 @@ export interface RunOptions {
 
 export interface RunOutcome {
   core: FakeCore
-  clients: ApiClient[]
   slept: number[]
 }
 
@@ -79,7 +78,6 @@ export async function runAction(
   )
   options.prepare?.(core)
   const clock = options.clock ?? scaledClock(options.timeScale ?? 0.01)
-  const clients: ApiClient[] = []
   const env = { ...GITHUB_ENV, ...(options.env ?? {}) }
   const deps: Dependencies = {
     core,
@@ -114,12 +112,11 @@ export async function runAction(
         clock,
         pacer: options.pacing instanceof Pacer ? options.pacing : options.pacing ? undefined : null
       })
-      clients.push(client)
       return new MonitoringApi(client)
     }
   }
   await run(deps)
-  return { core, clients, slept: 'slept' in clock ? (clock as { slept: number[] }).slept : [] }
+  return { core, slept: 'slept' in clock ? (clock as { slept: number[] }).slept : [] }
 }
 
 /** The result output, parsed. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/server.js'
-import { failureMessage, fillRunFacts, newestUnresolved } from '../../src/operations/incidents.js'
+import { failureMessage, fillRunFacts } from '../../src/operations/incident-text.js'
+import { newestUnresolved } from '../../src/operations/incidents.js'
 import { runContextOf } from '../../src/run-context.js'
 import { GITHUB_ENV, resultOf, runAction, startEmulator } from '../helpers/harness.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { computePlan, parseChecksFile } from '../../src/operations/sync.js'
+import { parseChecksFile } from '../../src/operations/checks-file.js'
+import { computePlan } from '../../src/operations/sync.js'
 
 const server = [
   {

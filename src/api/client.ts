@@ -6,53 +6,15 @@
  * or bare bodies. It knows nothing of the runner: it is given a logger.
  */
 import { HttpClient, getProxyUrl } from '@actions/http-client'
-import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
-import { isMapping } from '../values.js'
+import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
 import { collectionOf, nextPageOf } from './pagination.js'
 import { Clock, Pacer, PacingDeadline, realClock } from './pacer.js'
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
+import { ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
 import { redact, withoutCredentials } from '../secrets.js'
-
-export interface Logger {
-  debug: (message: string) => void
-  info: (message: string) => void
-  warning: (message: string) => void
-}
-
-export const silentLogger: Logger = { debug: () => {}, info: () => {}, warning: () => {} }
-
-export interface ClientOptions {
-  baseUrl: string
-  apiKey: string
-  maxRetries: number
-  requestTimeoutMs: number
-  log?: Logger
-  userAgent?: string
-  /** Pacing; defaults to the API's 100 requests a minute. `null` turns it off. */
-  pacer?: Pacer | null
-  clock?: Clock
-  random?: () => number
-  /** Largest response body read into memory. */
-  maxResponseBytes?: number
-  /** Most pages followed by one list. */
-  maxPages?: number
-  /** Aborted when the job is cancelled: no new request starts and waits end at once. */
-  signal?: AbortSignal
-}
-
-export interface RawResponse {
-  status: number
-  headers: IncomingHttpHeaders
-  body: string
-  url: URL
-  /** How many times the request was sent (1 = no retry). */
-  attempts: number
-  /** How long the last attempt took, from sending to the whole answer (ms). */
-  tookMs: number
-}
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -252,40 +214,14 @@ export class ApiClient {
 
   // ---------------------------------------------------------------- bodies
 
-  private json(method: Method, response: RawResponse): unknown {
-    const text = response.body.trim()
-    if (text === '') return undefined
-    try {
-      return JSON.parse(text)
-    } catch {
-      throw new ApiError({
-        kind: 'invalid-response',
-        method,
-        path: this.pathOf(response.url),
-        status: response.status,
-        detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(this.clean(text).slice(0, 120))}`
-      })
-    }
-  }
-
-  private parse<S extends z.ZodType>(schema: S, value: unknown, method: Method, url: URL, what: string): z.output<S> {
-    const result = schema.safeParse(value)
-    if (result.success) return result.data
-    const issue = result.error.issues[0]
-    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-    throw new ApiError({
-      kind: 'invalid-response',
-      method,
-      path: this.pathOf(url),
-      detail: `returned ${what} that does not match the API: ${where}${issue.message}`
-    })
-  }
-
-  /** A single resource of an answer: `{data: {...}}` or the bare object. */
+  /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
   readOne<S extends z.ZodType>(schema: S, method: Method, response: RawResponse, what: string): z.output<S> {
-    const body = this.json(method, response)
-    const value = isMapping(body) && isMapping(body.data) ? body.data : body
-    return this.parse(schema, value, method, response.url, what)
+    return readOne(schema, method, response, what, this.names)
+  }
+
+  /** How bodies name URLs and show server text in errors. */
+  private get names(): BodyNames {
+    return { pathOf: url => this.pathOf(url), clean: text => this.clean(text) }
   }
 
   // ---------------------------------------------------------------- verbs
@@ -309,7 +245,7 @@ export class ApiClient {
     what: string
   ): Promise<z.output<S>> {
     const response = await this.send('PUT', path, body)
-    if (response.body.trim() === '') return this.parse(schema, body, 'PUT', response.url, what)
+    if (response.body.trim() === '') return parseAs(schema, body, 'PUT', response.url, what, this.names)
     return this.readOne(schema, 'PUT', response, what)
   }
 
@@ -334,7 +270,7 @@ export class ApiClient {
       const current: URL = next
       seen.add(current.href)
       const response = await this.send('GET', current)
-      const body = this.json('GET', response)
+      const body = jsonOf('GET', response, this.names)
       const rows = collectionOf(body)
       if (rows === undefined) {
         throw new ApiError({
@@ -344,7 +280,7 @@ export class ApiClient {
           detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
         })
       }
-      rows.forEach((row, i) => items.push(this.parse(schema, row, 'GET', current, `${what} #${i + 1}`)))
+      rows.forEach((row, i) => items.push(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
       next = nextPageOf(response.headers.link, body, current, this.base)
       if (next && next.origin !== this.base.origin) {
         throw stop(

@@ -10,7 +10,7 @@
  * every run would pick from the full set is never removed by any run, even by
  * one that looked too early to see everything.
  */
-import type { Logger } from '../api/client.js'
+import type { Logger } from '../api/types.js'
 import { str } from './common.js'
 
 export interface Ranked {

@@ -6,7 +6,7 @@
 import type { Check } from '../api/schemas.js'
 import { ApiError } from '../api/errors.js'
 import { str } from './common.js'
-import { checkOutputs, targetChecks } from './checks.js'
+import { checkOutputs, targetChecks } from './check-targets.js'
 import type { Operation } from './types.js'
 import { OperationError, knowing } from './types.js'
 

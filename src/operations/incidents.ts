@@ -6,6 +6,7 @@ import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
 import type { RunContext } from '../run-context.js'
+import { failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, planned, signature, str, writableOf } from './common.js'
 import { convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
@@ -15,61 +16,17 @@ export const DEFAULT_INCIDENT_STATUS = 'investigating'
 const RESOLVED = 'resolved'
 const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RESOLVED
 
-/** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
-export function fillRunFacts(text: string, run: RunContext): string {
-  const facts: Record<string, string> = {
-    workflow: run.workflow,
-    job: run.job,
-    repository: run.repository,
-    ref: run.ref,
-    sha: run.sha,
-    short_sha: run.shortSha,
-    run_id: run.runId,
-    run_number: run.runNumber,
-    run_attempt: run.runAttempt,
-    run_url: run.runUrl,
-    actor: run.actor,
-    event: run.eventName
-  }
-  return text.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (name in facts ? facts[name] : whole))
-}
-
-/** The message of an incident opened by a failing run. */
-export function failureMessage(run: RunContext): string {
-  const where = [
-    run.workflow ? `Workflow "${run.workflow}"` : 'A workflow',
-    run.job ? `(job ${run.job})` : '',
-    'failed',
-    run.repository ? `in ${run.repository}` : '',
-    run.ref ? `on ${run.ref}` : '',
-    run.shortSha ? `at commit ${run.shortSha}` : ''
-  ]
-    .filter(Boolean)
-    .join(' ')
-  const attempt = run.runAttempt ? `, run attempt ${run.runAttempt}` : ''
-  return `${where}${attempt}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`
-}
-
-/** The message of an incident resolved by a recovering run. */
-export function resolvedMessage(run: RunContext): string {
-  const by = [
-    run.workflow ? `workflow "${run.workflow}"` : 'a workflow',
-    run.repository ? `in ${run.repository}` : '',
-    run.ref ? `on ${run.ref}` : '',
-    run.shortSha ? `at commit ${run.shortSha}` : ''
-  ]
-    .filter(Boolean)
-    .join(' ')
-  return `Resolved: ${by} succeeded${run.runAttempt ? ` (run attempt ${run.runAttempt})` : ''}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`
-}
-
-async function messageOf(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
+/** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
+async function incidentMessage(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
   const given = ctx.config.incident.message
   const run = await ctx.runContext()
   return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run)
 }
 
-/** Unresolved incidents with this exact title, newest last-resort by list order. */
+/**
+ * The newest unresolved incident with this exact title: the latest createdAt
+ * (else updatedAt); without either, the last in list order.
+ */
 export function newestUnresolved(incidents: Incident[], title: string): Incident | undefined {
   const candidates = incidents
     .map((incident, index) => ({ incident, index }))
@@ -159,7 +116,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
   const body: Mapping = {
     ...ctx.config.incident,
     status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
-    message: await messageOf(ctx, failureMessage)
+    message: await incidentMessage(ctx, failureMessage)
   }
   const before = existing ?? (await ctx.api.listIncidents())
   if (planned(ctx, 'POST', paths.incidents, body)) {
@@ -261,7 +218,7 @@ export const openIncident: Operation = async ctx => {
   const healed = await settleDuplicates(ctx, titled)
   const changes: Mapping = {
     ...ctx.config.incident,
-    message: await messageOf(ctx, failureMessage),
+    message: await incidentMessage(ctx, failureMessage),
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
   return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed)
@@ -288,7 +245,7 @@ export const resolveIncident: Operation = async ctx => {
       summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [why])
     }
   }
-  const changes: Mapping = { status: RESOLVED, message: await messageOf(ctx, resolvedMessage) }
+  const changes: Mapping = { status: RESOLVED, message: await incidentMessage(ctx, resolvedMessage) }
   return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed)
 }
 

@@ -7,6 +7,8 @@
  */
 import type { Config } from '../config.js'
 import * as checks from './checks.js'
+import { checkHistory } from './history.js'
+import * as pause from './pause.js'
 import { waitForCheck } from './gate.js'
 import * as incidents from './incidents.js'
 import * as pages from './status-pages.js'
@@ -59,13 +61,13 @@ export const REGISTRY = {
   'upsert-check': { run: checks.upsertCheck, writes: true, needs: nameAndUrl },
   'delete-check': { run: checks.deleteCheck, writes: true, targets: 'one' },
   'pause-check': {
-    run: checks.pauseCheck,
+    run: pause.pauseCheck,
     writes: true,
     targets: 'several',
-    post: { state: checks.PAUSED_STATE, run: (ctx, saved) => checks.resumePaused(ctx, checks.recordedPauses(saved)) }
+    post: { state: pause.PAUSED_STATE, run: (ctx, saved) => pause.resumePaused(ctx, pause.recordedPauses(saved)) }
   },
-  'resume-check': { run: checks.resumeCheck, writes: true, targets: 'several' },
-  'check-history': { run: checks.checkHistory, writes: false, targets: 'one' },
+  'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several' },
+  'check-history': { run: checkHistory, writes: false, targets: 'one' },
   'wait-for-check': { run: waitForCheck, writes: false, targets: 'several' },
   'sync-checks': { run: syncChecks, writes: true, needs: c => (c.checksFile ? undefined : 'checks-file') },
   'create-incident': { run: incidents.createIncident, writes: true, needs: incidentTitle },

@@ -1,6 +1,6 @@
 /** What an operation is given, and what it gives back. */
 import type { Clock } from '../api/pacer.js'
-import type { Logger } from '../api/client.js'
+import type { Logger } from '../api/types.js'
 import type { MonitoringApi } from '../api/monitoring.js'
 import type { Config } from '../config.js'
 import type { RunContext } from '../run-context.js'

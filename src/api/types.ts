@@ -1,0 +1,41 @@
+/** The client's interface types: its options, a raw answer, and the logger it is given. */
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Clock, Pacer } from './pacer.js'
+
+export interface Logger {
+  debug: (message: string) => void
+  info: (message: string) => void
+  warning: (message: string) => void
+}
+
+export const silentLogger: Logger = { debug: () => {}, info: () => {}, warning: () => {} }
+
+export interface ClientOptions {
+  baseUrl: string
+  apiKey: string
+  maxRetries: number
+  requestTimeoutMs: number
+  log?: Logger
+  userAgent?: string
+  /** Pacing; defaults to the API's 100 requests a minute. `null` turns it off. */
+  pacer?: Pacer | null
+  clock?: Clock
+  random?: () => number
+  /** Largest response body read into memory. */
+  maxResponseBytes?: number
+  /** Most pages followed by one list. */
+  maxPages?: number
+  /** Aborted when the job is cancelled: no new request starts and waits end at once. */
+  signal?: AbortSignal
+}
+
+export interface RawResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  body: string
+  url: URL
+  /** How many times the request was sent (1 = no retry). */
+  attempts: number
+  /** How long the last attempt took, from sending to the whole answer (ms). */
+  tookMs: number
+}

@@ -1,0 +1,189 @@
+/**
+ * What every check operation shares: finding the targeted checks (by id, or
+ * by name with identical duplicates healed or warned about), the check
+ * outputs and summary table, and converging with concurrent creates.
+ */
+import { paths } from '../api/monitoring.js'
+import type { Check } from '../api/schemas.js'
+import type { Mapping } from '../values.js'
+import { differences, planned, signature, str, withDefaultType, writableOf } from './common.js'
+import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
+import type { OperationContext, Outputs, Summary } from './types.js'
+import { OperationError, knowing } from './types.js'
+
+export const PAUSED = 'paused'
+export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
+
+export function checkOutputs(check: Check | Mapping | undefined): Outputs {
+  if (!check) return {}
+  return {
+    'check-id': str(check.id),
+    'check-name': str(check.name),
+    'check-status': str(check.status),
+    'response-time': str(check.responseTime),
+    'last-checked-at': str(check.lastCheckedAt)
+  }
+}
+
+export function checksTable(checks: Array<Check | Mapping>, extra?: { head: string; value: (c: Mapping) => string }) {
+  const head = ['Check', 'ID', 'URL', 'Status', 'Response time (ms)', 'Last checked']
+  if (extra) head.push(extra.head)
+  return {
+    head,
+    rows: checks.map(c => {
+      const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
+      if (extra) row.push(extra.value(c))
+      return row
+    })
+  }
+}
+
+export function checkSummary(title: string, checks: Array<Check | Mapping>, lines: string[] = []): Summary {
+  return { title, lines, tables: checks.length > 0 ? [checksTable(checks)] : [] }
+}
+
+/** What a check monitors: its URL and type. Same-named checks that differ in it are never duplicates. */
+export const monitored = (c: Check | Mapping): string => JSON.stringify([str(c.url), str(c.type) || 'http'])
+
+/**
+ * Identical checks, as concurrent runs of this action make them: every
+ * writable field the same (type defaulting to http), and paused or not alike.
+ * The status the service measures (up, down) does not tell them apart.
+ */
+export const sameSettings = (c: Check): string =>
+  JSON.stringify([signature(withDefaultType(c), ['status']), statusSetting(c)])
+
+/** Statuses the service measures; any other (paused, disabled, ...) was set by someone and must match. */
+const MEASURED_STATUSES = ['', 'up', 'down', 'pending']
+const statusSetting = (c: Check): string => {
+  const status = str(c.status).toLowerCase()
+  return MEASURED_STATUSES.includes(status) ? '' : status
+}
+
+export interface Named {
+  /** The check the name means: the only one, or the survivor of identical ones. */
+  check?: Check
+  /** Identical checks of the same name besides it (left by concurrent runs). */
+  duplicates: Check[]
+}
+
+/**
+ * The check named `name` in a list. Several identical ones (see sameSettings)
+ * mean one check with duplicates: the survivor (oldest, see converge.ts) is the
+ * check. Several that differ are an error naming them and what differs.
+ */
+export function findByName(checks: Check[], name: string, where = ''): Named {
+  const matches = checks.filter(c => c.name === name)
+  if (matches.length <= 1) return { check: matches[0], duplicates: [] }
+  const check = survivorOf(matches)
+  const duplicates = matches.filter(c => c !== check)
+  if (duplicates.every(c => sameSettings(c) === sameSettings(check))) return { check, duplicates }
+  const differ = new Set(
+    duplicates.flatMap(c => [...differences(writableOf(c), check), ...differences(writableOf(check), c)])
+  )
+  throw new OperationError(
+    `${matches.length} checks${where} are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}) and they differ (${[...differ].join(', ') || 'status'}), so the action will not choose between them; delete all but one, or target one with check-id`
+  )
+}
+
+/**
+ * Identical duplicates of a check left by concurrent runs: a write by name
+ * removes them (dry-run: prints the deletes), a read warns and uses the
+ * survivor. Returns how many were (or would be) removed.
+ */
+export async function settleDuplicates(ctx: OperationContext, named: Named, write: boolean): Promise<number> {
+  const { check, duplicates } = named
+  if (!check || duplicates.length === 0) return 0
+  const ids = duplicates.map(c => c.id).join(', ')
+  const label = `${check.id} (${str(check.name)})`
+  if (!write) {
+    ctx.log.warning(
+      `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}, as concurrent runs make them: using the oldest, ${check.id}. The next write by name (upsert-check, update-check, pause-check, resume-check, sync-checks) removes the others: ${ids}.`
+    )
+    return 0
+  }
+  for (const duplicate of duplicates) {
+    if (planned(ctx, 'DELETE', paths.check(duplicate.id))) continue
+    await knowing(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id))
+  }
+  ctx.log.info(
+    `${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`
+  )
+  return duplicates.length
+}
+
+export const healedLines = (ctx: OperationContext, healed: number): string[] =>
+  healed > 0 ? [`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${healed} identical duplicate(s) first.`] : []
+
+/** The check that check-id (or else the single check-name) targets; `write` heals duplicates. */
+export async function targetCheck(ctx: OperationContext, write: boolean): Promise<{ check: Check; healed: number }> {
+  const { checkIds, checkNames } = ctx.config
+  if (checkIds.length > 0) {
+    const check = await ctx.api.getCheck(checkIds[0])
+    if (!check)
+      throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`)
+    return { check, healed: 0 }
+  }
+  const all = await ctx.api.listChecks()
+  const named = findByName(all, checkNames[0])
+  if (!named.check) {
+    throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)`)
+  }
+  return { check: named.check, healed: await settleDuplicates(ctx, named, write) }
+}
+
+/**
+ * Every check that check-id and check-name (lists) target; names are looked up
+ * with one list. `write` heals duplicates.
+ */
+export async function targetChecks(
+  ctx: OperationContext,
+  write: boolean
+): Promise<{ checks: Check[]; healed: number }> {
+  const { checkIds, checkNames } = ctx.config
+  const found: Check[] = []
+  let healed = 0
+  for (const id of checkIds) {
+    const check = await ctx.api.getCheck(id)
+    if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
+    found.push(check)
+  }
+  if (checkNames.length > 0) {
+    const all = await ctx.api.listChecks()
+    const missing: string[] = []
+    const named: Named[] = []
+    for (const name of checkNames) {
+      const one = findByName(all, name)
+      if (one.check) named.push(one)
+      else missing.push(JSON.stringify(name))
+    }
+    if (missing.length > 0)
+      throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`)
+    for (const one of named) {
+      healed += await settleDuplicates(ctx, one, write)
+      found.push(one.check as Check)
+    }
+  }
+  const seen = new Set<string>()
+  return { checks: found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true))), healed }
+}
+
+/** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
+export function convergeChecks(
+  ctx: OperationContext,
+  created: Check[],
+  createTookMs: number
+): Promise<Array<Converged<Check>>> {
+  return convergeCreated(created, {
+    what: 'check',
+    list: () => ctx.api.listChecks(),
+    nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
+    kindOf: monitored,
+    remove: async duplicate => {
+      await ctx.api.deleteCheck(duplicate.id)
+    },
+    sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+    settleMs: settleMs(createTookMs, ctx.config.requestTimeoutMs),
+    log: ctx.log
+  })
+}

@@ -1,0 +1,139 @@
+/**
+ * pause-check and resume-check, and the post step that resumes what a
+ * pause-check with auto-resume paused (registered in registry.ts).
+ */
+import { paths } from '../api/monitoring.js'
+import type { Check } from '../api/schemas.js'
+import type { Mapping } from '../values.js'
+import { PAUSED, checkOutputs, checkSummary, healedLines, isPaused, targetChecks } from './check-targets.js'
+import { planned, str, writableOf } from './common.js'
+import type { Operation, OperationContext, Summary } from './types.js'
+import { OperationError } from './types.js'
+
+/**
+ * Set `status` on every targeted check whose state needs it. `beforeEach` is
+ * told about each check just before its PUT is sent.
+ */
+async function setStatus(
+  ctx: OperationContext,
+  checks: Check[],
+  needsChange: (c: Check) => boolean,
+  status: string,
+  beforeEach: (c: Check) => void = () => {}
+): Promise<{ results: Array<Check | Mapping>; changedIds: string[] }> {
+  const results: Array<Check | Mapping> = []
+  const changedIds: string[] = []
+  for (const check of checks) {
+    if (!needsChange(check)) {
+      ctx.log.info(`${check.id} (${str(check.name)}) is ${str(check.status) || 'without status'}: nothing to send.`)
+      results.push(check)
+      continue
+    }
+    const body = { ...writableOf(check), status }
+    changedIds.push(check.id)
+    if (planned(ctx, 'PUT', paths.check(check.id), body)) {
+      results.push({ ...check, status })
+      continue
+    }
+    try {
+      beforeEach(check)
+      results.push(await ctx.api.updateCheck(check.id, body))
+    } catch (error) {
+      const done = changedIds.slice(0, -1)
+      throw new OperationError(
+        `${error instanceof Error ? error.message : String(error)}${done.length > 0 ? ` (already set to ${status}: ${done.join(', ')})` : ''}`,
+        { changed: done.length > 0 }
+      )
+    }
+    ctx.log.info(`${check.id} (${str(check.name)}) is now ${status}.`)
+  }
+  return { results, changedIds }
+}
+
+/** State name under which pause-check records, for the post step, the checks it may have paused. */
+export const PAUSED_STATE = 'paused-check-ids'
+
+/** The ids recorded in PAUSED_STATE (a JSON list); anything unreadable is no id. */
+export function recordedPauses(text: string): string[] {
+  if (!text) return []
+  try {
+    const value: unknown = JSON.parse(text)
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string' && id !== '') : []
+  } catch {
+    return []
+  }
+}
+
+export const pauseCheck: Operation = async ctx => {
+  const { checks, healed } = await targetChecks(ctx, true)
+  const recorded: string[] = []
+  // Each check is recorded before its PUT, so that a failure or cancel later in the
+  // step never hides a check this step may have paused from the post step.
+  const record = (check: Check) => {
+    if (!ctx.config.autoResume) return
+    recorded.push(check.id)
+    ctx.remember(PAUSED_STATE, JSON.stringify(recorded))
+  }
+  const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record)
+  const lines = [
+    ...healedLines(ctx, healed),
+    changedIds.length > 0
+      ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
+      : 'All were already paused: nothing sent.'
+  ]
+  if (ctx.config.autoResume) lines.push('The post step resumes, when the job ends, the checks this step paused.')
+  return {
+    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+    summary: checkSummary('Checks paused', results, lines)
+  }
+}
+
+export const resumeCheck: Operation = async ctx => {
+  const { checks, healed } = await targetChecks(ctx, true)
+  const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up')
+  return {
+    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+    summary: checkSummary('Checks resumed', results, [
+      ...healedLines(ctx, healed),
+      changedIds.length > 0
+        ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
+        : 'None was paused: nothing sent.'
+    ])
+  }
+}
+
+/**
+ * The post step of pause-check with auto-resume: resume each recorded check
+ * that is paused now (a recorded check was not paused before the step). Every
+ * check is tried; failures are reported together at the end. Returns the
+ * summary, or undefined when nothing was resumed (the post step stays quiet).
+ */
+export async function resumePaused(ctx: OperationContext, ids: string[]): Promise<Summary | undefined> {
+  const resumed: Check[] = []
+  const failed: string[] = []
+  for (const id of ids) {
+    try {
+      const check = await ctx.api.getCheck(id)
+      if (!check) {
+        ctx.log.debug(`auto-resume: ${id} no longer exists: nothing to resume.`)
+        continue
+      }
+      if (!isPaused(check)) {
+        ctx.log.debug(`auto-resume: ${id} is ${str(check.status) || 'without status'}, not paused: left alone.`)
+        continue
+      }
+      resumed.push(await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' }))
+    } catch (error) {
+      failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  const names = resumed.map(c => `${c.id} (${str(c.name)})`).join(', ')
+  if (resumed.length > 0) ctx.log.info(`auto-resume: resumed ${resumed.length} check(s) this job paused: ${names}.`)
+  const lines = resumed.length > 0 ? [`Resumed the checks this job paused: ${names}.`] : []
+  if (failed.length > 0) {
+    const message = `auto-resume could not resume ${failed.length} of ${ids.length} check(s) this job paused; they stay paused until resumed by hand: ${failed.join(' | ')}`
+    throw new OperationError(message, {}, { title: 'auto-resume failed', lines: [...lines, message], tables: [] })
+  }
+  if (resumed.length === 0) return undefined
+  return checkSummary('auto-resume: checks resumed', resumed, lines)
+}
