@@ -40337,109 +40337,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/parse.ts
-/**
- * Pure parsers for the runner's input strings. Each returns a value or throws
- * an InputError that names nothing but the problem; the caller (inputs.ts)
- * adds the input's name.
- */
-
-/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
-class ValueError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ValueError';
-    }
-}
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** The largest duration any input accepts: one day. */
-const MAX_DURATION_MS = 24 * 3_600_000;
-/** Show a value in an error message: quoted, one line, at most 60 characters. */
-function quote(value) {
-    const oneLine = JSON.stringify(value);
-    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
-}
-/**
- * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
- */
-function parseDuration(value) {
-    const text = value.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        ms = Number(text) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
-        ms = 0;
-        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-            ms += Number(match[1]) * UNIT_MS[match[2]];
-        }
-    }
-    else {
-        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
-        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
-    }
-    return Math.round(ms);
-}
-/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
-function parseBoolean(value) {
-    const text = value.trim();
-    if (['true', 'True', 'TRUE'].includes(text))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(text))
-        return false;
-    throw new ValueError(`must be true or false, got ${quote(value)}`);
-}
-/**
- * A list: a value that holds a line break splits on line breaks only (so
- * items may contain commas); one without splits on commas. Items are trimmed,
- * empty ones dropped.
- */
-function parseList(value) {
-    return value
-        .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
-        .map(item => item.trim())
-        .filter(item => item !== '');
-}
-/** Ids are put into paths: these would name another path, even percent-encoded. */
-function idProblem(id) {
-    if (id === '' || id === '.' || id === '..') {
-        return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)';
-    }
-    return undefined;
-}
-/** A whole number within bounds. */
-function parseWholeNumber(value, min, max) {
-    const text = value.trim();
-    if (!/^\d+$/.test(text)) {
-        throw new ValueError(`must be a whole number, got ${quote(value)}`);
-    }
-    const n = Number(text);
-    if (n < min || n > max) {
-        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
-    }
-    return n;
-}
-/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
-function parseMilliseconds(value) {
-    const text = value.trim();
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        const n = Number(text);
-        if (n > MAX_DURATION_MS)
-            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
-        return n;
-    }
-    try {
-        return parseDuration(text);
-    }
-    catch {
-        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
-    }
-}
+;// CONCATENATED MODULE: ./src/values.ts
+/** Plain values as JSON and YAML give them: the one definition of "a mapping" every layer uses. */
 /** A plain object (JSON's object, YAML's map): not an array, a Set, a Map or binary data. */
 function isMapping(value) {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -40447,35 +40346,12 @@ function isMapping(value) {
     const proto = Object.getPrototypeOf(value);
     return proto === Object.prototype || proto === null;
 }
-/**
- * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
- * and syntax errors are errors that give the line where the parser knows it.
- */
-function parseYaml(text) {
-    const lines = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
-    if (doc.errors.length > 0) {
-        const first = doc.errors[0];
-        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
-        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
+/** Ids are put into paths: these would name another path, even percent-encoded. */
+function idProblem(id) {
+    if (id === '' || id === '.' || id === '..') {
+        return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)';
     }
-    return doc.toJS({ maxAliasCount: 100 });
-}
-/** A YAML or JSON mapping (object); anything else is an error. */
-function parseMapping(text) {
-    const value = parseYaml(text);
-    if (!isMapping(value)) {
-        const kind = value === null
-            ? 'empty'
-            : Array.isArray(value)
-                ? 'a list'
-                : typeof value === 'object'
-                    ? `a ${value.constructor?.name ?? 'tagged value'}`
-                    : `a ${typeof value}`;
-        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
-    }
-    return value;
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
@@ -40582,166 +40458,141 @@ function httpError(method, path, status, body) {
         detail += '. The API key is valid but not allowed to do this (plan tier or key permissions).';
     return new ApiError({ kind: 'http', method, path, status, serverMessage, detail });
 }
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * One HTTP exchange: send a request, read the whole answer, within one time
- * limit that covers connecting, the headers and the body. At the limit the
- * request is aborted and its socket destroyed, so a server that trickles bytes
- * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
- * through the agent `@actions/http-client` builds for the URL.
- */
-
-
-
-/** Certificate problems: retrying cannot help; trusting the CA can. */
-const TLS_CODES = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'CERT_UNTRUSTED',
-    'CERT_REJECTED',
-    'CERT_SIGNATURE_FAILURE',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-    'HOSTNAME_MISMATCH'
-]);
-const NETWORK_REASONS = {
-    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
-    ECONNRESET: 'the connection was reset',
-    ENOTFOUND: 'the host name could not be resolved (check base-url)',
-    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
-    ETIMEDOUT: 'the connection timed out',
-    EHOSTUNREACH: 'the host is unreachable',
-    ENETUNREACH: 'the network is unreachable',
-    EPIPE: 'the connection was closed'
-};
-/** How a low-level failure reads in a message (without method and path). */
-function networkReason(error) {
-    if (error.code && NETWORK_REASONS[error.code])
-        return `${NETWORK_REASONS[error.code]} [${error.code}]`;
-    if (error.message === 'socket hang up')
-        return 'the connection was dropped before an answer (socket hang up)';
-    return error.message || String(error);
-}
-/**
- * Send one request and read the answer. Throws an ApiError of kind `timeout`,
- * `network`, `tls` or `invalid-response`, naming `method` and `path`.
- */
-function exchange(method, url, headers, body, options, names) {
-    const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
-    return new Promise((resolve, reject) => {
-        let settled = false;
-        let request;
-        const finish = (error, value) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            if (error) {
-                // Abort: the request and its socket go, whatever stage they were at.
-                request?.destroy();
-                reject(error);
-            }
-            else
-                resolve(value);
-        };
-        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
-        const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        const requestHeaders = { ...headers };
-        if (body !== undefined)
-            requestHeaders['Content-Length'] = String(Buffer.byteLength(body));
-        try {
-            request = lib.request({
-                protocol: url.protocol,
-                // URL keeps IPv6 literals in brackets; the socket wants the bare address.
-                hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-                port: url.port || undefined,
-                path: url.pathname + url.search,
-                method,
-                headers: requestHeaders,
-                agent: options.agentFor?.(url)
-            });
-        }
-        catch (error) {
-            finish(fail('network', `could not be sent: ${error.message}`));
-            return;
-        }
-        request.on('error', (error) => {
-            const code = error.code ?? '';
-            if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
-                finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
-                    'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
-                return;
-            }
-            const proxy = options.proxyFor?.(url);
-            if (proxy) {
-                finish(fail('network', `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`));
-                return;
-            }
-            finish(fail('network', `failed: ${networkReason(error)}`));
-        });
-        request.on('response', (response) => {
-            const chunks = [];
-            let size = 0;
-            response.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > options.maxBytes) {
-                    finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`));
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            response.on('end', () => finish(undefined, {
-                status: response.statusCode ?? 0,
-                headers: response.headers,
-                body: Buffer.concat(chunks).toString('utf8')
-            }));
-            response.on('error', (error) => finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`)));
-            response.on('close', () => {
-                if (!response.complete)
-                    finish(fail('network', 'failed: the connection was closed before the whole answer arrived'));
-            });
-        });
-        request.end(body);
+/** The same error, saying how many attempts were made. */
+function withAttempts(error, attempts) {
+    return new ApiError({
+        kind: error.kind,
+        method: error.method,
+        path: error.path,
+        status: error.status,
+        serverMessage: error.serverMessage,
+        detail: `${error.detail} (after ${attempts} attempts)`
     });
 }
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-/**
- * Secrets in text: every occurrence of a secret becomes ***. Callers redact
- * before they shorten text, so no part of a secret survives a cut.
- */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets) {
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    }
-    return out;
+/** Gave up on a 429: after the retries, or because the server asked for a wait longer than the action makes. */
+function rateLimitError(method, path, body, attempts, tooLongMs) {
+    const base = httpError(method, path, 429, body);
+    const detail = tooLongMs
+        ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
+        : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`;
+    return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail });
 }
-/** A URL without its user name and password (a proxy URL may carry them). */
-function withoutCredentials(url) {
-    if (!url)
-        return url;
+/** Ambiguous failures of a POST: the create may or may not have happened. */
+function isAmbiguous(error) {
+    if (!(error instanceof ApiError))
+        return false;
+    if (error.kind === 'network' || error.kind === 'timeout')
+        return true;
+    return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408);
+}
+
+;// CONCATENATED MODULE: ./src/api/body.ts
+
+
+/** The JSON of an answer; undefined for an empty body. */
+function jsonOf(method, response, names) {
+    const text = response.body.trim();
+    if (text === '')
+        return undefined;
     try {
-        const parsed = new URL(url);
-        if (!parsed.username && !parsed.password)
-            return url;
-        parsed.username = '';
-        parsed.password = '';
-        return parsed.href;
+        return JSON.parse(text);
     }
     catch {
-        return '(an unparsable proxy URL)';
+        throw new ApiError({
+            kind: 'invalid-response',
+            method,
+            path: names.pathOf(response.url),
+            status: response.status,
+            detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(names.clean(text).slice(0, 120))}`
+        });
     }
+}
+/** `value` checked against `schema`; the first problem names its field. */
+function parseAs(schema, value, method, url, what, names) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const issue = result.error.issues[0];
+    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new ApiError({
+        kind: 'invalid-response',
+        method,
+        path: names.pathOf(url),
+        detail: `returned ${what} that does not match the API: ${where}${issue.message}`
+    });
+}
+/** A single resource of an answer: `{data: {...}}` or the bare object. */
+function readOne(schema, method, response, what, names) {
+    const body = jsonOf(method, response, names);
+    const value = isMapping(body) && isMapping(body.data) ? body.data : body;
+    return parseAs(schema, value, method, response.url, what, names);
+}
+
+;// CONCATENATED MODULE: ./src/api/pagination.ts
+/**
+ * How a collection comes back and where its next page is: the API document
+ * says neither, so every common form is read (see docs/api-assumptions.md).
+ * Pure functions; the client follows the pages and refuses other origins.
+ */
+
+/** Rows of a collection: a bare array, or `data` / `items` / `results`. */
+function collectionOf(body) {
+    if (Array.isArray(body))
+        return body;
+    if (isMapping(body)) {
+        for (const key of ['data', 'items', 'results']) {
+            if (Array.isArray(body[key]))
+                return body[key];
+        }
+    }
+    return undefined;
+}
+/** The `rel="next"` target of a Link header. */
+function parseLinkNext(header) {
+    if (!header)
+        return undefined;
+    const text = Array.isArray(header) ? header.join(',') : header;
+    for (const part of text.split(/,(?=\s*<)/)) {
+        const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+        if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]))
+            return match[1];
+    }
+    return undefined;
+}
+/**
+ * The next page after `current`, if the answer signals one: a Link header;
+ * else a next URL in the body (`links.next`, `next`, `meta.next`: absolute,
+ * under the base path, relative to the base URL, or a `?query`); else a
+ * cursor (`nextCursor`, `next_cursor`, `meta.cursor`...) sent as `?cursor=`.
+ * Another origin is returned as it is: the caller refuses it.
+ */
+function nextPageOf(link, body, current, base) {
+    const linked = parseLinkNext(link);
+    if (linked)
+        return new URL(linked, current);
+    if (!isMapping(body))
+        return undefined;
+    const links = isMapping(body.links) ? body.links : undefined;
+    const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined;
+    const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '');
+    const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(v => typeof v === 'string' && v !== '');
+    if (urlLike && /^(https?:\/\/|\/|\?)|\//.test(urlLike))
+        return resolveNext(urlLike, current, base);
+    if (!urlLike && !cursor)
+        return undefined;
+    const next = new URL(current.href);
+    next.searchParams.set('cursor', (urlLike ?? cursor));
+    return next;
+}
+/** A body's next link: absolute, origin-relative under the base path, or relative to the base URL. */
+function resolveNext(next, current, base) {
+    if (/^https?:\/\//.test(next))
+        return new URL(next);
+    if (next.startsWith('?'))
+        return new URL(next, current);
+    if (next.startsWith(base.pathname))
+        return new URL(next, base.origin);
+    return new URL(next.replace(/^\/+/, ''), base);
 }
 
 ;// CONCATENATED MODULE: ./src/api/pacer.ts
@@ -40903,6 +40754,8 @@ class PacingCancelled extends Error {
 ;// CONCATENATED MODULE: ./src/api/retry.ts
 /**
  * The retry policy, in one place: what may be retried, and how long to wait.
+ * `decide` is the whole decision after one attempt, as a pure function; the
+ * client only carries it out.
  */
 /** A wait longer than this is not made: the action gives up instead. */
 const MAX_RATE_LIMIT_WAIT_MS = 120_000;
@@ -40981,14 +40834,233 @@ function backoffMs(attempt, random = Math.random) {
     const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
     return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
+/**
+ * After attempt number `attempt` (from 1) of `method` failed with `outcome`:
+ * retry, and after how long, or stop. 429 is retried for every method (it was
+ * refused); 408, 5xx and failures without an answer only for methods that may
+ * be resent (never a POST: that is ambiguous, see create.ts).
+ */
+function decide(method, attempt, maxRetries, outcome, now, random = Math.random) {
+    const status = 'status' in outcome ? outcome.status : undefined;
+    if (status !== undefined && !isRetryableStatus(status))
+        return { retry: false, reason: 'not retryable' };
+    if (!mayResend(method, status))
+        return { retry: false, reason: 'not retryable' };
+    const asked = 'headers' in outcome ? serverWaitMs(outcome.headers, now) : undefined;
+    const waitMs = asked ?? backoffMs(attempt, random);
+    // A 429 that asks for too long a wait is given up on as such, whatever the count.
+    if (status === 429 && waitMs > MAX_RATE_LIMIT_WAIT_MS)
+        return { retry: false, reason: 'wait too long', tooLongMs: waitMs };
+    if (attempt > maxRetries)
+        return { retry: false, reason: 'out of retries' };
+    return { retry: true, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined };
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * One HTTP exchange: send a request, read the whole answer, within one time
+ * limit that covers connecting, the headers and the body. At the limit the
+ * request is aborted and its socket destroyed, so a server that trickles bytes
+ * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
+ * through the agent `@actions/http-client` builds for the URL. Redirects are
+ * followed within the origin only (`exchangeFollowing`), so the key never
+ * leaves it.
+ */
+
+
+
+/** Certificate problems: retrying cannot help; trusting the CA can. */
+const TLS_CODES = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'CERT_UNTRUSTED',
+    'CERT_REJECTED',
+    'CERT_SIGNATURE_FAILURE',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'HOSTNAME_MISMATCH'
+]);
+const NETWORK_REASONS = {
+    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
+    ECONNRESET: 'the connection was reset',
+    ENOTFOUND: 'the host name could not be resolved (check base-url)',
+    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'the host is unreachable',
+    ENETUNREACH: 'the network is unreachable',
+    EPIPE: 'the connection was closed'
+};
+/** How a low-level failure reads in a message (without method and path). */
+function networkReason(error) {
+    if (error.code && NETWORK_REASONS[error.code])
+        return `${NETWORK_REASONS[error.code]} [${error.code}]`;
+    if (error.message === 'socket hang up')
+        return 'the connection was dropped before an answer (socket hang up)';
+    return error.message || String(error);
+}
+/**
+ * Send one request and read the answer. Throws an ApiError of kind `timeout`,
+ * `network`, `tls` or `invalid-response`, naming `method` and `path`.
+ */
+function exchange(method, url, headers, body, options, names) {
+    const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        let request;
+        const finish = (error, value) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            if (error) {
+                // Abort: the request and its socket go, whatever stage they were at.
+                request?.destroy();
+                reject(error);
+            }
+            else
+                resolve(value);
+        };
+        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
+        const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const requestHeaders = { ...headers };
+        if (body !== undefined)
+            requestHeaders['Content-Length'] = String(Buffer.byteLength(body));
+        try {
+            request = lib.request({
+                protocol: url.protocol,
+                // URL keeps IPv6 literals in brackets; the socket wants the bare address.
+                hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+                port: url.port || undefined,
+                path: url.pathname + url.search,
+                method,
+                headers: requestHeaders,
+                agent: options.agentFor?.(url)
+            });
+        }
+        catch (error) {
+            finish(fail('network', `could not be sent: ${error.message}`));
+            return;
+        }
+        request.on('error', (error) => {
+            const code = error.code ?? '';
+            if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
+                finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
+                    'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
+                return;
+            }
+            const proxy = options.proxyFor?.(url);
+            if (proxy) {
+                finish(fail('network', `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`));
+                return;
+            }
+            finish(fail('network', `failed: ${networkReason(error)}`));
+        });
+        request.on('response', (response) => {
+            const chunks = [];
+            let size = 0;
+            response.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > options.maxBytes) {
+                    finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`));
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            response.on('end', () => finish(undefined, {
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                body: Buffer.concat(chunks).toString('utf8')
+            }));
+            response.on('error', (error) => finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`)));
+            response.on('close', () => {
+                if (!response.complete)
+                    finish(fail('network', 'failed: the connection was closed before the whole answer arrived'));
+            });
+        });
+        request.end(body);
+    });
+}
+const MAX_REDIRECTS = 5;
+/**
+ * `exchange`, following redirects within `origin` (at most 5; a 303 becomes a
+ * GET). `before` is called before each request is sent (to stop on a cancel,
+ * to log); `pathOf` names a URL in messages. Resolves with the last answer and
+ * its URL.
+ */
+async function exchangeFollowing(first, headers, options, route) {
+    const names = { method: first.method, path: route.pathOf(first.url) };
+    const refuse = (status, detail) => new ApiError({ kind: 'redirect', method: names.method, path: names.path, status, detail });
+    let hop = first;
+    for (let hops = 0;; hops++) {
+        route.before(hop);
+        const answer = await exchange(hop.method, hop.url, headers(hop), hop.body, options, names);
+        const location = answer.headers.location;
+        if (![301, 302, 303, 307, 308].includes(answer.status) || !location)
+            return { ...answer, url: hop.url };
+        let next;
+        try {
+            next = new URL(location, hop.url);
+        }
+        catch {
+            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to an invalid Location header, ${JSON.stringify(route.clean(location).slice(0, 200))}; not followed`);
+        }
+        if (next.origin !== route.origin) {
+            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`);
+        }
+        if (hops >= MAX_REDIRECTS)
+            throw refuse(answer.status, `was redirected more than ${MAX_REDIRECTS} times`);
+        hop = answer.status === 303 ? { method: 'GET', url: next, body: undefined } : { ...hop, url: next };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/types.ts
+const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/**
+ * Secrets in text: every occurrence of a secret becomes ***. Callers redact
+ * before they shorten text, so no part of a secret survives a cut.
+ */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets) {
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
+/** A URL without its user name and password (a proxy URL may carry them). */
+function withoutCredentials(url) {
+    if (!url)
+        return url;
+    try {
+        const parsed = new URL(url);
+        if (!parsed.username && !parsed.password)
+            return url;
+        parsed.username = '';
+        parsed.password = '';
+        return parsed.href;
+    }
+    catch {
+        return '(an unparsable proxy URL)';
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/api/client.ts
 /**
- * The HTTP client of the monitoring API: Bearer auth, per-request timeout,
- * same-origin redirects only, retries and rate limits (retry.ts), pacing
- * (pacer.ts), pagination, `{data: ...}` or bare bodies, and errors that name
- * the method, path, status and the server's message. It knows nothing of the
- * runner: it is given a logger.
+ * The HTTP client of the monitoring API, composed of its parts: one exchange
+ * with same-origin redirects (transport.ts), the retry decision (retry.ts),
+ * pacing (pacer.ts), pages (pagination.ts) and errors that name the method,
+ * path, status and the server's message (errors.ts). Bearer auth; `{data: ...}`
+ * or bare bodies. It knows nothing of the runner: it is given a logger.
  */
 
 
@@ -40997,30 +41069,22 @@ function backoffMs(attempt, random = Math.random) {
 
 
 
-const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
+
+
 const RATE_LIMIT = { limit: 100, windowMs: 60_000 };
-const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 100;
-/** Ambiguous failures of a POST: the create may or may not have happened. */
-function isAmbiguous(error) {
-    if (!(error instanceof ApiError))
-        return false;
-    if (error.kind === 'network' || error.kind === 'timeout')
-        return true;
-    return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408);
-}
 class ApiClient {
     options;
-    /** Absolute time (ms) after which no retry wait starts; set by the gate. */
+    /** Absolute time (ms) after which no wait starts: set by `withDeadline`. */
     deadline;
-    transport;
-    base;
     log;
-    pacer;
     clock;
     random;
     maxPages;
+    transport;
+    base;
+    pacer;
     constructor(options) {
         this.options = options;
         this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
@@ -41040,91 +41104,38 @@ class ApiClient {
             proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
         };
     }
+    /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch). */
+    withDeadline(deadline) {
+        return Object.assign(Object.create(ApiClient.prototype), this, { deadline });
+    }
+    get settings() {
+        return { maxRetries: this.options.maxRetries, requestTimeoutMs: this.options.requestTimeoutMs };
+    }
     /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
     url(path) {
         return new URL(path.replace(/^\/+/, ''), this.base);
     }
     /** How a URL is named in messages: its path relative to the base URL. */
-    describe(url) {
+    pathOf(url) {
         const basePath = this.base.pathname.replace(/\/$/, '');
         if (url.origin === this.base.origin && url.pathname.startsWith(basePath + '/')) {
             return url.pathname.slice(basePath.length) + url.search;
         }
         return url.origin === this.base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`;
     }
-    // ---------------------------------------------------------------- one exchange
-    /** One HTTP exchange (following same-origin redirects), with the request timeout. */
-    async exchange(method, url, body) {
-        let current = url;
-        let currentMethod = method;
-        let currentBody = body;
-        for (let hop = 0;; hop++) {
-            const response = await this.once(currentMethod, current, currentBody, method);
-            if (![301, 302, 303, 307, 308].includes(response.status))
-                return response;
-            const location = response.headers.location;
-            if (!location)
-                return response;
-            let next;
-            try {
-                next = new URL(location, current);
-            }
-            catch {
-                throw new ApiError({
-                    kind: 'redirect',
-                    method,
-                    path: this.describe(url),
-                    status: response.status,
-                    detail: `was redirected (HTTP ${response.status}) to an invalid Location header, ${JSON.stringify(this.clean(location).slice(0, 200))}; not followed`
-                });
-            }
-            if (next.origin !== this.base.origin) {
-                throw new ApiError({
-                    kind: 'redirect',
-                    method,
-                    path: this.describe(url),
-                    status: response.status,
-                    detail: `was redirected (HTTP ${response.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`
-                });
-            }
-            if (hop >= MAX_REDIRECTS) {
-                throw new ApiError({
-                    kind: 'redirect',
-                    method,
-                    path: this.describe(url),
-                    status: response.status,
-                    detail: `was redirected more than ${MAX_REDIRECTS} times`
-                });
-            }
-            if (response.status === 303) {
-                currentMethod = 'GET';
-                currentBody = undefined;
-            }
-            current = next;
+    /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
+    clean(text) {
+        return redact(text, [this.options.apiKey]);
+    }
+    // ---------------------------------------------------------------- waiting
+    /** After a cancel, nothing new is sent. */
+    throwIfCancelled(method, path) {
+        if (this.options.signal?.aborted) {
+            throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' });
         }
     }
-    once(method, url, body, original) {
-        const path = this.describe(url);
-        this.throwIfCancelled(original, path);
-        const headers = {
-            Authorization: `Bearer ${this.options.apiKey}`,
-            Accept: 'application/json',
-            'User-Agent': this.options.userAgent ?? 'monitoring-action'
-        };
-        if (body !== undefined)
-            headers['Content-Type'] = 'application/json';
-        this.log.debug(`${method} ${path}`);
-        const sent = this.clock.now();
-        return exchange(method, url, headers, body, this.transport, { method: original, path }).then(answer => ({
-            ...answer,
-            url,
-            attempts: 1,
-            tookMs: this.clock.now() - sent
-        }));
-    }
-    // ---------------------------------------------------------------- retries
-    /** Wait before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
-    async wait(ms, method, path, why) {
+    /** Wait `ms` before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
+    async waitToRetry(ms, method, path, why) {
         if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
             throw new ApiError({
                 kind: 'deadline',
@@ -41133,15 +41144,11 @@ class ApiClient {
                 detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
             });
         }
-        await this.sleep(ms, method, path);
-    }
-    /** Sleep, ending at once (with a `cancelled` error) when the job is cancelled. */
-    async sleep(ms, method, path) {
         this.throwIfCancelled(method, path);
         await this.clock.sleep(ms, this.options.signal);
         this.throwIfCancelled(method, path);
     }
-    /** Wait for the pacer's slot; one that comes after the deadline is not waited for. Returns the pacer's ticket. */
+    /** Wait for the pacer's slot (never past the deadline). Returns the pacer's ticket for this request. */
     async pace(method, path) {
         try {
             return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0;
@@ -41159,315 +41166,212 @@ class ApiClient {
             throw error;
         }
     }
-    /** After a cancel, nothing new is sent. */
-    throwIfCancelled(method, path) {
-        if (this.options.signal?.aborted) {
-            throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' });
-        }
-    }
-    /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of the key. */
-    clean(text) {
-        return redact(text, [this.options.apiKey]);
+    // ---------------------------------------------------------------- sending
+    /** One attempt: pace, then one exchange (following same-origin redirects), within request-timeout. */
+    async attempt(method, url, body, path) {
+        const ticket = await this.pace(method, path);
+        const sent = this.clock.now();
+        const answer = await exchangeFollowing({ method, url, body }, hop => ({
+            Authorization: `Bearer ${this.options.apiKey}`,
+            Accept: 'application/json',
+            'User-Agent': this.options.userAgent ?? 'monitoring-action',
+            ...(hop.body !== undefined ? { 'Content-Type': 'application/json' } : {})
+        }), this.transport, {
+            origin: this.base.origin,
+            pathOf: u => this.pathOf(u),
+            clean: text => this.clean(text),
+            before: hop => {
+                this.throwIfCancelled(method, path);
+                this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`);
+            }
+        });
+        const budget = serverBudget(answer.headers, this.clock.now());
+        if (budget)
+            this.pacer?.observe(ticket, budget);
+        return { ...answer, attempts: 1, tookMs: this.clock.now() - sent };
     }
     /**
-     * Send a request with the retry policy. Resolves with a 2xx (or, when
-     * `allowed` says so, another) response; throws an ApiError otherwise.
-     * A POST is resent only after a 429.
+     * Send a request with the retry policy (retry.ts `decide`). Resolves with a
+     * 2xx (or, when `allowed` says so, another) response; throws an ApiError
+     * otherwise. A POST is resent only after a 429.
      */
-    async call(method, target, payload, allowed = () => false) {
+    async send(method, target, payload, allowed = () => false) {
         const url = typeof target === 'string' ? this.url(target) : target;
-        const path = this.describe(url);
+        const path = this.pathOf(url);
         const body = payload === undefined ? undefined : JSON.stringify(payload);
         const retries = this.options.maxRetries;
         for (let attempt = 1;; attempt++) {
-            const ticket = await this.pace(method, path);
             let response;
+            let failure;
             try {
-                response = await this.exchange(method, url, body);
-                const budget = serverBudget(response.headers, this.clock.now());
-                if (budget)
-                    this.pacer?.observe(ticket, budget);
+                response = await this.attempt(method, url, body, path);
             }
             catch (error) {
                 const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
-                if (!transient || !mayResend(method, undefined) || attempt > retries) {
+                if (!transient)
                     throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error;
-                }
-                const ms = backoffMs(attempt, this.random);
-                this.log.warning(`${method} ${path}: ${error.detail}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
-                await this.wait(ms, method, path, error.detail);
-                continue;
+                failure = error;
             }
-            response.attempts = attempt;
-            const { status } = response;
-            if ((status >= 200 && status < 300) || allowed(status))
-                return response;
-            const retryable = isRetryableStatus(status) && mayResend(method, status);
-            if (status === 429) {
-                const asked = serverWaitMs(response.headers, this.clock.now());
-                const ms = asked ?? backoffMs(attempt, this.random);
-                if (attempt > retries || ms > MAX_RATE_LIMIT_WAIT_MS) {
-                    throw rateLimitError(method, path, this.clean(response.body), attempt, ms > MAX_RATE_LIMIT_WAIT_MS ? ms : undefined);
-                }
-                this.pacer?.pause(ms);
-                this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s${asked !== undefined ? ' as the server asked' : ''}`);
-                await this.wait(ms, method, path, 'was rate limited (HTTP 429)');
-                continue;
+            if (response) {
+                response.attempts = attempt;
+                if ((response.status >= 200 && response.status < 300) || allowed(response.status))
+                    return response;
             }
-            if (!retryable || attempt > retries) {
-                const error = httpError(method, path, status, this.clean(response.body));
+            const outcome = response
+                ? { status: response.status, headers: response.headers }
+                : { failure: failure.kind };
+            const decision = decide(method, attempt, retries, outcome, this.clock.now(), this.random);
+            const status = response?.status;
+            if (!decision.retry) {
+                if (status === 429) {
+                    throw rateLimitError(method, path, this.clean(response?.body ?? ''), attempt, decision.tooLongMs);
+                }
+                const error = failure ?? httpError(method, path, status, this.clean(response?.body ?? ''));
                 throw attempt > 1 ? withAttempts(error, attempt) : error;
             }
-            const asked = serverWaitMs(response.headers, this.clock.now());
-            const ms = Math.min(asked ?? backoffMs(attempt, this.random), MAX_RATE_LIMIT_WAIT_MS);
-            this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${(ms / 1000).toFixed(1)} s`);
-            await this.wait(ms, method, path, `failed: HTTP ${status}`);
+            const seconds = `${(decision.waitMs / 1000).toFixed(1)} s`;
+            const why = status === 429
+                ? 'was rate limited (HTTP 429)'
+                : status !== undefined
+                    ? `failed: HTTP ${status}`
+                    : failure.detail;
+            if (status === 429) {
+                this.pacer?.pause(decision.waitMs);
+                this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`);
+            }
+            else if (status !== undefined) {
+                this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`);
+            }
+            else {
+                this.log.warning(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`);
+            }
+            await this.waitToRetry(decision.waitMs, method, path, why);
         }
     }
     // ---------------------------------------------------------------- bodies
-    json(method, response) {
-        const text = response.body.trim();
-        if (text === '')
-            return undefined;
-        try {
-            return JSON.parse(text);
-        }
-        catch {
-            throw new ApiError({
-                kind: 'invalid-response',
-                method,
-                path: this.describe(response.url),
-                status: response.status,
-                detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(this.clean(text).slice(0, 120))}`
-            });
-        }
+    /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
+    readOne(schema, method, response, what) {
+        return readOne(schema, method, response, what, this.names);
     }
-    parse(schema, value, method, url, what) {
-        const result = schema.safeParse(value);
-        if (result.success)
-            return result.data;
-        const issue = result.error.issues[0];
-        const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-        throw new ApiError({
-            kind: 'invalid-response',
-            method,
-            path: this.describe(url),
-            detail: `returned ${what} that does not match the API: ${where}${issue.message}`
-        });
-    }
-    /** A single resource: `{data: {...}}` or the bare object. */
-    single(schema, method, response, what) {
-        const body = this.json(method, response);
-        const value = isMapping(body) && isMapping(body.data) ? body.data : body;
-        return this.parse(schema, value, method, response.url, what);
+    /** How bodies name URLs and show server text in errors. */
+    get names() {
+        return { pathOf: url => this.pathOf(url), clean: text => this.clean(text) };
     }
     // ---------------------------------------------------------------- verbs
     /** GET one resource; null on 404. */
     async getOrNull(path, schema, what) {
-        const response = await this.call('GET', path, undefined, s => s === 404);
+        const response = await this.send('GET', path, undefined, s => s === 404);
         if (response.status === 404)
             return null;
-        return this.single(schema, 'GET', response, what);
+        return this.readOne(schema, 'GET', response, what);
     }
     async get(path, schema, what) {
-        const response = await this.call('GET', path);
-        return this.single(schema, 'GET', response, what);
+        return this.readOne(schema, 'GET', await this.send('GET', path), what);
     }
     /** PUT a whole resource. Servers that answer with no body get the sent one back. */
     async put(path, body, schema, what) {
-        const response = await this.call('PUT', path, body);
+        const response = await this.send('PUT', path, body);
         if (response.body.trim() === '')
-            return this.parse(schema, body, 'PUT', response.url, what);
-        return this.single(schema, 'PUT', response, what);
+            return parseAs(schema, body, 'PUT', response.url, what, this.names);
+        return this.readOne(schema, 'PUT', response, what);
     }
     /**
      * DELETE; false when the resource was already gone (404). A 404 on a retry,
      * after an attempt that failed ambiguously, means that attempt deleted it.
      */
     async delete(path) {
-        const response = await this.call('DELETE', path, undefined, s => s === 404);
+        const response = await this.send('DELETE', path, undefined, s => s === 404);
         return response.status !== 404 || response.attempts > 1;
     }
-    /** Every item of a collection, following the server's next-page signals. */
+    /** Every item of a collection, following the server's next-page signals (pagination.ts). */
     async list(path, schema, what) {
         const items = [];
         const seen = new Set();
-        let next = this.url(path);
-        for (let page = 1; next; page++) {
-            if (page > this.maxPages) {
-                throw new ApiError({
-                    kind: 'pagination',
-                    method: 'GET',
-                    path,
-                    detail: `has more than ${this.maxPages} pages; stopped rather than read without end`
-                });
-            }
-            seen.add(next.href);
-            const response = await this.call('GET', next);
-            const body = this.json('GET', response);
+        const stop = (at, detail) => new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail });
+        for (let next = this.url(path), page = 1; next; page++) {
+            if (page > this.maxPages)
+                throw stop(this.url(path), `has more than ${this.maxPages} pages; stopped rather than read without end`);
+            const current = next;
+            seen.add(current.href);
+            const response = await this.send('GET', current);
+            const body = jsonOf('GET', response, this.names);
             const rows = collectionOf(body);
             if (rows === undefined) {
                 throw new ApiError({
                     kind: 'invalid-response',
                     method: 'GET',
-                    path: this.describe(next),
+                    path: this.pathOf(current),
                     detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
                 });
             }
-            rows.forEach((row, i) => items.push(this.parse(schema, row, 'GET', next, `${what} #${i + 1}`)));
-            const following = this.nextPage(response, body, next);
-            if (following && seen.has(following.href)) {
-                throw new ApiError({
-                    kind: 'pagination',
-                    method: 'GET',
-                    path: this.describe(next),
-                    detail: 'returned a next-page link to a page already read; stopped'
-                });
+            rows.forEach((row, i) => items.push(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
+            next = nextPageOf(response.headers.link, body, current, this.base);
+            if (next && next.origin !== this.base.origin) {
+                throw stop(current, `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`);
             }
-            next = following;
+            if (next && seen.has(next.href))
+                throw stop(current, 'returned a next-page link to a page already read; stopped');
         }
         return items;
     }
-    /** The next page's URL, if the server signals one; never another origin. */
-    nextPage(response, body, current) {
-        const link = parseLinkNext(response.headers.link);
-        let candidate;
-        if (link)
-            candidate = new URL(link, current);
-        else if (isMapping(body)) {
-            const links = isMapping(body.links) ? body.links : undefined;
-            const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined;
-            const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '');
-            const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(v => typeof v === 'string' && v !== '');
-            if (urlLike && /^(https?:\/\/|\/|\?)|\//.test(urlLike))
-                candidate = this.resolveNext(urlLike, current);
-            else if (urlLike || cursor) {
-                candidate = new URL(current.href);
-                candidate.searchParams.set('cursor', (urlLike ?? cursor));
+}
+
+;// CONCATENATED MODULE: ./src/api/create.ts
+
+
+async function createResource(client, path, body, schema, what, recovery) {
+    const { maxRetries, requestTimeoutMs } = client.settings;
+    for (let attempt = 1;; attempt++) {
+        const started = client.clock.now();
+        try {
+            const response = await client.send('POST', path, body);
+            if (response.body.trim() === '') {
+                throw new ApiError({
+                    kind: 'invalid-response',
+                    method: 'POST',
+                    path,
+                    status: response.status,
+                    detail: `returned HTTP ${response.status} with an empty body; expected the created ${what}`
+                });
             }
+            const item = client.readOne(schema, 'POST', response, `the created ${what}`);
+            return { item, recovered: false, tookMs: response.tookMs };
         }
-        if (candidate && candidate.origin !== this.base.origin) {
-            throw new ApiError({
-                kind: 'pagination',
-                method: 'GET',
-                path: this.describe(current),
-                detail: `returned a next-page link to another origin (${candidate.origin}); not followed, so the API key is not sent there`
-            });
-        }
-        return candidate;
-    }
-    /** A body's next link: absolute, origin-relative under the base path, or relative to the base URL. */
-    resolveNext(next, current) {
-        if (/^https?:\/\//.test(next))
-            return new URL(next);
-        if (next.startsWith('?'))
-            return new URL(next, current);
-        const basePath = this.base.pathname;
-        if (next.startsWith(basePath))
-            return new URL(next, this.base.origin);
-        return this.url(next);
-    }
-    /**
-     * POST a new resource, never making a duplicate. After an ambiguous failure
-     * (5xx, timeout, dropped connection) the collection is listed: an item that
-     * `matches` and whose id is not in `before` is the one created. If there is
-     * none, the POST is sent again, within the retry budget.
-     */
-    async create(path, body, schema, what, recovery) {
-        const retries = this.options.maxRetries;
-        for (let attempt = 1;; attempt++) {
-            const started = this.clock.now();
-            try {
-                const response = await this.call('POST', path, body);
-                if (response.body.trim() === '') {
-                    throw new ApiError({
-                        kind: 'invalid-response',
-                        method: 'POST',
-                        path,
-                        status: response.status,
-                        detail: `returned HTTP ${response.status} with an empty body; expected the created ${what}`
-                    });
-                }
-                const item = this.single(schema, 'POST', response, `the created ${what}`);
-                return { item, recovered: false, tookMs: response.tookMs };
+        catch (error) {
+            const unreadable = error instanceof ApiError && error.kind === 'invalid-response';
+            if (!isAmbiguous(error) && !unreadable)
+                throw error;
+            const failure = error;
+            const failedAt = client.clock.now();
+            client.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
+            if (failure.kind === 'timeout') {
+                // The server may still be working on it: give it as long again before looking.
+                await client.waitToRetry(requestTimeoutMs, 'POST', path, failure.detail);
             }
-            catch (error) {
-                const unreadable = error instanceof ApiError && error.kind === 'invalid-response';
-                if (!isAmbiguous(error) && !unreadable)
-                    throw error;
-                const failure = error;
-                this.log.warning(`${failure.message}. Looking ${path} up to see whether the ${what} was created anyway.`);
-                const failedAt = this.clock.now();
-                if (failure.kind === 'timeout') {
-                    // The server may still be working on it: give it as long again before looking.
-                    await this.wait(this.options.requestTimeoutMs, 'POST', path, failure.detail);
-                }
-                const found = (await this.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
-                if (found.length > 0) {
-                    this.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
-                    // How long the create took is unknown: at least until the failure.
-                    return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started };
-                }
-                // A 2xx said it was created: sending it again could only make a second one.
-                if (unreadable)
-                    throw failure;
-                if (attempt > retries) {
-                    throw new ApiError({
-                        kind: failure.kind,
-                        method: 'POST',
-                        path,
-                        status: failure.status,
-                        serverMessage: failure.serverMessage,
-                        detail: `${failure.detail} (${attempt} attempts; no ${what} was created: checked after each failure)`
-                    });
-                }
-                const ms = backoffMs(attempt, this.random);
-                this.log.warning(`No ${what} was created; sending POST ${path} again (retry ${attempt} of ${retries}) in ${(ms / 1000).toFixed(1)} s`);
-                await this.wait(ms, 'POST', path, failure.detail);
+            const found = (await client.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
+            if (found.length > 0) {
+                client.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
+                // How long the create took is unknown: at least until the failure.
+                return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started };
             }
+            // A 2xx said it was created: sending it again could only make a second one.
+            if (unreadable)
+                throw failure;
+            if (attempt > maxRetries) {
+                throw new ApiError({
+                    kind: failure.kind,
+                    method: 'POST',
+                    path,
+                    status: failure.status,
+                    serverMessage: failure.serverMessage,
+                    detail: `${failure.detail} (${attempt} attempts; no ${what} was created: checked after each failure)`
+                });
+            }
+            const ms = backoffMs(attempt, client.random);
+            client.log.warning(`No ${what} was created; sending POST ${path} again (retry ${attempt} of ${maxRetries}) in ${(ms / 1000).toFixed(1)} s`);
+            await client.waitToRetry(ms, 'POST', path, failure.detail);
         }
     }
-}
-function withAttempts(error, attempts) {
-    return new ApiError({
-        kind: error.kind,
-        method: error.method,
-        path: error.path,
-        status: error.status,
-        serverMessage: error.serverMessage,
-        detail: `${error.detail} (after ${attempts} attempts)`
-    });
-}
-function rateLimitError(method, path, body, attempts, tooLongMs) {
-    const base = httpError(method, path, 429, body);
-    const detail = tooLongMs
-        ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
-        : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`;
-    return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail });
-}
-/** Rows of a collection: a bare array, or `data` / `items` / `results`. */
-function collectionOf(body) {
-    if (Array.isArray(body))
-        return body;
-    if (isMapping(body)) {
-        for (const key of ['data', 'items', 'results']) {
-            if (Array.isArray(body[key]))
-                return body[key];
-        }
-    }
-    return undefined;
-}
-/** The `rel="next"` target of a Link header. */
-function parseLinkNext(header) {
-    if (!header)
-        return undefined;
-    const text = Array.isArray(header) ? header.join(',') : header;
-    for (const part of text.split(/,(?=\s*<)/)) {
-        const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-        if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]))
-            return match[1];
-    }
-    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -51050,6 +50954,7 @@ const READ_ONLY_FIELDS = ['id', 'lastCheckedAt', 'responseTime', 'createdAt', 'u
  */
 
 
+
 /** An id that would address another path (empty, "." or ".."): refused before any request. */
 class UnsafeIdError extends Error {
     constructor(id) {
@@ -51079,6 +50984,10 @@ class MonitoringApi {
     constructor(client) {
         this.client = client;
     }
+    /** The same API, whose waits (retries, pacing) never pass `deadline` (ms since the epoch). */
+    withDeadline(deadline) {
+        return new MonitoringApi(this.client.withDeadline(deadline));
+    }
     listChecks() {
         return this.client.list(paths.checks, CheckSchema, 'check');
     }
@@ -51087,7 +50996,7 @@ class MonitoringApi {
     }
     /** `existing` is the list read before the create (what was there before). */
     async createCheck(body, existing) {
-        return this.client.create(paths.checks, body, CheckSchema, 'check', {
+        return createResource(this.client, paths.checks, body, CheckSchema, 'check', {
             before: ids(existing),
             matches: c => c.name === body.name && c.url === body.url
         });
@@ -51106,7 +51015,7 @@ class MonitoringApi {
         return this.client.list(paths.incidents, IncidentSchema, 'incident');
     }
     createIncident(body, existing) {
-        return this.client.create(paths.incidents, body, IncidentSchema, 'incident', {
+        return createResource(this.client, paths.incidents, body, IncidentSchema, 'incident', {
             before: ids(existing),
             matches: i => i.title === body.title
         });
@@ -51118,7 +51027,7 @@ class MonitoringApi {
         return this.client.list(paths.statusPages, StatusPageSchema, 'status page');
     }
     createStatusPage(body, existing) {
-        return this.client.create(paths.statusPages, body, StatusPageSchema, 'status page', {
+        return createResource(this.client, paths.statusPages, body, StatusPageSchema, 'status page', {
             before: ids(existing),
             matches: p => p.name === body.name
         });
@@ -51128,185 +51037,135 @@ class MonitoringApi {
     }
 }
 
-;// CONCATENATED MODULE: ./src/operations/names.ts
-/** Every operation the action knows, by its fixed name (the `operation` input). */
-const OPERATIONS = [
-    'create-check',
-    'get-check',
-    'list-checks',
-    'update-check',
-    'upsert-check',
-    'delete-check',
-    'pause-check',
-    'resume-check',
-    'check-history',
-    'wait-for-check',
-    'sync-checks',
-    'create-incident',
-    'open-incident',
-    'update-incident',
-    'resolve-incident',
-    'list-incidents',
-    'create-status-page',
-    'get-status-page',
-    'list-status-pages'
-];
-/** Operations whose `check-id` / `check-name` inputs are lists. */
-const MULTI_CHECK_OPERATIONS = ['wait-for-check', 'pause-check', 'resume-check'];
-/** Operations that write (and so set the `changed` output). */
-const WRITE_OPERATIONS = [
-    'create-check',
-    'update-check',
-    'upsert-check',
-    'delete-check',
-    'pause-check',
-    'resume-check',
-    'sync-checks',
-    'create-incident',
-    'open-incident',
-    'update-incident',
-    'resolve-incident',
-    'create-status-page'
-];
-
-;// CONCATENATED MODULE: ./src/specs.ts
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/parse.ts
 /**
- * Zod schemas of the specs a user writes: a check (the `check` input, or an
- * entry of a checks file), an incident, a status page. Fields the action knows
- * are validated; every other field passes through untouched.
+ * Pure parsers for the runner's input strings. Each returns a value or throws
+ * a ValueError that names nothing but the problem; the caller (inputs.ts)
+ * adds the input's name.
  */
 
 
-/** A required field that is missing says "needs a <field>"; a wrong one says what it must be. */
-const specs_required = (field, otherwise) => (issue) => issue.input === undefined ? `needs a ${field}` : otherwise;
-const nonEmpty = (field) => schemas_string({ error: specs_required(field, 'must be a non-empty string') })
-    .refine(v => v.trim() !== '', { error: 'must be a non-empty string' });
-const specs_httpUrl = schemas_string({ error: specs_required('url', 'must be a string') }).superRefine((value, ctx) => {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        ctx.addIssue({ code: 'custom', message: `must be an absolute URL, got ${quote(value)}` });
-        return;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
-    }
-});
-const wholeAboveZero = schemas_number({ error: 'must be a whole number above 0' })
-    .int({ error: 'must be a whole number above 0' })
-    .positive({ error: 'must be a whole number above 0' });
-const checkFields = {
-    name: nonEmpty('name'),
-    url: specs_httpUrl,
-    type: nonEmpty('type'),
-    interval: wholeAboveZero,
-    alertChannels: array(schemas_string(), { error: 'must be a list of strings' }),
-    status: nonEmpty('status')
-};
-/** A check spec (the `check` input): every known field optional. */
-const CheckSpecSchema = looseObject({
-    name: checkFields.name.optional(),
-    url: checkFields.url.optional(),
-    type: checkFields.type.optional(),
-    interval: checkFields.interval.optional(),
-    alertChannels: checkFields.alertChannels.optional(),
-    status: checkFields.status.optional()
-});
-/** An entry of a checks file: name and url required. */
-const CheckEntrySchema = CheckSpecSchema.extend({ name: checkFields.name, url: checkFields.url });
-/** A checks file: a list of entries, or a mapping with a `checks` list. */
-const ChecksFileSchema = union([array(unknown()), looseObject({ checks: array(unknown()) }).transform(file => file.checks)], { error: 'must hold a list of checks, or a mapping with a "checks" list' });
-const IncidentSpecSchema = looseObject({
-    title: nonEmpty('title').optional(),
-    message: nonEmpty('message').optional(),
-    status: nonEmpty('status').optional()
-});
-const StatusPageSpecSchema = looseObject({ name: nonEmpty('name').optional() });
-/**
- * The first problem of a spec, as "<field> <what is wrong>" (or "needs a
- * <field>"), or undefined when the spec is valid.
- */
-function specProblem(schema, spec) {
-    const result = schema.safeParse(spec);
-    if (result.success)
-        return undefined;
-    const issue = result.error.issues[0];
-    const field = issue.path.join('.');
-    if (issue.message.startsWith('needs a '))
-        return issue.message;
-    return field ? `${field} ${issue.message}` : issue.message;
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-/**
- * Runner strings -> one typed, validated Config. Nothing here makes a request:
- * every problem with the inputs is found, and named, before the first one.
- */
-
-
-
-
-/** Every input of action.yml, by its kebab-case name. */
-const INPUTS = [
-    'operation',
-    'api-key',
-    'base-url',
-    'check',
-    'check-id',
-    'check-name',
-    'check-url',
-    'check-type',
-    'check-interval',
-    'alert-channels',
-    'check-status',
-    'checks-file',
-    'auto-resume',
-    'prune',
-    'prune-prefix',
-    'expected-status',
-    'max-response-time',
-    'require-fresh',
-    'timeout',
-    'poll-interval',
-    'incident',
-    'incident-id',
-    'incident-title',
-    'incident-message',
-    'incident-status',
-    'status-page',
-    'status-page-id',
-    'status-page-name',
-    'dry-run',
-    'fail-on-error',
-    'max-retries',
-    'request-timeout',
-    'job-summary'
-];
-/** A bad input: the message always starts with the input's name. */
-class InputError extends Error {
+/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
+class ValueError extends Error {
     constructor(message) {
         super(message);
-        this.name = 'InputError';
+        this.name = 'ValueError';
     }
 }
-/** Turn a parser's exception into a zod issue on the current field. */
-function using(parse) {
-    return (value, ctx) => {
-        try {
-            return parse(value);
-        }
-        catch (error) {
-            ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
-            return NEVER;
-        }
-    };
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The largest duration any input accepts: one day. */
+const MAX_DURATION_MS = 24 * 3_600_000;
+/** Show a value in an error message: quoted, one line, at most 60 characters. */
+function quote(value) {
+    const oneLine = JSON.stringify(value);
+    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
 }
-const inputs_text = schemas_string().optional();
-const inputs_optional = (parse) => schemas_string().transform(using(parse)).optional();
-const withDefault = (parse, fallback) => schemas_string().default(fallback).transform(using(parse));
+/**
+ * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ */
+function parseDuration(value) {
+    const text = value.trim();
+    let ms;
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        ms = Number(text) * 1000;
+    }
+    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+        ms = 0;
+        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+            ms += Number(match[1]) * UNIT_MS[match[2]];
+        }
+    }
+    else {
+        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
+        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
+    }
+    return Math.round(ms);
+}
+/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
+function parseBoolean(value) {
+    const text = value.trim();
+    if (['true', 'True', 'TRUE'].includes(text))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(text))
+        return false;
+    throw new ValueError(`must be true or false, got ${quote(value)}`);
+}
+/**
+ * A list: a value that holds a line break splits on line breaks only (so
+ * items may contain commas); one without splits on commas. Items are trimmed,
+ * empty ones dropped.
+ */
+function parseList(value) {
+    return value
+        .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
+        .map(item => item.trim())
+        .filter(item => item !== '');
+}
+/** A whole number within bounds. */
+function parseWholeNumber(value, min, max) {
+    const text = value.trim();
+    if (!/^\d+$/.test(text)) {
+        throw new ValueError(`must be a whole number, got ${quote(value)}`);
+    }
+    const n = Number(text);
+    if (n < min || n > max) {
+        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
+    }
+    return n;
+}
+/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
+function parseMilliseconds(value) {
+    const text = value.trim();
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const n = Number(text);
+        if (n > MAX_DURATION_MS)
+            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
+        return n;
+    }
+    try {
+        return parseDuration(text);
+    }
+    catch {
+        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
+    }
+}
+/**
+ * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
+ * and syntax errors are errors that give the line where the parser knows it.
+ */
+function parseYaml(text) {
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+    if (doc.errors.length > 0) {
+        const first = doc.errors[0];
+        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
+        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+}
+/** A YAML or JSON mapping (object); anything else is an error. */
+function parseMapping(text) {
+    const value = parseYaml(text);
+    if (!isMapping(value)) {
+        const kind = value === null
+            ? 'empty'
+            : Array.isArray(value)
+                ? 'a list'
+                : typeof value === 'object'
+                    ? `a ${value.constructor?.name ?? 'tagged value'}`
+                    : `a ${typeof value}`;
+        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
+    }
+    return value;
+}
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** base-url: https (plain http only to a loopback host), no credentials, query or fragment; no trailing slash. */
 function parseBaseUrl(value) {
     let url;
     try {
@@ -51329,6 +51188,7 @@ function parseBaseUrl(value) {
     }
     return url.href.replace(/\/+$/, '');
 }
+/** api-key: one token of printable ASCII (it goes into a header); the value is never echoed. */
 function parseApiKey(value) {
     const key = value.trim();
     // Never echo the value: it is a secret.
@@ -51341,12 +51201,7 @@ function parseApiKey(value) {
     }
     return key;
 }
-function parseOperation(value) {
-    const name = value.trim();
-    if (OPERATIONS.includes(name))
-        return name;
-    throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`);
-}
+/** One line without control characters, trimmed. */
 const oneLine = (value) => {
     const trimmed = value.trim();
     if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
@@ -51354,6 +51209,7 @@ const oneLine = (value) => {
     }
     return trimmed;
 };
+/** An id that addresses one resource (not empty, . or ..). */
 const anId = (value) => {
     const id = oneLine(value);
     const problem = idProblem(id);
@@ -51361,249 +51217,6 @@ const anId = (value) => {
         throw new ValueError(`is ${quote(id)}: ${problem}`);
     return id;
 };
-const schema = object({
-    operation: schemas_string({ error: 'is required' }).transform(using(parseOperation)),
-    'api-key': schemas_string({ error: 'is required' }).transform(using(parseApiKey)),
-    'base-url': schemas_string({ error: 'is required' }).transform(using(parseBaseUrl)),
-    check: inputs_optional(parseMapping),
-    'check-id': inputs_text,
-    'check-name': inputs_text,
-    'check-url': inputs_optional(oneLine),
-    'check-type': inputs_optional(oneLine),
-    'check-interval': inputs_optional(v => parseWholeNumber(v, 1, 10_000_000)),
-    'alert-channels': inputs_optional(parseList),
-    'check-status': inputs_optional(oneLine),
-    'checks-file': inputs_optional(oneLine),
-    'auto-resume': withDefault(parseBoolean, 'false'),
-    prune: withDefault(parseBoolean, 'false'),
-    'prune-prefix': inputs_text,
-    'expected-status': withDefault(oneLine, 'up'),
-    'max-response-time': inputs_optional(parseMilliseconds),
-    'require-fresh': withDefault(parseBoolean, 'true'),
-    timeout: withDefault(parseDuration, '5m'),
-    'poll-interval': withDefault(parseDuration, '10s'),
-    incident: inputs_optional(parseMapping),
-    'incident-id': inputs_optional(anId),
-    'incident-title': inputs_optional(oneLine),
-    'incident-message': inputs_text,
-    'incident-status': inputs_optional(oneLine),
-    'status-page': inputs_optional(parseMapping),
-    'status-page-id': inputs_optional(anId),
-    'status-page-name': inputs_optional(oneLine),
-    'dry-run': withDefault(parseBoolean, 'false'),
-    'fail-on-error': withDefault(parseBoolean, 'true'),
-    'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
-    'request-timeout': withDefault(parseDuration, '30s'),
-    'job-summary': withDefault(parseBoolean, 'true')
-})
-    .strict();
-/** Runner strings with "" meaning "not set". */
-function present(raw) {
-    const out = {};
-    for (const [name, value] of Object.entries(raw)) {
-        if (typeof value === 'string' && value.trim() !== '')
-            out[name] = value;
-    }
-    return out;
-}
-/** Make the first zod issue one sentence that starts with the input's name. */
-function inputs_describe(error) {
-    return error.issues
-        .map(issue => {
-        const name = String(issue.path[0] ?? 'inputs');
-        if (issue.code === 'unrecognized_keys')
-            return `unknown input(s): ${issue.keys.join(', ')}`;
-        return `${name} ${issue.message}`;
-    })
-        .join('; ');
-}
-/**
- * check-id and check-name: lists for the operations that target several
- * checks. For the others check-name is one whole value, commas included (a
- * name may hold them); check-id is still read as a list so that `a,b` is
- * "two ids" rather than one id that no check has.
- */
-function targetsOf(operation, p) {
-    const multi = MULTI_CHECK_OPERATIONS.includes(operation);
-    const ids = p['check-id'] === undefined ? [] : parseList(p['check-id']);
-    if (!multi && ids.length > 1)
-        throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`);
-    let names = [];
-    const name = p['check-name'];
-    if (name !== undefined) {
-        names = multi ? parseList(name) : [name.trim()];
-        if (!multi && /[\r\n]/.test(names[0])) {
-            throw new InputError(`check-name takes one name for ${operation}, got ${parseList(name).length} lines`);
-        }
-    }
-    for (const id of ids) {
-        const problem = idProblem(id);
-        if (problem)
-            throw new InputError(`check-id holds ${quote(id)}: ${problem}`);
-    }
-    return { ids, names };
-}
-function buildCheck(p, names) {
-    const spec = { ...(p.check ?? {}) };
-    const problem = specProblem(CheckSpecSchema, spec);
-    if (problem)
-        throw new InputError(`check: ${problem}`);
-    if (names.length === 1)
-        spec.name = names[0];
-    if (p['check-url'] !== undefined) {
-        const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] });
-        if (urlProblem)
-            throw new InputError(`check-${urlProblem}`);
-        spec.url = p['check-url'];
-    }
-    if (p['check-type'] !== undefined)
-        spec.type = p['check-type'];
-    if (p['check-interval'] !== undefined)
-        spec.interval = p['check-interval'];
-    if (p['alert-channels'] !== undefined)
-        spec.alertChannels = p['alert-channels'];
-    if (p['check-status'] !== undefined)
-        spec.status = p['check-status'];
-    return spec;
-}
-function buildIncident(p) {
-    const spec = { ...(p.incident ?? {}) };
-    const problem = specProblem(IncidentSpecSchema, spec);
-    if (problem)
-        throw new InputError(`incident: ${problem}`);
-    if (p['incident-title'] !== undefined)
-        spec.title = p['incident-title'];
-    if (p['incident-message'] !== undefined)
-        spec.message = p['incident-message'];
-    if (p['incident-status'] !== undefined)
-        spec.status = p['incident-status'];
-    return spec;
-}
-function buildStatusPage(p) {
-    const spec = { ...(p['status-page'] ?? {}) };
-    const problem = specProblem(StatusPageSpecSchema, spec);
-    if (problem)
-        throw new InputError(`status-page: ${problem}`);
-    if (p['status-page-name'] !== undefined)
-        spec.name = p['status-page-name'];
-    return spec;
-}
-/** What each operation needs before it can send anything. */
-function requireForOperation(c) {
-    const op = c.operation;
-    const ids = c.checkIds;
-    const names = c.checkNames;
-    const needs = (message) => {
-        throw new InputError(`${op} needs ${message}`);
-    };
-    const multi = MULTI_CHECK_OPERATIONS.includes(op);
-    const targetsCheck = ['get-check', 'update-check', 'delete-check', 'check-history'].includes(op);
-    if ((targetsCheck || multi) && ids.length === 0 && names.length === 0) {
-        needs(multi ? 'check-id or check-name (one or more)' : 'check-id or check-name');
-    }
-    switch (op) {
-        case 'create-check':
-        case 'upsert-check':
-            if (typeof c.check.name !== 'string')
-                needs('a check name: set check-name, or name in check');
-            if (typeof c.check.url !== 'string')
-                needs('a check URL: set check-url, or url in check');
-            break;
-        case 'update-check': {
-            const changes = Object.keys(c.check).filter(k => !(k === 'name' && ids.length === 0));
-            if (changes.length === 0) {
-                needs('something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)');
-            }
-            break;
-        }
-        case 'sync-checks':
-            if (!c.checksFile)
-                needs('checks-file');
-            break;
-        case 'create-incident':
-        case 'open-incident':
-            if (typeof c.incident.title !== 'string')
-                needs('an incident title: set incident-title, or title in incident');
-            break;
-        case 'update-incident':
-        case 'resolve-incident':
-            if (!c.incidentId && typeof c.incident.title !== 'string')
-                needs('incident-id or incident-title');
-            break;
-        case 'create-status-page':
-            if (typeof c.statusPage.name !== 'string')
-                needs('a status page name: set status-page-name, or name in status-page');
-            break;
-        case 'get-status-page':
-            if (!c.statusPageId && typeof c.statusPage.name !== 'string')
-                needs('status-page-id or status-page-name');
-            break;
-    }
-    if (c.prunePrefix !== undefined && !c.prune) {
-        throw new InputError('prune-prefix only applies with prune: true');
-    }
-}
-/** Parse and validate every input. Throws InputError naming the input. */
-function parseConfig(raw) {
-    const result = schema.safeParse(present(raw));
-    if (!result.success)
-        throw new InputError(inputs_describe(result.error));
-    const p = result.data;
-    const targets = targetsOf(p.operation, p);
-    const config = {
-        operation: p.operation,
-        apiKey: p['api-key'],
-        baseUrl: p['base-url'],
-        check: buildCheck(p, targets.names),
-        checkIds: targets.ids,
-        checkNames: targets.names,
-        checksFile: p['checks-file'],
-        autoResume: p['auto-resume'],
-        prune: p.prune,
-        prunePrefix: p['prune-prefix'],
-        expectedStatus: p['expected-status'],
-        maxResponseTimeMs: p['max-response-time'],
-        requireFresh: p['require-fresh'],
-        timeoutMs: p.timeout,
-        pollIntervalMs: p['poll-interval'],
-        incident: buildIncident(p),
-        incidentId: p['incident-id'],
-        statusPage: buildStatusPage(p),
-        statusPageId: p['status-page-id'],
-        dryRun: p['dry-run'],
-        failOnError: p['fail-on-error'],
-        maxRetries: p['max-retries'],
-        requestTimeoutMs: p['request-timeout'],
-        jobSummary: p['job-summary']
-    };
-    if (config.requestTimeoutMs < 100)
-        throw new InputError('request-timeout must be at least 100ms');
-    if (config.pollIntervalMs < 100)
-        throw new InputError('poll-interval must be at least 100ms');
-    requireForOperation(config);
-    return config;
-}
-/**
- * `fail-on-error` read on its own, so that even a config that does not parse
- * knows whether to fail the step. Anything but a valid `false` means true.
- */
-function failOnErrorOf(raw) {
-    try {
-        return raw['fail-on-error'] === undefined || raw['fail-on-error'].trim() === ''
-            ? true
-            : parseBoolean(raw['fail-on-error']);
-    }
-    catch {
-        return true;
-    }
-}
-/** Read every input through a getInput-like function (the runner's `INPUT_*`). */
-function readInputs(getInput) {
-    const raw = {};
-    for (const name of INPUTS)
-        raw[name] = getInput(name);
-    return raw;
-}
 
 ;// CONCATENATED MODULE: ./src/operations/common.ts
 
@@ -51656,7 +51269,7 @@ function withDefaultType(spec) {
  * Log a write that dry-run will not send. Returns true when in dry-run (the
  * caller then skips the request).
  */
-function planned(ctx, method, path, body) {
+function dryRunSkips(ctx, method, path, body) {
     if (!ctx.config.dryRun)
         return false;
     ctx.log.info(`[dry-run] would send ${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`}`);
@@ -51759,7 +51372,7 @@ class OperationError extends Error {
  * Run `fn`; if it fails, fail with the same message and with `outputs` (what is
  * already known, such as the target's id) so the step reports them too.
  */
-async function knowing(outputs, fn) {
+async function withKnownOutputs(outputs, fn) {
     try {
         return await fn();
     }
@@ -51771,11 +51384,11 @@ async function knowing(outputs, fn) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/operations/checks.ts
+;// CONCATENATED MODULE: ./src/operations/check-targets.ts
 /**
- * Check operations: create, get, list, update, upsert, delete, pause, resume,
- * history. Each returns outputs and a summary; none reads inputs or writes
- * outputs itself.
+ * What every check operation shares: finding the targeted checks (by id, or
+ * by name with identical duplicates healed or warned about), the check
+ * outputs and summary table, and converging with concurrent creates.
  */
 
 
@@ -51808,7 +51421,7 @@ function checksTable(checks, extra) {
         })
     };
 }
-function checks_summary(title, checks, lines = []) {
+function checkSummary(title, checks, lines = []) {
     return { title, lines, tables: checks.length > 0 ? [checksTable(checks)] : [] };
 }
 /** What a check monitors: its URL and type. Same-named checks that differ in it are never duplicates. */
@@ -51857,9 +51470,9 @@ async function settleDuplicates(ctx, named, write) {
         return 0;
     }
     for (const duplicate of duplicates) {
-        if (planned(ctx, 'DELETE', paths.check(duplicate.id)))
+        if (dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id)))
             continue;
-        await knowing(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id));
+        await withKnownOutputs(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id));
     }
     ctx.log.info(`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`);
     return duplicates.length;
@@ -51916,6 +51529,32 @@ async function targetChecks(ctx, write) {
     const seen = new Set();
     return { checks: found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true))), healed };
 }
+/** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
+function convergeChecks(ctx, created, createTookMs) {
+    return convergeCreated(created, {
+        what: 'check',
+        list: () => ctx.api.listChecks(),
+        nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
+        kindOf: monitored,
+        remove: async (duplicate) => {
+            await ctx.api.deleteCheck(duplicate.id);
+        },
+        sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+        settleMs: settleMs(createTookMs, ctx.config.requestTimeoutMs),
+        log: ctx.log
+    });
+}
+
+;// CONCATENATED MODULE: ./src/operations/checks.ts
+/**
+ * Check operations: create, get, list, update, upsert, delete. Each returns
+ * outputs and a summary; none reads inputs or writes outputs itself. Pausing
+ * is in pause.ts, history in history.ts, targeting in check-targets.ts.
+ */
+
+
+
+
 /** The wanted fields of an update: the spec, without the name when the name is the target. */
 function wantedChanges(ctx) {
     const wanted = { ...ctx.config.check };
@@ -51929,18 +51568,18 @@ async function applyChanges(ctx, current, changes) {
     if (fields.length === 0)
         return { check: current, changed: false, fields };
     const body = { ...writableOf(current), ...changes };
-    if (planned(ctx, 'PUT', paths.check(current.id), body))
+    if (dryRunSkips(ctx, 'PUT', paths.check(current.id), body))
         return { check: { ...current, ...changes }, changed: true, fields };
-    const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
+    const updated = await withKnownOutputs(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
     return { check: updated, changed: true, fields };
 }
 async function create(ctx, spec, existing, converge = false) {
     const body = withDefaultType(spec);
     const before = existing ?? (await ctx.api.listChecks());
-    if (planned(ctx, 'POST', paths.checks, body)) {
+    if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
         return {
             outputs: { result: body, changed: true, 'check-name': str(body.name) },
-            summary: checks_summary('Check would be created (dry run)', [body])
+            summary: checkSummary('Check would be created (dry run)', [body])
         };
     }
     const { item, recovered, tookMs } = await ctx.api.createCheck(body, before);
@@ -51948,12 +51587,12 @@ async function create(ctx, spec, existing, converge = false) {
     if (!converge) {
         return {
             outputs: { ...checkOutputs(item), result: item, changed: true },
-            summary: checks_summary('Check created', [item])
+            summary: checkSummary('Check created', [item])
         };
     }
     // Ours as created: the fields sent, with what the server answered over them.
     const mine = { ...body, ...item };
-    const { survivor, removed, others } = await knowing({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs)).then(([converged]) => converged);
+    const { survivor, removed, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs)).then(([converged]) => converged);
     const lines = [];
     let kept = survivor;
     if (survivor.id !== item.id) {
@@ -51972,34 +51611,19 @@ async function create(ctx, spec, existing, converge = false) {
     }
     return {
         outputs: { ...checkOutputs(kept), result: kept, changed: true },
-        summary: checks_summary('Check created', [kept], lines)
+        summary: checkSummary('Check created', [kept], lines)
     };
-}
-/** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
-function convergeChecks(ctx, created, createTookMs) {
-    return convergeCreated(created, {
-        what: 'check',
-        list: () => ctx.api.listChecks(),
-        nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
-        kindOf: monitored,
-        remove: async (duplicate) => {
-            await ctx.api.deleteCheck(duplicate.id);
-        },
-        sleep: ms => ctx.clock.sleep(ms, ctx.signal),
-        settleMs: settleMs(createTookMs, ctx.config.requestTimeoutMs),
-        log: ctx.log
-    });
 }
 const createCheck = ctx => create(ctx, ctx.config.check);
 const getCheck = async (ctx) => {
     const { check } = await targetCheck(ctx, false);
-    return { outputs: { ...checkOutputs(check), result: check }, summary: checks_summary('Check', [check]) };
+    return { outputs: { ...checkOutputs(check), result: check }, summary: checkSummary('Check', [check]) };
 };
 const listChecks = async (ctx) => {
     const checks = await ctx.api.listChecks();
     return {
         outputs: { ...checkOutputs(checks[0]), result: checks, count: checks.length },
-        summary: checks_summary(`Checks (${checks.length})`, checks)
+        summary: checkSummary(`Checks (${checks.length})`, checks)
     };
 };
 function changedLine(changed, fields, dryRun) {
@@ -52013,7 +51637,7 @@ async function update(ctx, current, changes, healed = 0) {
     const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)];
     return {
         outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
-        summary: checks_summary(changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged', [check], lines)
+        summary: checkSummary(changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged', [check], lines)
     };
 }
 const updateCheck = async (ctx) => {
@@ -52045,7 +51669,7 @@ const deleteCheck = async (ctx) => {
             ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`);
             return {
                 outputs: { changed: false, result: null, 'check-name': checkNames[0] },
-                summary: checks_summary('Check already gone', [], [`No check named ${checkNames[0]}: nothing to delete.`])
+                summary: checkSummary('Check already gone', [], [`No check named ${checkNames[0]}: nothing to delete.`])
             };
         }
         id = target.id;
@@ -52055,24 +51679,24 @@ const deleteCheck = async (ctx) => {
         if (!target) {
             return {
                 outputs: { changed: false, result: null, 'check-id': id },
-                summary: checks_summary('Check already gone', [], [`Check ${id} does not exist: nothing to delete.`])
+                summary: checkSummary('Check already gone', [], [`Check ${id} does not exist: nothing to delete.`])
             };
         }
     }
     // Identical duplicates left by concurrent runs are the same check: they go with it.
     const alsoDuplicates = duplicates.length > 0 ? [`Identical duplicates, deleted with it: ${duplicates.map(c => c.id).join(', ')}.`] : [];
-    if (planned(ctx, 'DELETE', paths.check(id))) {
+    if (dryRunSkips(ctx, 'DELETE', paths.check(id))) {
         for (const duplicate of duplicates)
-            planned(ctx, 'DELETE', paths.check(duplicate.id));
+            dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id));
         return {
             outputs: { ...checkOutputs(target), changed: true, result: target ?? null },
-            summary: checks_summary('Check would be deleted (dry run)', target ? [target, ...duplicates] : [], alsoDuplicates)
+            summary: checkSummary('Check would be deleted (dry run)', target ? [target, ...duplicates] : [], alsoDuplicates)
         };
     }
     const targetId = id;
-    let deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(targetId));
+    let deleted = await withKnownOutputs(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(targetId));
     for (const duplicate of duplicates) {
-        if (await knowing(checkOutputs(target), () => ctx.api.deleteCheck(duplicate.id)))
+        if (await withKnownOutputs(checkOutputs(target), () => ctx.api.deleteCheck(duplicate.id)))
             deleted = true;
     }
     ctx.log.info(deleted ? `Deleted check ${id}.` : `Check ${id} was already gone.`);
@@ -52080,12 +51704,59 @@ const deleteCheck = async (ctx) => {
         ctx.log.info(alsoDuplicates[0]);
     return {
         outputs: { ...checkOutputs(target ?? { id }), changed: deleted, result: target ?? { id } },
-        summary: checks_summary(deleted ? 'Check deleted' : 'Check already gone', target ? [target, ...duplicates] : [], [
+        summary: checkSummary(deleted ? 'Check deleted' : 'Check already gone', target ? [target, ...duplicates] : [], [
             deleted ? `Deleted ${id}.` : `Check ${id} did not exist: nothing to delete.`,
             ...alsoDuplicates
         ])
     };
 };
+
+;// CONCATENATED MODULE: ./src/operations/history.ts
+
+
+/** Percentage of entries that are up, among entries that carry a status. */
+function uptimeOf(entries) {
+    const withStatus = entries.filter(e => typeof e.status === 'string');
+    if (withStatus.length === 0)
+        return '';
+    const up = withStatus.filter(e => str(e.status).toLowerCase() === 'up').length;
+    return ((up / withStatus.length) * 100).toFixed(2);
+}
+const checkHistory = async (ctx) => {
+    const { check } = await targetCheck(ctx, false);
+    const entries = await ctx.api.checkHistory(check.id);
+    const uptime = uptimeOf(entries);
+    const shown = entries.slice(0, 50);
+    return {
+        outputs: { ...checkOutputs(check), result: entries, count: entries.length, uptime },
+        summary: {
+            title: `History of ${str(check.name) || check.id}`,
+            lines: [
+                `${entries.length} entries${uptime ? `; up in ${uptime}% of those with a status` : ''}.`,
+                ...(entries.length > shown.length ? [`The table shows the first ${shown.length}.`] : [])
+            ],
+            tables: [
+                {
+                    head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
+                    rows: shown.map(e => {
+                        const { checkedAt, status, responseTime, ...rest } = e;
+                        return [checkedAt, status, responseTime, Object.keys(rest).length ? canonical(rest) : ''];
+                    })
+                }
+            ]
+        }
+    };
+};
+
+;// CONCATENATED MODULE: ./src/operations/pause.ts
+/**
+ * pause-check and resume-check, and the post step that resumes what a
+ * pause-check with auto-resume paused (registered in registry.ts).
+ */
+
+
+
+
 /**
  * Set `status` on every targeted check whose state needs it. `beforeEach` is
  * told about each check just before its PUT is sent.
@@ -52101,7 +51772,7 @@ async function setStatus(ctx, checks, needsChange, status, beforeEach = () => { 
         }
         const body = { ...writableOf(check), status };
         changedIds.push(check.id);
-        if (planned(ctx, 'PUT', paths.check(check.id), body)) {
+        if (dryRunSkips(ctx, 'PUT', paths.check(check.id), body)) {
             results.push({ ...check, status });
             continue;
         }
@@ -52153,7 +51824,7 @@ const pauseCheck = async (ctx) => {
         lines.push('The post step resumes, when the job ends, the checks this step paused.');
     return {
         outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
-        summary: checks_summary('Checks paused', results, lines)
+        summary: checkSummary('Checks paused', results, lines)
     };
 };
 const resumeCheck = async (ctx) => {
@@ -52161,7 +51832,7 @@ const resumeCheck = async (ctx) => {
     const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up');
     return {
         outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
-        summary: checks_summary('Checks resumed', results, [
+        summary: checkSummary('Checks resumed', results, [
             ...healedLines(ctx, healed),
             changedIds.length > 0
                 ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
@@ -52205,376 +51876,8 @@ async function resumePaused(ctx, ids) {
     }
     if (resumed.length === 0)
         return undefined;
-    return checks_summary('auto-resume: checks resumed', resumed, lines);
+    return checkSummary('auto-resume: checks resumed', resumed, lines);
 }
-/** Percentage of entries that are up, among entries that carry a status. */
-function uptimeOf(entries) {
-    const withStatus = entries.filter(e => typeof e.status === 'string');
-    if (withStatus.length === 0)
-        return '';
-    const up = withStatus.filter(e => str(e.status).toLowerCase() === 'up').length;
-    return ((up / withStatus.length) * 100).toFixed(2);
-}
-const checkHistory = async (ctx) => {
-    const { check } = await targetCheck(ctx, false);
-    const entries = await ctx.api.checkHistory(check.id);
-    const uptime = uptimeOf(entries);
-    const shown = entries.slice(0, 50);
-    return {
-        outputs: { ...checkOutputs(check), result: entries, count: entries.length, uptime },
-        summary: {
-            title: `History of ${str(check.name) || check.id}`,
-            lines: [
-                `${entries.length} entries${uptime ? `; up in ${uptime}% of those with a status` : ''}.`,
-                ...(entries.length > shown.length ? [`The table shows the first ${shown.length}.`] : [])
-            ],
-            tables: [
-                {
-                    head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
-                    rows: shown.map(e => {
-                        const { checkedAt, status, responseTime, ...rest } = e;
-                        return [checkedAt, status, responseTime, Object.keys(rest).length ? canonical(rest) : ''];
-                    })
-                }
-            ]
-        }
-    };
-};
-
-;// CONCATENATED MODULE: ./src/operations/incidents.ts
-/**
- * Incident operations. The API has no GET of one incident, so an incident is
- * read from the list; a PUT always sends the whole incident.
- */
-
-
-
-
-const DEFAULT_INCIDENT_STATUS = 'investigating';
-const RESOLVED = 'resolved';
-const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
-/** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
-function fillRunFacts(text, run) {
-    const facts = {
-        workflow: run.workflow,
-        job: run.job,
-        repository: run.repository,
-        ref: run.ref,
-        sha: run.sha,
-        short_sha: run.shortSha,
-        run_id: run.runId,
-        run_number: run.runNumber,
-        run_attempt: run.runAttempt,
-        run_url: run.runUrl,
-        actor: run.actor,
-        event: run.eventName
-    };
-    return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in facts ? facts[name] : whole));
-}
-/** The message of an incident opened by a failing run. */
-function failureMessage(run) {
-    const where = [
-        run.workflow ? `Workflow "${run.workflow}"` : 'A workflow',
-        run.job ? `(job ${run.job})` : '',
-        'failed',
-        run.repository ? `in ${run.repository}` : '',
-        run.ref ? `on ${run.ref}` : '',
-        run.shortSha ? `at commit ${run.shortSha}` : ''
-    ]
-        .filter(Boolean)
-        .join(' ');
-    const attempt = run.runAttempt ? `, run attempt ${run.runAttempt}` : '';
-    return `${where}${attempt}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`;
-}
-/** The message of an incident resolved by a recovering run. */
-function resolvedMessage(run) {
-    const by = [
-        run.workflow ? `workflow "${run.workflow}"` : 'a workflow',
-        run.repository ? `in ${run.repository}` : '',
-        run.ref ? `on ${run.ref}` : '',
-        run.shortSha ? `at commit ${run.shortSha}` : ''
-    ]
-        .filter(Boolean)
-        .join(' ');
-    return `Resolved: ${by} succeeded${run.runAttempt ? ` (run attempt ${run.runAttempt})` : ''}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`;
-}
-async function messageOf(ctx, fallback) {
-    const given = ctx.config.incident.message;
-    const run = await ctx.runContext();
-    return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run);
-}
-/** Unresolved incidents with this exact title, newest last-resort by list order. */
-function newestUnresolved(incidents, title) {
-    const candidates = incidents
-        .map((incident, index) => ({ incident, index }))
-        .filter(({ incident }) => incident.title === title && !isResolved(incident));
-    const time = (i) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
-    candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index);
-    return candidates[candidates.length - 1]?.incident;
-}
-function incidentOutputs(incident) {
-    if (!incident)
-        return {};
-    return { 'incident-id': str(incident.id), 'incident-status': str(incident.status) };
-}
-function incidentSummary(title, incidents, lines = []) {
-    return {
-        title,
-        lines,
-        tables: incidents.length > 0
-            ? [
-                {
-                    head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-                    rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
-                }
-            ]
-            : []
-    };
-}
-/**
- * The unresolved incident a title means: the newest. When every unresolved
- * incident with the title is identical (title, message, status and every other
- * field, as concurrent runs of one step make them), they are one incident: the
- * oldest is kept (the same rule as converge.ts) and the others are duplicates.
- */
-function byTitle(incidents, title) {
-    const open = incidents.filter(i => i.title === title && !isResolved(i));
-    if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
-        const incident = survivorOf(open);
-        return { incident, duplicates: open.filter(i => i !== incident) };
-    }
-    return { incident: newestUnresolved(incidents, title), duplicates: [] };
-}
-const duplicateMessage = (survivor) => `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`;
-/** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
-async function resolveAsDuplicate(ctx, duplicate, survivor) {
-    if (isResolved(duplicate))
-        return;
-    const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) };
-    if (planned(ctx, 'PUT', paths.incident(duplicate.id), body))
-        return;
-    await ctx.api.updateIncident(duplicate.id, body);
-}
-/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
-async function incidents_settleDuplicates(ctx, titled) {
-    const { incident, duplicates } = titled;
-    if (!incident || duplicates.length === 0)
-        return 0;
-    for (const duplicate of duplicates) {
-        await knowing(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident));
-    }
-    ctx.log.info(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`);
-    return duplicates.length;
-}
-/** A result after `healed` duplicates were resolved first: that was a change too. */
-function withHealed(ctx, result, healed) {
-    if (healed === 0)
-        return result;
-    result.outputs.changed = true;
-    result.summary.lines.unshift(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`);
-    return result;
-}
-async function incidents_create(ctx, existing, converge = false) {
-    const body = {
-        ...ctx.config.incident,
-        status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
-        message: await messageOf(ctx, failureMessage)
-    };
-    const before = existing ?? (await ctx.api.listIncidents());
-    if (planned(ctx, 'POST', paths.incidents, body)) {
-        return {
-            outputs: { result: body, changed: true },
-            summary: incidentSummary('Incident would be opened (dry run)', [body])
-        };
-    }
-    const { item, tookMs } = await ctx.api.createIncident(body, before);
-    ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
-    if (!converge) {
-        return {
-            outputs: { ...incidentOutputs(item), result: item, changed: true },
-            summary: incidentSummary('Incident opened', [item])
-        };
-    }
-    // Ours as created: the fields sent, with what the server answered over them.
-    const mine = { ...body, ...item };
-    const { survivor } = await knowing({ ...incidentOutputs(mine), changed: true }, async () => {
-        const [converged] = await convergeCreated([mine], {
-            what: 'incident',
-            list: () => ctx.api.listIncidents(),
-            nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
-            kindOf: () => '',
-            remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
-            sleep: ms => ctx.clock.sleep(ms, ctx.signal),
-            settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
-            log: ctx.log
-        });
-        return converged;
-    });
-    if (survivor.id === item.id) {
-        return {
-            outputs: { ...incidentOutputs(item), result: item, changed: true },
-            summary: incidentSummary('Incident opened', [item])
-        };
-    }
-    const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
-    ctx.log.info(line);
-    const updated = await apply(ctx, survivor, body, 'Incident opened');
-    updated.outputs.changed = true;
-    updated.summary.lines.unshift(line);
-    return updated;
-}
-/** PUT the whole incident merged with `changes`, unless nothing differs. */
-async function apply(ctx, current, changes, title) {
-    const fields = differences(changes, current);
-    if (fields.length === 0) {
-        return {
-            outputs: { ...incidentOutputs(current), result: current, changed: false },
-            summary: incidentSummary(`${title}: nothing to change`, [current], ['Nothing differs: no request sent.'])
-        };
-    }
-    const body = { ...writableOf(current), ...changes };
-    if (planned(ctx, 'PUT', paths.incident(current.id), body)) {
-        const would = { ...current, ...changes };
-        return {
-            outputs: { ...incidentOutputs(would), result: would, changed: true },
-            summary: incidentSummary(`${title} (dry run)`, [would], [`Would change: ${fields.join(', ')}.`])
-        };
-    }
-    const updated = await knowing(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body));
-    ctx.log.info(`Updated incident ${updated.id}: ${fields.join(', ')}`);
-    return {
-        outputs: { ...incidentOutputs(updated), result: updated, changed: true },
-        summary: incidentSummary(title, [updated], [`Changed: ${fields.join(', ')}.`])
-    };
-}
-/**
- * The incident incident-id names, or else the unresolved one incident-title
- * means (identical duplicates resolved first: `healed` counts them).
- */
-async function target(ctx) {
-    const all = await ctx.api.listIncidents();
-    const id = ctx.config.incidentId;
-    if (id) {
-        const incident = all.find(i => i.id === id);
-        if (!incident)
-            throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
-        return { incident, healed: 0 };
-    }
-    const titled = byTitle(all, str(ctx.config.incident.title));
-    return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
-}
-const createIncident = ctx => incidents_create(ctx);
-const openIncident = async (ctx) => {
-    const all = await ctx.api.listIncidents();
-    const titled = byTitle(all, str(ctx.config.incident.title));
-    const current = titled.incident;
-    if (!current)
-        return incidents_create(ctx, all, true);
-    const healed = await incidents_settleDuplicates(ctx, titled);
-    const changes = {
-        ...ctx.config.incident,
-        message: await messageOf(ctx, failureMessage),
-        status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
-    };
-    return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed);
-};
-const updateIncident = async (ctx) => {
-    const { incident, healed } = await target(ctx);
-    if (!incident)
-        throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`);
-    const changes = { ...ctx.config.incident };
-    if (!ctx.config.incidentId)
-        delete changes.title;
-    if (typeof changes.message === 'string')
-        changes.message = fillRunFacts(changes.message, await ctx.runContext());
-    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed);
-};
-const resolveIncident = async (ctx) => {
-    const { incident, healed } = await target(ctx);
-    if (!incident || isResolved(incident)) {
-        const why = incident
-            ? `Incident ${incident.id} is already resolved.`
-            : `No unresolved incident titled ${str(ctx.config.incident.title)}: nothing to resolve.`;
-        ctx.log.info(why);
-        return {
-            outputs: { ...incidentOutputs(incident), result: incident ?? null, changed: false },
-            summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [why])
-        };
-    }
-    const changes = { status: RESOLVED, message: await messageOf(ctx, resolvedMessage) };
-    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed);
-};
-const listIncidents = async (ctx) => {
-    const all = await ctx.api.listIncidents();
-    return {
-        outputs: { ...incidentOutputs(all[0]), result: all, count: all.length },
-        summary: incidentSummary(`Incidents (${all.length})`, all)
-    };
-};
-
-;// CONCATENATED MODULE: ./src/operations/status-pages.ts
-/** Status page operations: create, get, list. */
-
-
-
-function pageSummary(title, pages) {
-    return {
-        title,
-        lines: [],
-        tables: pages.length > 0
-            ? [
-                {
-                    head: ['Status page', 'ID', 'Other fields'],
-                    rows: pages.map(({ id, name, ...rest }) => [name, id, canonical(rest)])
-                }
-            ]
-            : []
-    };
-}
-const createStatusPage = async (ctx) => {
-    const body = ctx.config.statusPage;
-    const before = await ctx.api.listStatusPages();
-    if (planned(ctx, 'POST', paths.statusPages, body)) {
-        return {
-            outputs: { result: body, changed: true },
-            summary: pageSummary('Status page would be created (dry run)', [body])
-        };
-    }
-    const { item } = await ctx.api.createStatusPage(body, before);
-    ctx.log.info(`Created status page ${item.id} (${str(item.name)})`);
-    return {
-        outputs: { 'status-page-id': item.id, result: item, changed: true },
-        summary: pageSummary('Status page created', [item])
-    };
-};
-const getStatusPage = async (ctx) => {
-    const id = ctx.config.statusPageId;
-    let page;
-    if (id) {
-        page = await ctx.api.getStatusPage(id);
-        if (!page)
-            throw new OperationError(`status page ${id} not found (GET ${paths.statusPage(id)} answered 404)`);
-    }
-    else {
-        const name = str(ctx.config.statusPage.name);
-        const all = await ctx.api.listStatusPages();
-        const matches = all.filter(p => p.name === name);
-        if (matches.length > 1) {
-            throw new OperationError(`${matches.length} status pages are named ${JSON.stringify(name)} (${matches.map(p => p.id).join(', ')}); use status-page-id`);
-        }
-        page = matches[0];
-        if (!page)
-            throw new OperationError(`no status page named ${JSON.stringify(name)} (looked through ${all.length})`);
-    }
-    return { outputs: { 'status-page-id': page.id, result: page }, summary: pageSummary('Status page', [page]) };
-};
-const listStatusPages = async (ctx) => {
-    const all = await ctx.api.listStatusPages();
-    return {
-        outputs: { 'status-page-id': all[0]?.id ?? '', result: all, count: all.length },
-        summary: pageSummary(`Status pages (${all.length})`, all)
-    };
-};
 
 ;// CONCATENATED MODULE: ./src/operations/gate.ts
 
@@ -52609,17 +51912,17 @@ function describeCheck(check) {
     return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${check.responseTime ?? '-'} ms, checked ${str(check.lastCheckedAt) || 'never'}`;
 }
 /** The gate; on an error (not a closed gate) `passed` is still set, to false. */
-const waitForCheck = ctx => knowing({ passed: false }, () => gate(ctx));
-const gate = async (ctx) => {
-    const { config, clock } = ctx;
+const waitForCheck = ctx => withKnownOutputs({ passed: false }, () => gate(ctx));
+const gate = async (untimed) => {
+    const { config, clock } = untimed;
     const rules = {
         expectedStatus: config.expectedStatus,
         maxResponseTimeMs: config.maxResponseTimeMs,
-        freshAfter: config.requireFresh ? ctx.startedAt - FRESHNESS_SKEW_MS : undefined
+        freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
     };
-    const deadline = ctx.startedAt + config.timeoutMs;
-    // Retries inside a poll count against the timeout; the hard stop adds one request's time.
-    ctx.api.client.deadline = deadline;
+    const deadline = untimed.startedAt + config.timeoutMs;
+    // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
+    const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) };
     const hardStop = deadline + config.requestTimeoutMs + 1_000;
     const { checks: targets } = await targetChecks(ctx, false);
     const latest = new Map(targets.map(c => [c.id, c]));
@@ -52709,29 +52012,432 @@ const gate = async (ctx) => {
     };
 };
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/operations/sync.ts
+;// CONCATENATED MODULE: ./src/operations/incident-text.ts
+/** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
+function fillRunFacts(text, run) {
+    const facts = {
+        workflow: run.workflow,
+        job: run.job,
+        repository: run.repository,
+        ref: run.ref,
+        sha: run.sha,
+        short_sha: run.shortSha,
+        run_id: run.runId,
+        run_number: run.runNumber,
+        run_attempt: run.runAttempt,
+        run_url: run.runUrl,
+        actor: run.actor,
+        event: run.eventName
+    };
+    return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in facts ? facts[name] : whole));
+}
+/** The message of an incident opened by a failing run. */
+function failureMessage(run) {
+    const where = [
+        run.workflow ? `Workflow "${run.workflow}"` : 'A workflow',
+        run.job ? `(job ${run.job})` : '',
+        'failed',
+        run.repository ? `in ${run.repository}` : '',
+        run.ref ? `on ${run.ref}` : '',
+        run.shortSha ? `at commit ${run.shortSha}` : ''
+    ]
+        .filter(Boolean)
+        .join(' ');
+    const attempt = run.runAttempt ? `, run attempt ${run.runAttempt}` : '';
+    return `${where}${attempt}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`;
+}
+/** The message of an incident resolved by a recovering run. */
+function resolvedMessage(run) {
+    const by = [
+        run.workflow ? `workflow "${run.workflow}"` : 'a workflow',
+        run.repository ? `in ${run.repository}` : '',
+        run.ref ? `on ${run.ref}` : '',
+        run.shortSha ? `at commit ${run.shortSha}` : ''
+    ]
+        .filter(Boolean)
+        .join(' ');
+    return `Resolved: ${by} succeeded${run.runAttempt ? ` (run attempt ${run.runAttempt})` : ''}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/operations/incidents.ts
 /**
- * Monitoring as code: make the service's checks equal to a file's list.
- * Read the file (validated before any request), list once, plan, print the
- * plan, then send one request per change, paced under the rate limit.
+ * Incident operations. The API has no GET of one incident, so an incident is
+ * read from the list; a PUT always sends the whole incident.
  */
 
 
 
 
 
+const DEFAULT_INCIDENT_STATUS = 'investigating';
+const RESOLVED = 'resolved';
+const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
+/** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
+async function incidentMessage(ctx, fallback) {
+    const given = ctx.config.incident.message;
+    const run = await ctx.runContext();
+    return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run);
+}
+/**
+ * The newest unresolved incident with this exact title: the latest createdAt
+ * (else updatedAt); without either, the last in list order.
+ */
+function newestUnresolved(incidents, title) {
+    const candidates = incidents
+        .map((incident, index) => ({ incident, index }))
+        .filter(({ incident }) => incident.title === title && !isResolved(incident));
+    const time = (i) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
+    candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index);
+    return candidates[candidates.length - 1]?.incident;
+}
+function incidentOutputs(incident) {
+    if (!incident)
+        return {};
+    return { 'incident-id': str(incident.id), 'incident-status': str(incident.status) };
+}
+function incidentSummary(title, incidents, lines = []) {
+    return {
+        title,
+        lines,
+        tables: incidents.length > 0
+            ? [
+                {
+                    head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
+                    rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
+                }
+            ]
+            : []
+    };
+}
+/**
+ * The unresolved incident a title means: the newest. When every unresolved
+ * incident with the title is identical (title, message, status and every other
+ * field, as concurrent runs of one step make them), they are one incident: the
+ * oldest is kept (the same rule as converge.ts) and the others are duplicates.
+ */
+function byTitle(incidents, title) {
+    const open = incidents.filter(i => i.title === title && !isResolved(i));
+    if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
+        const incident = survivorOf(open);
+        return { incident, duplicates: open.filter(i => i !== incident) };
+    }
+    return { incident: newestUnresolved(incidents, title), duplicates: [] };
+}
+const duplicateMessage = (survivor) => `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`;
+/** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
+async function resolveAsDuplicate(ctx, duplicate, survivor) {
+    if (isResolved(duplicate))
+        return;
+    const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) };
+    if (dryRunSkips(ctx, 'PUT', paths.incident(duplicate.id), body))
+        return;
+    await ctx.api.updateIncident(duplicate.id, body);
+}
+/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
+async function incidents_settleDuplicates(ctx, titled) {
+    const { incident, duplicates } = titled;
+    if (!incident || duplicates.length === 0)
+        return 0;
+    for (const duplicate of duplicates) {
+        await withKnownOutputs(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident));
+    }
+    ctx.log.info(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`);
+    return duplicates.length;
+}
+/** A result after `healed` duplicates were resolved first: that was a change too. */
+function withHealed(ctx, result, healed) {
+    if (healed === 0)
+        return result;
+    result.outputs.changed = true;
+    result.summary.lines.unshift(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`);
+    return result;
+}
+async function incidents_create(ctx, existing, converge = false) {
+    const body = {
+        ...ctx.config.incident,
+        status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
+        message: await incidentMessage(ctx, failureMessage)
+    };
+    const before = existing ?? (await ctx.api.listIncidents());
+    if (dryRunSkips(ctx, 'POST', paths.incidents, body)) {
+        return {
+            outputs: { result: body, changed: true },
+            summary: incidentSummary('Incident would be opened (dry run)', [body])
+        };
+    }
+    const { item, tookMs } = await ctx.api.createIncident(body, before);
+    ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
+    if (!converge) {
+        return {
+            outputs: { ...incidentOutputs(item), result: item, changed: true },
+            summary: incidentSummary('Incident opened', [item])
+        };
+    }
+    // Ours as created: the fields sent, with what the server answered over them.
+    const mine = { ...body, ...item };
+    const { survivor } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
+        const [converged] = await convergeCreated([mine], {
+            what: 'incident',
+            list: () => ctx.api.listIncidents(),
+            nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
+            kindOf: () => '',
+            remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
+            sleep: ms => ctx.clock.sleep(ms, ctx.signal),
+            settleMs: settleMs(tookMs, ctx.config.requestTimeoutMs),
+            log: ctx.log
+        });
+        return converged;
+    });
+    if (survivor.id === item.id) {
+        return {
+            outputs: { ...incidentOutputs(item), result: item, changed: true },
+            summary: incidentSummary('Incident opened', [item])
+        };
+    }
+    const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
+    ctx.log.info(line);
+    const updated = await apply(ctx, survivor, body, 'Incident opened');
+    updated.outputs.changed = true;
+    updated.summary.lines.unshift(line);
+    return updated;
+}
+/** PUT the whole incident merged with `changes`, unless nothing differs. */
+async function apply(ctx, current, changes, title) {
+    const fields = differences(changes, current);
+    if (fields.length === 0) {
+        return {
+            outputs: { ...incidentOutputs(current), result: current, changed: false },
+            summary: incidentSummary(`${title}: nothing to change`, [current], ['Nothing differs: no request sent.'])
+        };
+    }
+    const body = { ...writableOf(current), ...changes };
+    if (dryRunSkips(ctx, 'PUT', paths.incident(current.id), body)) {
+        const would = { ...current, ...changes };
+        return {
+            outputs: { ...incidentOutputs(would), result: would, changed: true },
+            summary: incidentSummary(`${title} (dry run)`, [would], [`Would change: ${fields.join(', ')}.`])
+        };
+    }
+    const updated = await withKnownOutputs(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body));
+    ctx.log.info(`Updated incident ${updated.id}: ${fields.join(', ')}`);
+    return {
+        outputs: { ...incidentOutputs(updated), result: updated, changed: true },
+        summary: incidentSummary(title, [updated], [`Changed: ${fields.join(', ')}.`])
+    };
+}
+/**
+ * The incident incident-id names, or else the unresolved one incident-title
+ * means (identical duplicates resolved first: `healed` counts them).
+ */
+async function target(ctx) {
+    const all = await ctx.api.listIncidents();
+    const id = ctx.config.incidentId;
+    if (id) {
+        const incident = all.find(i => i.id === id);
+        if (!incident)
+            throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
+        return { incident, healed: 0 };
+    }
+    const titled = byTitle(all, str(ctx.config.incident.title));
+    return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
+}
+const createIncident = ctx => incidents_create(ctx);
+const openIncident = async (ctx) => {
+    const all = await ctx.api.listIncidents();
+    const titled = byTitle(all, str(ctx.config.incident.title));
+    const current = titled.incident;
+    if (!current)
+        return incidents_create(ctx, all, true);
+    const healed = await incidents_settleDuplicates(ctx, titled);
+    const changes = {
+        ...ctx.config.incident,
+        message: await incidentMessage(ctx, failureMessage),
+        status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
+    };
+    return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed);
+};
+const updateIncident = async (ctx) => {
+    const { incident, healed } = await target(ctx);
+    if (!incident)
+        throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`);
+    const changes = { ...ctx.config.incident };
+    if (!ctx.config.incidentId)
+        delete changes.title;
+    if (typeof changes.message === 'string')
+        changes.message = fillRunFacts(changes.message, await ctx.runContext());
+    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed);
+};
+const resolveIncident = async (ctx) => {
+    const { incident, healed } = await target(ctx);
+    if (!incident || isResolved(incident)) {
+        const why = incident
+            ? `Incident ${incident.id} is already resolved.`
+            : `No unresolved incident titled ${str(ctx.config.incident.title)}: nothing to resolve.`;
+        ctx.log.info(why);
+        return {
+            outputs: { ...incidentOutputs(incident), result: incident ?? null, changed: false },
+            summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [why])
+        };
+    }
+    const changes = { status: RESOLVED, message: await incidentMessage(ctx, resolvedMessage) };
+    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed);
+};
+const listIncidents = async (ctx) => {
+    const all = await ctx.api.listIncidents();
+    return {
+        outputs: { ...incidentOutputs(all[0]), result: all, count: all.length },
+        summary: incidentSummary(`Incidents (${all.length})`, all)
+    };
+};
+
+;// CONCATENATED MODULE: ./src/operations/status-pages.ts
+/** Status page operations: create, get, list. */
+
+
+
+function pageSummary(title, pages) {
+    return {
+        title,
+        lines: [],
+        tables: pages.length > 0
+            ? [
+                {
+                    head: ['Status page', 'ID', 'Other fields'],
+                    rows: pages.map(({ id, name, ...rest }) => [name, id, canonical(rest)])
+                }
+            ]
+            : []
+    };
+}
+const createStatusPage = async (ctx) => {
+    const body = ctx.config.statusPage;
+    const before = await ctx.api.listStatusPages();
+    if (dryRunSkips(ctx, 'POST', paths.statusPages, body)) {
+        return {
+            outputs: { result: body, changed: true },
+            summary: pageSummary('Status page would be created (dry run)', [body])
+        };
+    }
+    const { item } = await ctx.api.createStatusPage(body, before);
+    ctx.log.info(`Created status page ${item.id} (${str(item.name)})`);
+    return {
+        outputs: { 'status-page-id': item.id, result: item, changed: true },
+        summary: pageSummary('Status page created', [item])
+    };
+};
+const getStatusPage = async (ctx) => {
+    const id = ctx.config.statusPageId;
+    let page;
+    if (id) {
+        page = await ctx.api.getStatusPage(id);
+        if (!page)
+            throw new OperationError(`status page ${id} not found (GET ${paths.statusPage(id)} answered 404)`);
+    }
+    else {
+        const name = str(ctx.config.statusPage.name);
+        const all = await ctx.api.listStatusPages();
+        const matches = all.filter(p => p.name === name);
+        if (matches.length > 1) {
+            throw new OperationError(`${matches.length} status pages are named ${JSON.stringify(name)} (${matches.map(p => p.id).join(', ')}); use status-page-id`);
+        }
+        page = matches[0];
+        if (!page)
+            throw new OperationError(`no status page named ${JSON.stringify(name)} (looked through ${all.length})`);
+    }
+    return { outputs: { 'status-page-id': page.id, result: page }, summary: pageSummary('Status page', [page]) };
+};
+const listStatusPages = async (ctx) => {
+    const all = await ctx.api.listStatusPages();
+    return {
+        outputs: { 'status-page-id': all[0]?.id ?? '', result: all, count: all.length },
+        summary: pageSummary(`Status pages (${all.length})`, all)
+    };
+};
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/specs.ts
+/**
+ * Zod schemas of the specs a user writes: a check (the `check` input, or an
+ * entry of a checks file), an incident, a status page. Fields the action knows
+ * are validated; every other field passes through untouched.
+ */
+
+
+/** A required field that is missing says "needs a <field>"; a wrong one says what it must be. */
+const specs_required = (field, otherwise) => (issue) => issue.input === undefined ? `needs a ${field}` : otherwise;
+const nonEmpty = (field) => schemas_string({ error: specs_required(field, 'must be a non-empty string') })
+    .refine(v => v.trim() !== '', { error: 'must be a non-empty string' });
+const specs_httpUrl = schemas_string({ error: specs_required('url', 'must be a string') }).superRefine((value, ctx) => {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        ctx.addIssue({ code: 'custom', message: `must be an absolute URL, got ${quote(value)}` });
+        return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
+    }
+});
+const wholeAboveZero = schemas_number({ error: 'must be a whole number above 0' })
+    .int({ error: 'must be a whole number above 0' })
+    .positive({ error: 'must be a whole number above 0' });
+const checkFields = {
+    name: nonEmpty('name'),
+    url: specs_httpUrl,
+    type: nonEmpty('type'),
+    interval: wholeAboveZero,
+    alertChannels: array(schemas_string(), { error: 'must be a list of strings' }),
+    status: nonEmpty('status')
+};
+/** A check spec (the `check` input): every known field optional. */
+const CheckSpecSchema = looseObject({
+    name: checkFields.name.optional(),
+    url: checkFields.url.optional(),
+    type: checkFields.type.optional(),
+    interval: checkFields.interval.optional(),
+    alertChannels: checkFields.alertChannels.optional(),
+    status: checkFields.status.optional()
+});
+/** An entry of a checks file: name and url required. */
+const CheckEntrySchema = CheckSpecSchema.extend({ name: checkFields.name, url: checkFields.url });
+/** A checks file: a list of entries, or a mapping with a `checks` list. */
+const ChecksFileSchema = union([array(unknown()), looseObject({ checks: array(unknown()) }).transform(file => file.checks)], { error: 'must hold a list of checks, or a mapping with a "checks" list' });
+const IncidentSpecSchema = looseObject({
+    title: nonEmpty('title').optional(),
+    message: nonEmpty('message').optional(),
+    status: nonEmpty('status').optional()
+});
+const StatusPageSpecSchema = looseObject({ name: nonEmpty('name').optional() });
+/**
+ * The first problem of a spec, as "<field> <what is wrong>" (or "needs a
+ * <field>"), or undefined when the spec is valid.
+ */
+function specProblem(schema, spec) {
+    const result = schema.safeParse(spec);
+    if (result.success)
+        return undefined;
+    const issue = result.error.issues[0];
+    const field = issue.path.join('.');
+    if (issue.message.startsWith('needs a '))
+        return issue.message;
+    return field ? `${field} ${issue.message}` : issue.message;
+}
+
+;// CONCATENATED MODULE: ./src/operations/checks-file.ts
+/**
+ * The checks file of sync-checks: read safely (a regular file, at most 5 MiB,
+ * never read past that) and parsed into validated check specs, with errors
+ * that name the file, the entry and its line.
+ */
 
 
 
 
-
-
-/** Requests run at once during a sync; all still go through the client's pacing. */
-const CONCURRENCY = 4;
 class ChecksFileError extends Error {
     constructor(message) {
         super(message);
@@ -52775,6 +52481,60 @@ function parseChecksFile(text, file) {
         return spec;
     });
 }
+/** The largest checks file read: bigger ones are refused before they are read whole. */
+const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024;
+/** A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never read past that. */
+async function readChecksFile(given, file) {
+    const cannot = (why) => new ChecksFileError(`checks-file ${given}: ${why}`);
+    let handle;
+    try {
+        handle = await (0,promises_namespaceObject.open)(file, 'r');
+    }
+    catch (error) {
+        const code = error.code;
+        throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`);
+    }
+    try {
+        const info = await handle.stat();
+        if (!info.isFile())
+            throw cannot(`${file} is not a regular file`);
+        const tooBig = (size) => cannot(`${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`);
+        if (info.size > MAX_CHECKS_FILE_BYTES)
+            throw tooBig(`${info.size} bytes`);
+        // Read one byte more than allowed: a file that grew since stat() is caught too.
+        const buffer = Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1);
+        let length = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+            if (bytesRead === 0)
+                break;
+            length += bytesRead;
+            if (length > MAX_CHECKS_FILE_BYTES)
+                throw tooBig('over that size');
+        }
+        return buffer.subarray(0, length).toString('utf8');
+    }
+    finally {
+        await handle.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/operations/sync.ts
+/**
+ * Monitoring as code: make the service's checks equal to a file's list.
+ * Read the file (validated before any request), list once, plan, print the
+ * plan, then send one request per change, paced under the rate limit.
+ */
+
+
+
+
+
+
+
+
+/** Requests run at once during a sync; all still go through the client's pacing. */
+const CONCURRENCY = 4;
 /** What to do to make `server` equal `wanted`. Pure. */
 function computePlan(wanted, server, options) {
     const plan = [];
@@ -52878,43 +52638,6 @@ async function convergeMade(ctx, made) {
     }
     return conflicts;
 }
-/** The largest checks file read: bigger ones are refused before they are read whole. */
-const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024;
-/** A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never read past that. */
-async function readChecksFile(given, file) {
-    const cannot = (why) => new ChecksFileError(`checks-file ${given}: ${why}`);
-    let handle;
-    try {
-        handle = await (0,promises_namespaceObject.open)(file, 'r');
-    }
-    catch (error) {
-        const code = error.code;
-        throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`);
-    }
-    try {
-        const info = await handle.stat();
-        if (!info.isFile())
-            throw cannot(`${file} is not a regular file`);
-        const tooBig = (size) => cannot(`${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`);
-        if (info.size > MAX_CHECKS_FILE_BYTES)
-            throw tooBig(`${info.size} bytes`);
-        // Read one byte more than allowed: a file that grew since stat() is caught too.
-        const buffer = Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-            if (bytesRead === 0)
-                break;
-            length += bytesRead;
-            if (length > MAX_CHECKS_FILE_BYTES)
-                throw tooBig('over that size');
-        }
-        return buffer.subarray(0, length).toString('utf8');
-    }
-    finally {
-        await handle.close();
-    }
-}
 /** Would the same request succeed later? 5xx, 429, network trouble, a timeout, a cancel: yes. A 4xx: no. */
 function isTransient(error) {
     if (!(error instanceof ApiError))
@@ -52937,14 +52660,14 @@ function halfWayMessage(changes, failed, error) {
     const applied = changes.filter(e => e.outcome === 'applied');
     const failedCount = changes.filter(e => e.outcome === 'failed').length;
     const notAttempted = changes.filter(e => e.outcome === 'not applied').length;
-    const describe = (e) => `${e.action} ${JSON.stringify(e.name)}`;
+    const label = (e) => `${e.action} ${JSON.stringify(e.name)}`;
     const done = applied.length > 0
-        ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(describe).join(', ')})`
+        ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(label).join(', ')})`
         : `none of the ${changes.length} change(s) was applied`;
     const next = isTransient(error)
         ? 'The failure looks transient: running the step again finishes the job.'
         : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).';
-    return `sync-checks stopped at ${describe(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`;
+    return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`;
 }
 const syncChecks = async (ctx) => {
     const file = external_node_path_namespaceObject.resolve(ctx.workspace, ctx.config.checksFile);
@@ -52962,7 +52685,7 @@ const syncChecks = async (ctx) => {
     if (ctx.config.dryRun) {
         for (const e of changes) {
             const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE';
-            planned(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
+            dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
         }
         return {
             outputs: {
@@ -53034,34 +52757,323 @@ const syncChecks = async (ctx) => {
     return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) };
 };
 
-;// CONCATENATED MODULE: ./src/operations/index.ts
-/** The registry: operation name -> handler. */
+;// CONCATENATED MODULE: ./src/operations/registry.ts
 
 
 
 
 
-const operations = {
-    'create-check': createCheck,
-    'get-check': getCheck,
-    'list-checks': listChecks,
-    'update-check': updateCheck,
-    'upsert-check': upsertCheck,
-    'delete-check': deleteCheck,
-    'pause-check': pauseCheck,
-    'resume-check': resumeCheck,
-    'check-history': checkHistory,
-    'wait-for-check': waitForCheck,
-    'sync-checks': syncChecks,
-    'create-incident': createIncident,
-    'open-incident': openIncident,
-    'update-incident': updateIncident,
-    'resolve-incident': resolveIncident,
-    'list-incidents': listIncidents,
-    'create-status-page': createStatusPage,
-    'get-status-page': getStatusPage,
-    'list-status-pages': listStatusPages
+
+
+const checkName = (c) => typeof c.check.name !== 'string' ? 'a check name: set check-name, or name in check' : undefined;
+const nameAndUrl = (c) => checkName(c) ?? (typeof c.check.url !== 'string' ? 'a check URL: set check-url, or url in check' : undefined);
+const incidentTitle = (c) => typeof c.incident.title !== 'string' ? 'an incident title: set incident-title, or title in incident' : undefined;
+const incidentTarget = (c) => !c.incidentId && typeof c.incident.title !== 'string' ? 'incident-id or incident-title' : undefined;
+const REGISTRY = {
+    'create-check': { run: createCheck, writes: true, needs: nameAndUrl },
+    'get-check': { run: getCheck, writes: false, targets: 'one' },
+    'list-checks': { run: listChecks, writes: false },
+    'update-check': {
+        run: updateCheck,
+        writes: true,
+        targets: 'one',
+        needs: c => Object.keys(c.check).some(k => !(k === 'name' && c.checkIds.length === 0))
+            ? undefined
+            : 'something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)'
+    },
+    'upsert-check': { run: upsertCheck, writes: true, needs: nameAndUrl },
+    'delete-check': { run: deleteCheck, writes: true, targets: 'one' },
+    'pause-check': {
+        run: pauseCheck,
+        writes: true,
+        targets: 'several',
+        post: { state: PAUSED_STATE, run: (ctx, saved) => resumePaused(ctx, recordedPauses(saved)) }
+    },
+    'resume-check': { run: resumeCheck, writes: true, targets: 'several' },
+    'check-history': { run: checkHistory, writes: false, targets: 'one' },
+    'wait-for-check': { run: waitForCheck, writes: false, targets: 'several' },
+    'sync-checks': { run: syncChecks, writes: true, needs: c => (c.checksFile ? undefined : 'checks-file') },
+    'create-incident': { run: createIncident, writes: true, needs: incidentTitle },
+    'open-incident': { run: openIncident, writes: true, needs: incidentTitle },
+    'update-incident': { run: updateIncident, writes: true, needs: incidentTarget },
+    'resolve-incident': { run: resolveIncident, writes: true, needs: incidentTarget },
+    'list-incidents': { run: listIncidents, writes: false },
+    'create-status-page': {
+        run: createStatusPage,
+        writes: true,
+        needs: c => typeof c.statusPage.name !== 'string'
+            ? 'a status page name: set status-page-name, or name in status-page'
+            : undefined
+    },
+    'get-status-page': {
+        run: getStatusPage,
+        writes: false,
+        needs: c => !c.statusPageId && typeof c.statusPage.name !== 'string' ? 'status-page-id or status-page-name' : undefined
+    },
+    'list-status-pages': { run: listStatusPages, writes: false }
 };
+/** Every operation name, in the registry's order. */
+const OPERATIONS = Object.keys(REGISTRY);
+function isOperationName(name) {
+    return Object.hasOwn(REGISTRY, name);
+}
+/** The entry of an operation. */
+function entryOf(name) {
+    return REGISTRY[name];
+}
+
+;// CONCATENATED MODULE: ./src/inputs.ts
+/**
+ * Runner strings -> one typed, validated Config. Nothing here makes a request:
+ * every problem with the inputs is found, and named, before the first one.
+ */
+
+
+
+
+
+/** A bad input: the message always starts with the input's name. */
+class InputError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InputError';
+    }
+}
+/** Turn a parser's exception into a zod issue on the current field. */
+function using(parse) {
+    return (value, ctx) => {
+        try {
+            return parse(value);
+        }
+        catch (error) {
+            ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+            return NEVER;
+        }
+    };
+}
+const inputs_text = schemas_string().optional();
+const inputs_optional = (parse) => schemas_string().transform(using(parse)).optional();
+const withDefault = (parse, fallback) => schemas_string().default(fallback).transform(using(parse));
+function parseOperation(value) {
+    const name = value.trim();
+    if (isOperationName(name))
+        return name;
+    throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`);
+}
+/**
+ * Every input, once: its name, how its string is parsed and its default.
+ * (The descriptions are in action.yml; a test holds the two together.)
+ */
+const schema = object({
+    operation: schemas_string({ error: 'is required' }).transform(using(parseOperation)),
+    'api-key': schemas_string({ error: 'is required' }).transform(using(parseApiKey)),
+    'base-url': schemas_string({ error: 'is required' }).transform(using(parseBaseUrl)),
+    check: inputs_optional(parseMapping),
+    'check-id': inputs_text,
+    'check-name': inputs_text,
+    'check-url': inputs_optional(oneLine),
+    'check-type': inputs_optional(oneLine),
+    'check-interval': inputs_optional(v => parseWholeNumber(v, 1, 10_000_000)),
+    'alert-channels': inputs_optional(parseList),
+    'check-status': inputs_optional(oneLine),
+    'checks-file': inputs_optional(oneLine),
+    'auto-resume': withDefault(parseBoolean, 'false'),
+    prune: withDefault(parseBoolean, 'false'),
+    'prune-prefix': inputs_text,
+    'expected-status': withDefault(oneLine, 'up'),
+    'max-response-time': inputs_optional(parseMilliseconds),
+    'require-fresh': withDefault(parseBoolean, 'true'),
+    timeout: withDefault(parseDuration, '5m'),
+    'poll-interval': withDefault(parseDuration, '10s'),
+    incident: inputs_optional(parseMapping),
+    'incident-id': inputs_optional(anId),
+    'incident-title': inputs_optional(oneLine),
+    'incident-message': inputs_text,
+    'incident-status': inputs_optional(oneLine),
+    'status-page': inputs_optional(parseMapping),
+    'status-page-id': inputs_optional(anId),
+    'status-page-name': inputs_optional(oneLine),
+    'dry-run': withDefault(parseBoolean, 'false'),
+    'fail-on-error': withDefault(parseBoolean, 'true'),
+    'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
+    'request-timeout': withDefault(parseDuration, '30s'),
+    'job-summary': withDefault(parseBoolean, 'true')
+})
+    .strict();
+/** Every input of action.yml, by its kebab-case name. */
+const INPUTS = Object.keys(schema.shape);
+/** One input's value as the action reads it (undefined: not set), for tests that hold action.yml to the code. */
+function parseInput(name, value) {
+    return schema.shape[name].parse(value);
+}
+/** Runner strings with "" meaning "not set". */
+function present(raw) {
+    const out = {};
+    for (const [name, value] of Object.entries(raw)) {
+        if (typeof value === 'string' && value.trim() !== '')
+            out[name] = value;
+    }
+    return out;
+}
+/** Make the first zod issue one sentence that starts with the input's name. */
+function messageOfIssues(error) {
+    return error.issues
+        .map(issue => {
+        const name = String(issue.path[0] ?? 'inputs');
+        if (issue.code === 'unrecognized_keys')
+            return `unknown input(s): ${issue.keys.join(', ')}`;
+        return `${name} ${issue.message}`;
+    })
+        .join('; ');
+}
+/**
+ * check-id and check-name: lists for the operations that target several
+ * checks. For the others check-name is one whole value, commas included (a
+ * name may hold them); check-id is still read as a list so that `a,b` is
+ * "two ids" rather than one id that no check has.
+ */
+function targetsOf(operation, p) {
+    const multi = entryOf(operation).targets === 'several';
+    const ids = p['check-id'] === undefined ? [] : parseList(p['check-id']);
+    if (!multi && ids.length > 1)
+        throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`);
+    let names = [];
+    const name = p['check-name'];
+    if (name !== undefined) {
+        names = multi ? parseList(name) : [name.trim()];
+        if (!multi && /[\r\n]/.test(names[0])) {
+            throw new InputError(`check-name takes one name for ${operation}, got ${parseList(name).length} lines`);
+        }
+    }
+    for (const id of ids) {
+        const problem = idProblem(id);
+        if (problem)
+            throw new InputError(`check-id holds ${quote(id)}: ${problem}`);
+    }
+    return { ids, names };
+}
+function buildCheck(p, names) {
+    const spec = { ...(p.check ?? {}) };
+    const problem = specProblem(CheckSpecSchema, spec);
+    if (problem)
+        throw new InputError(`check: ${problem}`);
+    if (names.length === 1)
+        spec.name = names[0];
+    if (p['check-url'] !== undefined) {
+        const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] });
+        if (urlProblem)
+            throw new InputError(`check-${urlProblem}`);
+        spec.url = p['check-url'];
+    }
+    if (p['check-type'] !== undefined)
+        spec.type = p['check-type'];
+    if (p['check-interval'] !== undefined)
+        spec.interval = p['check-interval'];
+    if (p['alert-channels'] !== undefined)
+        spec.alertChannels = p['alert-channels'];
+    if (p['check-status'] !== undefined)
+        spec.status = p['check-status'];
+    return spec;
+}
+function buildIncident(p) {
+    const spec = { ...(p.incident ?? {}) };
+    const problem = specProblem(IncidentSpecSchema, spec);
+    if (problem)
+        throw new InputError(`incident: ${problem}`);
+    if (p['incident-title'] !== undefined)
+        spec.title = p['incident-title'];
+    if (p['incident-message'] !== undefined)
+        spec.message = p['incident-message'];
+    if (p['incident-status'] !== undefined)
+        spec.status = p['incident-status'];
+    return spec;
+}
+function buildStatusPage(p) {
+    const spec = { ...(p['status-page'] ?? {}) };
+    const problem = specProblem(StatusPageSpecSchema, spec);
+    if (problem)
+        throw new InputError(`status-page: ${problem}`);
+    if (p['status-page-name'] !== undefined)
+        spec.name = p['status-page-name'];
+    return spec;
+}
+/** What the operation needs before it can send anything (its registry entry says). */
+function requireForOperation(c) {
+    const entry = entryOf(c.operation);
+    const needs = (message) => {
+        throw new InputError(`${c.operation} needs ${message}`);
+    };
+    if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0) {
+        needs(entry.targets === 'several' ? 'check-id or check-name (one or more)' : 'check-id or check-name');
+    }
+    const missing = entry.needs?.(c);
+    if (missing)
+        needs(missing);
+    if (c.prunePrefix !== undefined && !c.prune) {
+        throw new InputError('prune-prefix only applies with prune: true');
+    }
+}
+/** Parse and validate every input. Throws InputError naming the input. */
+function parseConfig(raw) {
+    const result = schema.safeParse(present(raw));
+    if (!result.success)
+        throw new InputError(messageOfIssues(result.error));
+    const p = result.data;
+    const targets = targetsOf(p.operation, p);
+    const config = {
+        operation: p.operation,
+        apiKey: p['api-key'],
+        baseUrl: p['base-url'],
+        check: buildCheck(p, targets.names),
+        checkIds: targets.ids,
+        checkNames: targets.names,
+        checksFile: p['checks-file'],
+        autoResume: p['auto-resume'],
+        prune: p.prune,
+        prunePrefix: p['prune-prefix'],
+        expectedStatus: p['expected-status'],
+        maxResponseTimeMs: p['max-response-time'],
+        requireFresh: p['require-fresh'],
+        timeoutMs: p.timeout,
+        pollIntervalMs: p['poll-interval'],
+        incident: buildIncident(p),
+        incidentId: p['incident-id'],
+        statusPage: buildStatusPage(p),
+        statusPageId: p['status-page-id'],
+        dryRun: p['dry-run'],
+        failOnError: p['fail-on-error'],
+        maxRetries: p['max-retries'],
+        requestTimeoutMs: p['request-timeout'],
+        jobSummary: p['job-summary']
+    };
+    if (config.requestTimeoutMs < 100)
+        throw new InputError('request-timeout must be at least 100ms');
+    if (config.pollIntervalMs < 100)
+        throw new InputError('poll-interval must be at least 100ms');
+    requireForOperation(config);
+    return config;
+}
+/**
+ * `fail-on-error` read on its own, so that even a config that does not parse
+ * knows whether to fail the step. Anything but a valid `false` means true.
+ */
+function failOnErrorOf(raw) {
+    try {
+        return raw['fail-on-error'] === undefined || raw['fail-on-error'].trim() === ''
+            ? true
+            : parseBoolean(raw['fail-on-error']);
+    }
+    catch {
+        return true;
+    }
+}
+/** Read every input through a getInput-like function (the runner's `INPUT_*`). */
+function readInputs(getInput) {
+    const raw = {};
+    for (const name of INPUTS)
+        raw[name] = getInput(name);
+    return raw;
+}
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /**
@@ -53323,8 +53335,6 @@ function runContextOf(ctx, env = process.env) {
 
 
 
-
-
 const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
@@ -53354,7 +53364,7 @@ function defaultDependencies() {
     };
 }
 /** Any thrown value, as one line a user can act on (never only a stack trace). */
-function main_messageOf(error) {
+function messageOf(error) {
     if (error instanceof Error)
         return error.message || error.name;
     if (typeof error === 'string')
@@ -53408,10 +53418,10 @@ function onCancel(deps, log, controller) {
     };
 }
 async function run(deps = defaultDependencies()) {
-    const c = deps.core;
+    const runner = deps.core;
     const startedAt = deps.clock.now();
     const secrets = [];
-    const log = actionLog(c, secrets);
+    const log = actionLog(runner, secrets);
     const controller = new AbortController();
     const stopListening = onCancel(deps, log, controller);
     let failOnError = true;
@@ -53420,13 +53430,13 @@ async function run(deps = defaultDependencies()) {
     let summary;
     let outputs = {};
     try {
-        const raw = readInputs(name => c.getInput(name));
+        const raw = readInputs(name => runner.getInput(name));
         // The key is masked before anything else can print it.
         const key = raw['api-key'] ?? '';
         // Also each line of a key pasted with line breaks, so no line of it is ever shown.
         for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
             if (form !== '') {
-                c.setSecret(form);
+                runner.setSecret(form);
                 secrets.push(form);
             }
         }
@@ -53434,34 +53444,35 @@ async function run(deps = defaultDependencies()) {
         jobSummary = raw['job-summary']?.trim().toLowerCase() !== 'false';
         const named = raw.operation?.trim() ?? '';
         // Only a known name reaches the summary: the input itself could hold anything.
-        operation = OPERATIONS.includes(named) ? named : 'unknown';
-        if (c.getState(IS_POST) === 'true') {
+        operation = isOperationName(named) ? named : 'unknown';
+        if (runner.getState(IS_POST) === 'true') {
             summary = await post(deps, raw, log, controller.signal);
             return;
         }
-        c.saveState(IS_POST, 'true');
+        runner.saveState(IS_POST, 'true');
         const config = parseConfig(raw);
         jobSummary = config.jobSummary;
         const ctx = contextFor(deps, config, log, controller.signal, startedAt);
         if (config.dryRun)
             log.info('dry-run: writes are printed, not sent.');
-        const result = await operations[config.operation](ctx);
+        const entry = entryOf(config.operation);
+        const result = await entry.run(ctx);
         outputs = result.outputs;
         summary = result.summary;
         log.info([summary.title, ...summary.lines].join(' - '));
-        if (WRITE_OPERATIONS.includes(config.operation) && outputs.changed === undefined)
+        if (entry.writes && outputs.changed === undefined)
             outputs.changed = false;
         if (result.gateClosed)
             outputs.error = result.gateClosed;
-        writeOutputs(c.setOutput, outputs, secrets);
+        writeOutputs(runner.setOutput, outputs, secrets);
         if (result.gateClosed)
             log.fail(result.gateClosed);
     }
     catch (error) {
-        const message = redact(main_messageOf(error), secrets);
+        const message = redact(messageOf(error), secrets);
         const known = error instanceof OperationError ? error.outputs : {};
         outputs = { ...outputs, ...known, error: message };
-        writeOutputs(c.setOutput, outputs, secrets);
+        writeOutputs(runner.setOutput, outputs, secrets);
         summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error);
         if (failOnError)
             log.fail(message);
@@ -53472,10 +53483,10 @@ async function run(deps = defaultDependencies()) {
         stopListening();
         if (jobSummary && summary) {
             try {
-                await c.summary.addRaw(renderSummary(summary, operation, secrets)).write();
+                await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write();
             }
             catch (error) {
-                log.warning(`The job summary could not be written: ${main_messageOf(error)}`);
+                log.warning(`The job summary could not be written: ${messageOf(error)}`);
             }
         }
     }
@@ -53485,16 +53496,19 @@ function failureSummary(message, error) {
     return { title, lines: [message], tables: [] };
 }
 /**
- * The post step (runs.post), run when the job ends whatever its outcome:
- * resumes the checks a `pause-check` step with `auto-resume` recorded and
- * that are paused now. Quiet (debug lines only) when there is nothing to do.
+ * The post step (runs.post), run when the job ends whatever its outcome: the
+ * operation's registered post step, with the state its main step saved (for
+ * pause-check with auto-resume: resume the checks it paused). Quiet when
+ * there is nothing to do.
  */
 async function post(deps, raw, log, signal) {
-    const recorded = recordedPauses(deps.core.getState(PAUSED_STATE));
-    if (recorded.length === 0)
+    const named = raw.operation?.trim() ?? '';
+    const step = isOperationName(named) ? entryOf(named).post : undefined;
+    const saved = step ? deps.core.getState(step.state) : '';
+    if (!step || saved === '')
         return undefined;
     const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now());
-    return resumePaused(ctx, recorded);
+    return step.run(ctx, saved);
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts

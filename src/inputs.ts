@@ -6,7 +6,6 @@ import { z } from 'zod'
 import {
   ValueError,
   anId,
-  idProblem,
   oneLine,
   parseApiKey,
   parseBaseUrl,
@@ -20,7 +19,7 @@ import {
 } from './parse.js'
 import { OPERATIONS, OperationName, entryOf, isOperationName } from './operations/registry.js'
 import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from './specs.js'
-import type { Mapping } from './values.js'
+import { Mapping, idProblem } from './values.js'
 import type { Config } from './config.js'
 
 /** A bad input: the message always starts with the input's name. */
@@ -118,7 +117,7 @@ function present(raw: RawInputs): Record<string, string> {
 }
 
 /** Make the first zod issue one sentence that starts with the input's name. */
-function describe(error: z.ZodError): string {
+function messageOfIssues(error: z.ZodError): string {
   return error.issues
     .map(issue => {
       const name = String(issue.path[0] ?? 'inputs')
@@ -207,7 +206,7 @@ function requireForOperation(c: Config): void {
 /** Parse and validate every input. Throws InputError naming the input. */
 export function parseConfig(raw: RawInputs): Config {
   const result = schema.safeParse(present(raw))
-  if (!result.success) throw new InputError(describe(result.error))
+  if (!result.success) throw new InputError(messageOfIssues(result.error))
   const p = result.data
   const targets = targetsOf(p.operation, p)
   const config: Config = {

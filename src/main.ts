@@ -124,10 +124,10 @@ function onCancel(deps: Dependencies, log: ActionLog, controller: AbortControlle
 }
 
 export async function run(deps: Dependencies = defaultDependencies()): Promise<void> {
-  const c = deps.core
+  const runner = deps.core
   const startedAt = deps.clock.now()
   const secrets: string[] = []
-  const log = actionLog(c, secrets)
+  const log = actionLog(runner, secrets)
   const controller = new AbortController()
   const stopListening = onCancel(deps, log, controller)
   let failOnError = true
@@ -136,13 +136,13 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
   let summary: Summary | undefined
   let outputs: Outputs = {}
   try {
-    const raw = readInputs(name => c.getInput(name))
+    const raw = readInputs(name => runner.getInput(name))
     // The key is masked before anything else can print it.
     const key = raw['api-key'] ?? ''
     // Also each line of a key pasted with line breaks, so no line of it is ever shown.
     for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
       if (form !== '') {
-        c.setSecret(form)
+        runner.setSecret(form)
         secrets.push(form)
       }
     }
@@ -152,11 +152,11 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     // Only a known name reaches the summary: the input itself could hold anything.
     operation = isOperationName(named) ? named : 'unknown'
 
-    if (c.getState(IS_POST) === 'true') {
+    if (runner.getState(IS_POST) === 'true') {
       summary = await post(deps, raw, log, controller.signal)
       return
     }
-    c.saveState(IS_POST, 'true')
+    runner.saveState(IS_POST, 'true')
 
     const config = parseConfig(raw)
     jobSummary = config.jobSummary
@@ -169,13 +169,13 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     log.info([summary.title, ...summary.lines].join(' - '))
     if (entry.writes && outputs.changed === undefined) outputs.changed = false
     if (result.gateClosed) outputs.error = result.gateClosed
-    writeOutputs(c.setOutput, outputs, secrets)
+    writeOutputs(runner.setOutput, outputs, secrets)
     if (result.gateClosed) log.fail(result.gateClosed)
   } catch (error) {
     const message = redact(messageOf(error), secrets)
     const known = error instanceof OperationError ? error.outputs : {}
     outputs = { ...outputs, ...known, error: message }
-    writeOutputs(c.setOutput, outputs, secrets)
+    writeOutputs(runner.setOutput, outputs, secrets)
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
     if (failOnError) log.fail(message)
     else log.warning(`${message} (fail-on-error is false: the step continues)`)
@@ -183,7 +183,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     stopListening()
     if (jobSummary && summary) {
       try {
-        await c.summary.addRaw(renderSummary(summary, operation, secrets)).write()
+        await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write()
       } catch (error) {
         log.warning(`The job summary could not be written: ${messageOf(error)}`)
       }

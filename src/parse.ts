@@ -4,7 +4,7 @@
  * adds the input's name.
  */
 import { LineCounter, parseDocument } from 'yaml'
-import { Mapping, isMapping } from './values.js'
+import { Mapping, idProblem, isMapping } from './values.js'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
 export class ValueError extends Error {
@@ -66,14 +66,6 @@ export function parseList(value: string): string[] {
     .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
     .map(item => item.trim())
     .filter(item => item !== '')
-}
-
-/** Ids are put into paths: these would name another path, even percent-encoded. */
-export function idProblem(id: string): string | undefined {
-  if (id === '' || id === '.' || id === '..') {
-    return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)'
-  }
-  return undefined
 }
 
 /** A whole number within bounds. */

@@ -8,3 +8,11 @@ export function isMapping(value: unknown): value is Mapping {
   const proto = Object.getPrototypeOf(value) as unknown
   return proto === Object.prototype || proto === null
 }
+
+/** Ids are put into paths: these would name another path, even percent-encoded. */
+export function idProblem(id: string): string | undefined {
+  if (id === '' || id === '.' || id === '..') {
+    return 'an id cannot be empty, "." or ".." (even percent-encoded, it would address another path)'
+  }
+  return undefined
+}

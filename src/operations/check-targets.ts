@@ -6,10 +6,10 @@
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import { differences, planned, signature, str, withDefaultType, writableOf } from './common.js'
+import { differences, dryRunSkips, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError, knowing } from './types.js'
+import { OperationError, withKnownOutputs } from './types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -103,8 +103,8 @@ export async function settleDuplicates(ctx: OperationContext, named: Named, writ
     return 0
   }
   for (const duplicate of duplicates) {
-    if (planned(ctx, 'DELETE', paths.check(duplicate.id))) continue
-    await knowing(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id))
+    if (dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id))) continue
+    await withKnownOutputs(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id))
   }
   ctx.log.info(
     `${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`

@@ -15,9 +15,9 @@ import {
   settleDuplicates,
   targetCheck
 } from './check-targets.js'
-import { differences, planned, str, withDefaultType, writableOf } from './common.js'
+import { differences, dryRunSkips, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, OperationResult } from './types.js'
-import { OperationError, knowing } from './types.js'
+import { OperationError, withKnownOutputs } from './types.js'
 
 /** The wanted fields of an update: the spec, without the name when the name is the target. */
 function wantedChanges(ctx: OperationContext): Mapping {
@@ -35,9 +35,9 @@ export async function applyChanges(
   const fields = differences(changes, current)
   if (fields.length === 0) return { check: current, changed: false, fields }
   const body = { ...writableOf(current), ...changes }
-  if (planned(ctx, 'PUT', paths.check(current.id), body))
+  if (dryRunSkips(ctx, 'PUT', paths.check(current.id), body))
     return { check: { ...current, ...changes }, changed: true, fields }
-  const updated = await knowing(checkOutputs(current), () => ctx.api.updateCheck(current.id, body))
+  const updated = await withKnownOutputs(checkOutputs(current), () => ctx.api.updateCheck(current.id, body))
   return { check: updated, changed: true, fields }
 }
 
@@ -49,7 +49,7 @@ async function create(
 ): Promise<OperationResult> {
   const body = withDefaultType(spec)
   const before = existing ?? (await ctx.api.listChecks())
-  if (planned(ctx, 'POST', paths.checks, body)) {
+  if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
     return {
       outputs: { result: body, changed: true, 'check-name': str(body.name) },
       summary: checkSummary('Check would be created (dry run)', [body])
@@ -65,7 +65,7 @@ async function create(
   }
   // Ours as created: the fields sent, with what the server answered over them.
   const mine: Check = { ...body, ...item }
-  const { survivor, removed, others } = await knowing({ ...checkOutputs(mine), changed: true }, () =>
+  const { survivor, removed, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
     convergeChecks(ctx, [mine], tookMs)
   ).then(([converged]) => converged)
   const lines: string[] = []
@@ -171,17 +171,17 @@ export const deleteCheck: Operation = async ctx => {
   // Identical duplicates left by concurrent runs are the same check: they go with it.
   const alsoDuplicates =
     duplicates.length > 0 ? [`Identical duplicates, deleted with it: ${duplicates.map(c => c.id).join(', ')}.`] : []
-  if (planned(ctx, 'DELETE', paths.check(id))) {
-    for (const duplicate of duplicates) planned(ctx, 'DELETE', paths.check(duplicate.id))
+  if (dryRunSkips(ctx, 'DELETE', paths.check(id))) {
+    for (const duplicate of duplicates) dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id))
     return {
       outputs: { ...checkOutputs(target), changed: true, result: target ?? null },
       summary: checkSummary('Check would be deleted (dry run)', target ? [target, ...duplicates] : [], alsoDuplicates)
     }
   }
   const targetId = id
-  let deleted = await knowing(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(targetId))
+  let deleted = await withKnownOutputs(checkOutputs(target ?? { id }), () => ctx.api.deleteCheck(targetId))
   for (const duplicate of duplicates) {
-    if (await knowing(checkOutputs(target), () => ctx.api.deleteCheck(duplicate.id))) deleted = true
+    if (await withKnownOutputs(checkOutputs(target), () => ctx.api.deleteCheck(duplicate.id))) deleted = true
   }
   ctx.log.info(deleted ? `Deleted check ${id}.` : `Check ${id} was already gone.`)
   if (alsoDuplicates.length > 0) ctx.log.info(alsoDuplicates[0])

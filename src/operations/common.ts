@@ -58,7 +58,7 @@ export function withDefaultType(spec: Mapping): Mapping {
  * Log a write that dry-run will not send. Returns true when in dry-run (the
  * caller then skips the request).
  */
-export function planned(ctx: OperationContext, method: string, path: string, body?: unknown): boolean {
+export function dryRunSkips(ctx: OperationContext, method: string, path: string, body?: unknown): boolean {
   if (!ctx.config.dryRun) return false
   ctx.log.info(`[dry-run] would send ${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`}`)
   return true

@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.js'
 import { str } from './common.js'
 import { checkOutputs, targetChecks } from './check-targets.js'
 import type { Operation } from './types.js'
-import { OperationError, knowing } from './types.js'
+import { OperationError, withKnownOutputs } from './types.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -53,7 +53,7 @@ function describeCheck(check: Check): string {
 }
 
 /** The gate; on an error (not a closed gate) `passed` is still set, to false. */
-export const waitForCheck: Operation = ctx => knowing({ passed: false }, () => gate(ctx))
+export const waitForCheck: Operation = ctx => withKnownOutputs({ passed: false }, () => gate(ctx))
 
 const gate: Operation = async untimed => {
   const { config, clock } = untimed

@@ -7,10 +7,10 @@ import type { Incident } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
 import type { RunContext } from '../run-context.js'
 import { failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
-import { differences, planned, signature, str, writableOf } from './common.js'
+import { differences, dryRunSkips, signature, str, writableOf } from './common.js'
 import { convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
-import { OperationError, knowing } from './types.js'
+import { OperationError, withKnownOutputs } from './types.js'
 
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
 const RESOLVED = 'resolved'
@@ -85,7 +85,7 @@ const duplicateMessage = (survivor: Incident) =>
 async function resolveAsDuplicate(ctx: OperationContext, duplicate: Incident, survivor: Incident): Promise<void> {
   if (isResolved(duplicate)) return
   const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) }
-  if (planned(ctx, 'PUT', paths.incident(duplicate.id), body)) return
+  if (dryRunSkips(ctx, 'PUT', paths.incident(duplicate.id), body)) return
   await ctx.api.updateIncident(duplicate.id, body)
 }
 
@@ -94,7 +94,7 @@ async function settleDuplicates(ctx: OperationContext, titled: Titled): Promise<
   const { incident, duplicates } = titled
   if (!incident || duplicates.length === 0) return 0
   for (const duplicate of duplicates) {
-    await knowing(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident))
+    await withKnownOutputs(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident))
   }
   ctx.log.info(
     `${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`
@@ -119,7 +119,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
     message: await incidentMessage(ctx, failureMessage)
   }
   const before = existing ?? (await ctx.api.listIncidents())
-  if (planned(ctx, 'POST', paths.incidents, body)) {
+  if (dryRunSkips(ctx, 'POST', paths.incidents, body)) {
     return {
       outputs: { result: body, changed: true },
       summary: incidentSummary('Incident would be opened (dry run)', [body])
@@ -135,7 +135,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
   }
   // Ours as created: the fields sent, with what the server answered over them.
   const mine: Incident = { ...body, ...item }
-  const { survivor } = await knowing({ ...incidentOutputs(mine), changed: true }, async () => {
+  const { survivor } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
     const [converged] = await convergeCreated([mine], {
       what: 'incident',
       list: () => ctx.api.listIncidents(),
@@ -177,14 +177,14 @@ async function apply(
     }
   }
   const body = { ...writableOf(current), ...changes }
-  if (planned(ctx, 'PUT', paths.incident(current.id), body)) {
+  if (dryRunSkips(ctx, 'PUT', paths.incident(current.id), body)) {
     const would = { ...current, ...changes }
     return {
       outputs: { ...incidentOutputs(would), result: would, changed: true },
       summary: incidentSummary(`${title} (dry run)`, [would], [`Would change: ${fields.join(', ')}.`])
     }
   }
-  const updated = await knowing(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body))
+  const updated = await withKnownOutputs(incidentOutputs(current), () => ctx.api.updateIncident(current.id, body))
   ctx.log.info(`Updated incident ${updated.id}: ${fields.join(', ')}`)
   return {
     outputs: { ...incidentOutputs(updated), result: updated, changed: true },

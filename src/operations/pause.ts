@@ -6,7 +6,7 @@ import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
 import { PAUSED, checkOutputs, checkSummary, healedLines, isPaused, targetChecks } from './check-targets.js'
-import { planned, str, writableOf } from './common.js'
+import { dryRunSkips, str, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
 import { OperationError } from './types.js'
 
@@ -31,7 +31,7 @@ async function setStatus(
     }
     const body = { ...writableOf(check), status }
     changedIds.push(check.id)
-    if (planned(ctx, 'PUT', paths.check(check.id), body)) {
+    if (dryRunSkips(ctx, 'PUT', paths.check(check.id), body)) {
       results.push({ ...check, status })
       continue
     }

@@ -2,7 +2,7 @@
 import { paths } from '../api/monitoring.js'
 import type { StatusPage } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import { canonical, planned, str } from './common.js'
+import { canonical, dryRunSkips, str } from './common.js'
 import type { Operation, Summary } from './types.js'
 import { OperationError } from './types.js'
 
@@ -25,7 +25,7 @@ function pageSummary(title: string, pages: Array<StatusPage | Mapping>): Summary
 export const createStatusPage: Operation = async ctx => {
   const body = ctx.config.statusPage
   const before = await ctx.api.listStatusPages()
-  if (planned(ctx, 'POST', paths.statusPages, body)) {
+  if (dryRunSkips(ctx, 'POST', paths.statusPages, body)) {
     return {
       outputs: { result: body, changed: true },
       summary: pageSummary('Status page would be created (dry run)', [body])

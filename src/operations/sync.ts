@@ -11,7 +11,7 @@ import { isRetryableStatus } from '../api/retry.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
 import { convergeChecks, findByName } from './check-targets.js'
-import { differences, planned, str, withDefaultType, writableOf } from './common.js'
+import { differences, dryRunSkips, str, withDefaultType, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
 import { OperationError } from './types.js'
 
@@ -177,15 +177,15 @@ function halfWayMessage(changes: PlanEntry[], failed: PlanEntry, error: unknown)
   const applied = changes.filter(e => e.outcome === 'applied')
   const failedCount = changes.filter(e => e.outcome === 'failed').length
   const notAttempted = changes.filter(e => e.outcome === 'not applied').length
-  const describe = (e: PlanEntry) => `${e.action} ${JSON.stringify(e.name)}`
+  const label = (e: PlanEntry) => `${e.action} ${JSON.stringify(e.name)}`
   const done =
     applied.length > 0
-      ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(describe).join(', ')})`
+      ? `${applied.length} of ${changes.length} change(s) were applied before it stopped (${applied.map(label).join(', ')})`
       : `none of the ${changes.length} change(s) was applied`
   const next = isTransient(error)
     ? 'The failure looks transient: running the step again finishes the job.'
     : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).'
-  return `sync-checks stopped at ${describe(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`
+  return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`
 }
 
 export const syncChecks: Operation = async ctx => {
@@ -208,7 +208,7 @@ export const syncChecks: Operation = async ctx => {
   if (ctx.config.dryRun) {
     for (const e of changes) {
       const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE'
-      planned(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id as string), e.body)
+      dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id as string), e.body)
     }
     return {
       outputs: {

@@ -87,7 +87,7 @@ export class OperationError extends Error {
  * Run `fn`; if it fails, fail with the same message and with `outputs` (what is
  * already known, such as the target's id) so the step reports them too.
  */
-export async function knowing<T>(outputs: Outputs, fn: () => Promise<T>): Promise<T> {
+export async function withKnownOutputs<T>(outputs: Outputs, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (error) {

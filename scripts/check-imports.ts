@@ -1,0 +1,94 @@
+/**
+ * `npm run lint:imports`: the house's import directions (docs/design.md),
+ * checked. Every relative import in src/ and emulator/ must go where its
+ * room may import; anything else is an error naming the file, the line and
+ * the rule. Part of `npm run lint`, so CI fails on an import against the grain.
+ */
+import { readFileSync, readdirSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+
+/** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
+export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
+  { room: /^src\/index\.ts$/, may: [/^src\/main\.ts$/], why: 'the entry point only starts main' },
+  { room: /^src\/main\.ts$/, may: [/^src\//], why: 'main orchestrates: inputs -> config -> operation -> outputs' },
+  {
+    room: /^src\/inputs\.ts$/,
+    may: [/^src\/(config|parse|specs|values)\.ts$/, /^src\/operations\/registry\.ts$/],
+    why: 'inputs read strings into a Config, checked against the registry'
+  },
+  {
+    room: /^src\/config\.ts$/,
+    may: [/^src\/values\.ts$/, /^src\/operations\/registry\.ts$/],
+    why: 'the Config type names operations by the registry'
+  },
+  {
+    room: /^src\/operations\//,
+    may: [/^src\/operations\//, /^src\/api\//, /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/],
+    why: 'operations use the API and plain values; they never read inputs, write outputs or Markdown'
+  },
+  {
+    room: /^src\/api\//,
+    may: [/^src\/api\//, /^src\/(values|secrets)\.ts$/],
+    why: 'the API client knows HTTP, not operations, inputs or the runner'
+  },
+  {
+    room: /^src\/report\//,
+    may: [/^src\/report\//, /^src\/(secrets|runner|values)\.ts$/, /^src\/operations\/types\.ts$/],
+    why: 'reports turn operation results into log lines, outputs and Markdown'
+  },
+  {
+    room: /^src\/(parse|specs|values|secrets|run-context|runner)\.ts$/,
+    may: [/^src\/(parse|values)\.ts$/],
+    why: 'the ground floor: plain values, parsers, secrets, facts of the run'
+  },
+  {
+    room: /^emulator\//,
+    may: [/^emulator\//],
+    why: 'the emulator is a product of its own: it never imports the action'
+  }
+]
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap(entry => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sources(path)
+    return /\.ts$/.test(entry.name) ? [path] : []
+  })
+}
+
+/** The imports of one file (its path from the root, and its text) that break a rule, as "file:line: ...". */
+export function check(file: string, text: string): string[] {
+  const rule = RULES.find(r => r.room.test(file))
+  const found: string[] = []
+  text.split('\n').forEach((line, index) => {
+    const match = /^\s*(?:import|export)\b[^'"]*from\s+['"](\.[^'"]+)['"]/.exec(line)
+    if (!match) return
+    const to = relative('.', normalize(join(dirname(file), match[1])).replace(/\.js$/, '.ts'))
+    if (!rule) {
+      found.push(`${file}:${index + 1}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
+    } else if (!rule.may.some(allowed => allowed.test(to))) {
+      found.push(`${file}:${index + 1}: imports ${to}; not allowed (${rule.why})`)
+    }
+  })
+  return found
+}
+
+/** Every import in src/ and emulator/ that breaks a rule. */
+export function violations(): string[] {
+  return [...sources('src'), ...sources('emulator')].flatMap(file =>
+    check(file, readFileSync(join(ROOT, file), 'utf8'))
+  )
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const problems = violations()
+  for (const problem of problems) console.error(problem)
+  if (problems.length > 0) {
+    console.error(`${problems.length} import(s) against the house's directions (docs/design.md)`)
+    process.exit(1)
+  }
+  console.log('imports follow the house directions (docs/design.md)')
+}
