@@ -1,19 +1,12 @@
 /**
  * The committed bundle, run as the runner runs it, against the emulator.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { KEY, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import { KEY, credentialsOf, useEmulator } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
-let emulator: Emulator
-let common: Record<string, string>
-beforeAll(async () => {
-  emulator = await startEmulator()
-  common = { 'api-key': KEY, 'base-url': emulator.baseUrl }
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
+const common = credentialsOf(emulator)
 
 const site = 'https://shop.example.com/health'
 /** The runner consumes ::add-mask:: lines (never prints them); every other line must not hold the key. */

@@ -4,20 +4,13 @@
  * SIGINT, then SIGTERM, then the post step), a server that trickles bytes,
  * and a Retry-After longer than the gate's timeout.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import type { ChildProcess } from 'node:child_process'
-import type { Emulator } from '../../emulator/server.js'
-import { KEY, startEmulator, until } from '../helpers/harness.js'
+import { credentialsOf, until, useEmulator } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
-let emulator: Emulator
-let common: Record<string, string>
-beforeAll(async () => {
-  emulator = await startEmulator()
-  common = { 'api-key': KEY, 'base-url': emulator.baseUrl }
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
+const common = credentialsOf(emulator)
 
 const site = 'https://shop.example.com/'
 const step = (inputs: Record<string, string>, options = {}) => runStep({ ...common, ...inputs }, options)

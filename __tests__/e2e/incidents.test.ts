@@ -1,15 +1,9 @@
 /** Incident automation and status pages through dist/index.js, with the runner's GITHUB_* context. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { GITHUB_ENV, KEY, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
   runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, ...inputs }, { env: { ...GITHUB_ENV, ...env } })

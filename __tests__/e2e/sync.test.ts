@@ -1,19 +1,13 @@
 /** Monitoring as code through dist/index.js. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Emulator } from '../../emulator/server.js'
-import { KEY, startEmulator } from '../helpers/harness.js'
+import { KEY, useEmulator } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
-let emulator: Emulator
 const workspace = mkdtempSync(join(tmpdir(), 'ws-'))
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const step = (inputs: Record<string, string>) =>
   runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'sync-checks', ...inputs }, { cwd: workspace })

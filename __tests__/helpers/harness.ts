@@ -3,6 +3,7 @@
  * core. Waits (backoff, Retry-After, polling) are real but scaled down by
  * `timeScale` so tests stay fast.
  */
+import { afterAll, beforeAll, beforeEach } from '@jest/globals'
 import { ApiClient } from '../../src/api/client.js'
 import { MonitoringApi } from '../../src/api/monitoring.js'
 import { Clock, Pacer, realClock } from '../../src/api/pacer.js'
@@ -12,6 +13,28 @@ import { Emulator, EmulatorOptions } from '../../emulator/server.js'
 import { FakeCore, fakeCore } from './fake-core.js'
 
 export const KEY = 'test-key-0123456789'
+
+/**
+ * One emulator for a test file: started before its tests, reset before each,
+ * stopped after all. Returned at once (its baseUrl is set once started).
+ */
+export function useEmulator(options: EmulatorOptions = {}): Emulator {
+  const emulator = new Emulator({ apiKeys: [KEY], ...options })
+  beforeAll(() => emulator.start())
+  afterAll(() => emulator.stop())
+  beforeEach(() => emulator.reset())
+  return emulator
+}
+
+/** The api-key and base-url inputs of `emulator`, read when spread (after it started). */
+export function credentialsOf(emulator: Emulator): Record<string, string> {
+  return {
+    'api-key': KEY,
+    get 'base-url'() {
+      return emulator.baseUrl
+    }
+  }
+}
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new Emulator({ apiKeys: [KEY], ...options })

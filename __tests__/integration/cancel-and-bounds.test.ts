@@ -2,18 +2,12 @@
  * Auto-resume survives partial failure and cancellation; every wait of the
  * release gate (Retry-After, pacing, poll sleep) stays inside its timeout.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { EventEmitter } from 'node:events'
-import type { Emulator } from '../../emulator/server.js'
 import { Pacer, realClock } from '../../src/api/pacer.js'
-import { runAction, startEmulator, until } from '../helpers/harness.js'
+import { runAction, until, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const site = 'https://shop.example.com/'
 const statusOf = (id: string) => emulator.checks.get(id)?.status

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { KEY, resultOf, runAction, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import { KEY, resultOf, runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const site = 'https://shop.example.com/health'
 

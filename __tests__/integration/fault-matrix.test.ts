@@ -5,16 +5,11 @@
  * time the action chose to wait (bounded) and the message a user sees.
  * docs/reliability.md shows the same matrix in words.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator, Fault } from '../../emulator/server.js'
-import { runAction, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import type { Fault } from '../../emulator/server.js'
+import { runAction, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 type Kind = 'read' | 'update' | 'delete' | 'create'
 const METHOD: Record<Kind, string> = { read: 'GET', update: 'PUT', delete: 'DELETE', create: 'POST' }

@@ -4,7 +4,6 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/server.js'
-import { judge } from '../../src/operations/gate.js'
 import { realClock } from '../../src/api/pacer.js'
 import { resultOf, runAction, startEmulator } from '../helpers/harness.js'
 import { Target } from '../helpers/runner.js'
@@ -202,24 +201,5 @@ describe('wait-for-check', () => {
     })
     expect(core.failed).toBeUndefined()
     expect(core.outputs.error).toContain(`GET /checks/${check.id} failed: HTTP 503`)
-  })
-})
-
-describe('judge', () => {
-  const check = { id: 'c', status: 'UP', responseTime: 300, lastCheckedAt: '2026-01-01T00:00:10Z' }
-  it('compares status without case, response time and freshness', () => {
-    expect(judge(check, { expectedStatus: 'up' }).passed).toBe(true)
-    expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 299 }).missed).toEqual([
-      'response time 300 ms is above 299 ms'
-    ])
-    expect(judge(check, { expectedStatus: 'up', freshAfter: Date.parse('2026-01-01T00:00:10Z') }).missed[0]).toContain(
-      'stale'
-    )
-    expect(judge({ ...check, lastCheckedAt: null }, { expectedStatus: 'up', freshAfter: 0 }).missed).toEqual([
-      'never checked'
-    ])
-    expect(judge({ ...check, responseTime: null }, { expectedStatus: 'up', maxResponseTimeMs: 5 }).missed).toEqual([
-      'no response time reported'
-    ])
   })
 })

@@ -2,20 +2,14 @@
  * Data that would turn a request into another request: ids that are dot
  * segments, names with commas, checks files too big to read.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Emulator } from '../../emulator/server.js'
-import { runAction, startEmulator } from '../helpers/harness.js'
+import { runAction, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
 const dir = mkdtempSync(join(tmpdir(), 'hostile-'))
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const site = 'https://shop.example.com/'
 

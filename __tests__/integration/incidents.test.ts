@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { failureMessage, fillRunFacts } from '../../src/operations/incident-text.js'
-import { newestUnresolved } from '../../src/operations/incidents.js'
-import { runContextOf } from '../../src/run-context.js'
-import { GITHUB_ENV, resultOf, runAction, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import { resultOf, runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 const title = 'Deploy of shop failed'
 const runUrl = 'https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
@@ -176,82 +167,5 @@ describe('incident operations', () => {
     expect(r.core.outputs.changed).toBe('true')
     expect(r.core.logs.join('\n')).toContain(`[dry-run] would send PUT /incidents/${inc.id}`)
     expect(emulator.incidents.get(inc.id)?.status).toBe('investigating')
-  })
-})
-
-describe('status pages', () => {
-  it('create, get by id and by name, list', async () => {
-    const created = await runAction(emulator, {
-      operation: 'create-status-page',
-      'status-page-name': 'Shop',
-      'status-page': 'theme: dark\nchecks: [chk_1]'
-    })
-    expect(created.core.failed).toBeUndefined()
-    const id = created.core.outputs['status-page-id']
-    expect(id).toMatch(/^sp_/)
-    expect(emulator.statusPages.get(id)).toMatchObject({ name: 'Shop', theme: 'dark', checks: ['chk_1'] })
-    const byId = await runAction(emulator, { operation: 'get-status-page', 'status-page-id': id })
-    expect(resultOf(byId.core)).toMatchObject({ id, name: 'Shop', theme: 'dark' })
-    const byName = await runAction(emulator, { operation: 'get-status-page', 'status-page-name': 'Shop' })
-    expect(byName.core.outputs['status-page-id']).toBe(id)
-    const list = await runAction(emulator, { operation: 'list-status-pages' })
-    expect(list.core.outputs.count).toBe('1')
-  })
-
-  it('a missing status page is a clear error', async () => {
-    const r = await runAction(emulator, { operation: 'get-status-page', 'status-page-id': 'sp_none' })
-    expect(r.core.failed).toBe('status page sp_none not found (GET /status-pages/sp_none answered 404)')
-  })
-
-  it('a create that times out after the server applied it is not duplicated', async () => {
-    emulator.inject({ method: 'POST', path: '/status-pages', after: true, drop: true })
-    const r = await runAction(emulator, { operation: 'create-status-page', 'status-page-name': 'Shop' })
-    expect(r.core.failed).toBeUndefined()
-    expect(emulator.statusPages.size).toBe(1)
-  })
-})
-
-describe('incident helpers', () => {
-  const run = runContextOf(
-    {
-      workflow: 'W',
-      job: 'j',
-      ref: 'refs/tags/v1',
-      sha: 'abcdef123456',
-      runId: 9,
-      runNumber: 3,
-      runAttempt: 2,
-      actor: 'me',
-      eventName: 'push',
-      serverUrl: 'https://ghe.example.com/'
-    },
-    { ...GITHUB_ENV, GITHUB_REPOSITORY: 'o/r' }
-  )
-  it('builds the run link from the server URL (GHES too)', () => {
-    expect(run.runUrl).toBe('https://ghe.example.com/o/r/actions/runs/9/attempts/2')
-    expect(failureMessage(run)).toBe(
-      'Workflow "W" (job j) failed in o/r on refs/tags/v1 at commit abcdef1, run attempt 2. Run: https://ghe.example.com/o/r/actions/runs/9/attempts/2'
-    )
-  })
-  it('fills known placeholders and leaves others', () => {
-    expect(fillRunFacts('{workflow}@{ref} {unknown} {"json": 1}', run)).toBe('W@refs/tags/v1 {unknown} {"json": 1}')
-  })
-  it('newest unresolved: latest createdAt, else last in list order', () => {
-    const list = [
-      { id: 'a', title: 't', status: 'investigating' },
-      { id: 'b', title: 't', status: 'identified' },
-      { id: 'c', title: 't', status: 'RESOLVED' },
-      { id: 'd', title: 'other' }
-    ]
-    expect(newestUnresolved(list, 't')?.id).toBe('b')
-    expect(
-      newestUnresolved(
-        [
-          { id: 'x', title: 't', createdAt: '2026-05-01T00:00:00Z' },
-          { id: 'y', title: 't', createdAt: '2026-01-01T00:00:00Z' }
-        ],
-        't'
-      )?.id
-    ).toBe('x')
   })
 })

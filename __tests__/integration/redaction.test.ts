@@ -4,18 +4,12 @@
  * action shortens server text to (300 characters of an error message, 120 of a
  * body that is not JSON). Redaction happens before shortening.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { runAction, startEmulator } from '../helpers/harness.js'
+import { describe, expect, it } from '@jest/globals'
+import { runAction, useEmulator } from '../helpers/harness.js'
 
 const KEY = 'sk_live_9fQ2xZ7LmW3pR8tYv'
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY] })
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator({ apiKeys: [KEY] })
 
 /** Every piece of the key of 5 characters or more that appears in `text`. */
 function keyPieces(text: string): string[] {

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Emulator } from '../../emulator/server.js'
 import { Pacer, realClock } from '../../src/api/pacer.js'
-import { resultOf, runAction, startEmulator } from '../helpers/harness.js'
+import { resultOf, runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
-let emulator: Emulator
 const dir = mkdtempSync(join(tmpdir(), 'sync-'))
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text)

@@ -2,22 +2,17 @@
  * One HTTP exchange under hostile conditions: trickling servers, IPv6
  * loopback, untrusted certificates, bad redirects, proxies that refuse.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import * as net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Emulator } from '../../emulator/server.js'
-import { runAction, startEmulator } from '../helpers/harness.js'
+import { runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url)), 'utf8')
 
-let emulator: Emulator
-beforeAll(async () => {
-  emulator = await startEmulator()
-})
-afterAll(() => emulator.stop())
-beforeEach(() => emulator.reset())
+const emulator = useEmulator()
 
 /** Resolves when the emulator has no connection open, or after `ms`. */
 async function connectionsClosed(e: Emulator, ms = 2000): Promise<number> {
