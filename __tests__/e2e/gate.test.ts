@@ -1,21 +1,10 @@
 /** The release gate through dist/index.js, against the probing emulator and a local target. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import { KEY, startEmulator } from '../helpers/harness.js'
-import { runStep, Target } from '../helpers/runner.js'
+import { describe, expect, it } from '@jest/globals'
+import { KEY, useEmulator, useTarget } from '../helpers/harness.js'
+import { runStep } from '../helpers/runner.js'
 
-let emulator: Emulator
-let target: Target
-beforeAll(async () => {
-  emulator = await startEmulator({ probe: true, timeScale: 0.1 })
-})
-afterAll(() => emulator.stop())
-beforeEach(async () => {
-  emulator.reset()
-  target = new Target()
-  await target.start()
-})
-afterEach(() => target.stop())
+const emulator = useEmulator({ probe: true, timeScale: 0.1 })
+const target = useTarget()
 
 const gate = (inputs: Record<string, string>) =>
   runStep({

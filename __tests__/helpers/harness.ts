@@ -4,6 +4,7 @@
  * `timeScale` so tests stay fast.
  */
 import { afterAll, beforeAll, beforeEach } from '@jest/globals'
+import { Target } from '../../scripts/lib/target.js'
 import { ApiClient } from '../../src/api/client.js'
 import { MonitoringApi } from '../../src/api/monitoring.js'
 import { Clock, Pacer, realClock } from '../../src/api/pacer.js'
@@ -24,6 +25,19 @@ export function useEmulator(options: EmulatorOptions = {}): Emulator {
   afterAll(() => emulator.stop())
   beforeEach(() => emulator.reset())
   return emulator
+}
+
+/** One local target for the probes of a test file: up and fast again before each test. */
+export function useTarget(): Target {
+  const target = new Target()
+  beforeAll(() => target.start())
+  afterAll(() => target.stop())
+  beforeEach(() => {
+    target.mode = 'up'
+    target.delayMs = 0
+    target.hits = 0
+  })
+  return target
 }
 
 /** The api-key and base-url inputs of `emulator`, read when spread (after it started). */

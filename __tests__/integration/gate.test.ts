@@ -2,24 +2,13 @@
  * wait-for-check against an emulator that really probes a local target.
  * Check intervals are scaled down (interval 1 s x 0.1 = a probe every 100 ms).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
+import { describe, expect, it } from '@jest/globals'
 import { realClock } from '../../src/api/pacer.js'
-import { resultOf, runAction, startEmulator } from '../helpers/harness.js'
+import { resultOf, runAction, useEmulator, useTarget } from '../helpers/harness.js'
 import { Target } from '../helpers/runner.js'
 
-let emulator: Emulator
-let target: Target
-beforeAll(async () => {
-  emulator = await startEmulator({ probe: true, timeScale: 0.1, probeTimeoutMs: 1000 })
-})
-afterAll(() => emulator.stop())
-beforeEach(async () => {
-  emulator.reset()
-  target = new Target()
-  await target.start()
-})
-afterEach(() => target.stop())
+const emulator = useEmulator({ probe: true, timeScale: 0.1, probeTimeoutMs: 1000 })
+const target = useTarget()
 
 const gate = (inputs: Record<string, string>) =>
   runAction(
