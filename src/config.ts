@@ -2,11 +2,14 @@
  * The validated configuration of one step: what inputs.ts makes of the
  * runner's strings, and all an operation reads of them.
  */
-import type { OperationName } from './operations/registry.js'
 import type { Mapping } from './values.js'
 
-export interface Config {
-  operation: OperationName
+/**
+ * `Op` is the type of operation names: inputs.ts hands out a `Config<OperationName>`
+ * (the registry's names); operations only read it as a string.
+ */
+export interface Config<Op extends string = string> {
+  operation: Op
   apiKey: string
   /** API root without a trailing slash, e.g. https://api.example.com/v1 */
   baseUrl: string

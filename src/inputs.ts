@@ -188,7 +188,7 @@ function buildStatusPage(p: Parsed): Mapping {
 }
 
 /** What the operation needs before it can send anything (its registry entry says). */
-function requireForOperation(c: Config): void {
+function requireForOperation(c: Config<OperationName>): void {
   const entry = entryOf(c.operation)
   const needs = (message: string): never => {
     throw new InputError(`${c.operation} needs ${message}`)
@@ -204,12 +204,12 @@ function requireForOperation(c: Config): void {
 }
 
 /** Parse and validate every input. Throws InputError naming the input. */
-export function parseConfig(raw: RawInputs): Config {
+export function parseConfig(raw: RawInputs): Config<OperationName> {
   const result = schema.safeParse(present(raw))
   if (!result.success) throw new InputError(messageOfIssues(result.error))
   const p = result.data
   const targets = targetsOf(p.operation, p)
-  const config: Config = {
+  const config: Config<OperationName> = {
     operation: p.operation,
     apiKey: p['api-key'],
     baseUrl: p['base-url'],
