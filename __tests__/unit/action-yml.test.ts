@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { INPUTS, parseInput } from '../../src/inputs.js'
+import { OPERATIONS } from '../../src/operations/registry.js'
 import { OUTPUTS } from '../../src/report/outputs.js'
 
 const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
@@ -32,6 +33,17 @@ describe('action.yml', () => {
         expect([name, unset]).toEqual([name, undefined])
       }
     }
+  })
+
+  it('names every operation of the registry, and no other, in the operation input', () => {
+    const named = action.inputs.operation.description.match(/[a-z]+(?:-[a-z]+)+/g) ?? []
+    expect([...new Set(named)].sort()).toEqual([...OPERATIONS].sort())
+  })
+
+  it('docs/operations.md has a section for every operation of the registry', () => {
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
+    const missing = OPERATIONS.filter(name => !doc.includes(`### \`${name}\``))
+    expect(missing).toEqual([])
   })
 
   it('declares exactly the outputs the code sets', () => {
