@@ -25,5 +25,11 @@ export default tseslint.config(
       'no-control-regex': 'off'
     }
   },
+  {
+    // CommonJS on purpose: the lazy undici is required synchronously on first use.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
   prettier
 )

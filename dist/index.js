@@ -1,4 +1,4 @@
-import './sourcemap-register.cjs';import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
 /***/ 770:
@@ -37157,6 +37157,37 @@ exports.visit = visit;
 exports.visitAsync = visitAsync;
 
 
+/***/ }),
+
+/***/ 5669:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+/**
+ * `undici`, loaded on first use. @actions/http-client imports undici only for
+ * ProxyAgent (and @actions/core imports http-client for OIDC), so without this
+ * every start would load undici and instantiate its WebAssembly HTTP parser,
+ * although the action's own requests never use it (they go through node:http,
+ * with @actions/http-client's tunnel agent for proxies). The bundle maps the
+ * `undici` import here (tsconfig.json `paths`); the first property read
+ * (`ProxyAgent`, `fetch`...) loads the real package.
+ */
+
+let real
+const load = () => (real ??= __nccwpck_require__(6752))
+module.exports = new Proxy(
+  {},
+  {
+    get: (_target, name) => load()[name],
+    has: (_target, name) => name in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_target, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
+      return descriptor && { ...descriptor, configurable: true }
+    }
+  }
+)
+
+
 /***/ })
 
 /******/ });
@@ -37660,8 +37691,8 @@ class DecodedURL extends URL {
 //# sourceMappingURL=proxy.js.map
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
 var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
+// EXTERNAL MODULE: ./src/lazy/undici.cjs
+var undici = __nccwpck_require__(5669);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
@@ -53335,6 +53366,7 @@ function runContextOf(ctx, env = process.env) {
 
 
 
+
 const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
@@ -53470,6 +53502,7 @@ async function run(deps = defaultDependencies()) {
     }
     catch (error) {
         const message = redact(messageOf(error), secrets);
+        debugStack(log, error);
         const known = error instanceof OperationError ? error.outputs : {};
         outputs = { ...outputs, ...known, error: message };
         writeOutputs(runner.setOutput, outputs, secrets);
@@ -53490,6 +53523,21 @@ async function run(deps = defaultDependencies()) {
             }
         }
     }
+}
+/**
+ * An unexpected error (a bug, not an API or input problem) leaves its stack in
+ * the debug log (ACTIONS_STEP_DEBUG). The bundle's positions map to the source
+ * only when the step sets NODE_OPTIONS=--enable-source-maps: the map is never
+ * parsed otherwise, so starts and failures stay fast.
+ */
+function debugStack(log, error) {
+    if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError)
+        return;
+    if (error instanceof OperationError || !error.stack)
+        return;
+    log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):');
+    for (const line of error.stack.split('\n'))
+        log.debug(line);
 }
 function failureSummary(message, error) {
     const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed';

@@ -4,6 +4,7 @@
  */
 import * as core from '@actions/core'
 import { ApiClient } from './api/client.js'
+import { ApiError } from './api/errors.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
 import type { Config } from './config.js'
@@ -173,6 +174,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     if (result.gateClosed) log.fail(result.gateClosed)
   } catch (error) {
     const message = redact(messageOf(error), secrets)
+    debugStack(log, error)
     const known = error instanceof OperationError ? error.outputs : {}
     outputs = { ...outputs, ...known, error: message }
     writeOutputs(runner.setOutput, outputs, secrets)
@@ -189,6 +191,19 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
       }
     }
   }
+}
+
+/**
+ * An unexpected error (a bug, not an API or input problem) leaves its stack in
+ * the debug log (ACTIONS_STEP_DEBUG). The bundle's positions map to the source
+ * only when the step sets NODE_OPTIONS=--enable-source-maps: the map is never
+ * parsed otherwise, so starts and failures stay fast.
+ */
+function debugStack(log: ActionLog, error: unknown): void {
+  if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError) return
+  if (error instanceof OperationError || !error.stack) return
+  log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):')
+  for (const line of error.stack.split('\n')) log.debug(line)
 }
 
 function failureSummary(message: string, error: unknown): Summary {

@@ -82,6 +82,8 @@ export interface RunOptions {
   /** Where the run listens for SIGINT/SIGTERM (emit on it to cancel); and what SIGTERM's exit does. */
   signals?: NodeJS.EventEmitter
   exit?: (code: number) => void
+  /** Replace the API the run gets (to make it fail in ways the emulator cannot). */
+  makeApi?: Dependencies['makeApi']
 }
 
 export interface RunOutcome {
@@ -138,19 +140,21 @@ export async function runAction(
       ),
     signals: options.signals,
     exit: options.exit,
-    makeApi: (config, log, signal) => {
-      const client = new ApiClient({
-        signal,
-        baseUrl: config.baseUrl,
-        apiKey: config.apiKey,
-        maxRetries: config.maxRetries,
-        requestTimeoutMs: config.requestTimeoutMs,
-        log,
-        clock,
-        pacer: options.pacing instanceof Pacer ? options.pacing : options.pacing ? undefined : null
+    makeApi:
+      options.makeApi ??
+      ((config, log, signal) => {
+        const client = new ApiClient({
+          signal,
+          baseUrl: config.baseUrl,
+          apiKey: config.apiKey,
+          maxRetries: config.maxRetries,
+          requestTimeoutMs: config.requestTimeoutMs,
+          log,
+          clock,
+          pacer: options.pacing instanceof Pacer ? options.pacing : options.pacing ? undefined : null
+        })
+        return new MonitoringApi(client)
       })
-      return new MonitoringApi(client)
-    }
   }
   await run(deps)
   return { core, slept: 'slept' in clock ? (clock as { slept: number[] }).slept : [] }

@@ -66,3 +66,22 @@ describe('bad input', () => {
     expect(core.failed).toContain('base-url must use https')
   })
 })
+
+describe('an unexpected error', () => {
+  it('fails with its message; its stack goes to the debug log only', async () => {
+    const { core } = await runAction(
+      undefined,
+      { operation: 'list-checks', 'base-url': 'http://127.0.0.1:9/v1' },
+      {
+        makeApi: () => {
+          throw new TypeError('something is not a function')
+        }
+      }
+    )
+    expect(core.failed).toBe('something is not a function')
+    const debug = core.logs.filter(l => l.startsWith('debug: '))
+    expect(debug).toContainEqual(expect.stringContaining('unexpected error; its stack'))
+    expect(debug.some(l => /at .*main\.ts/.test(l))).toBe(true)
+    expect(core.logs.filter(l => !l.startsWith('debug: ')).join('\n')).not.toContain(' at ')
+  })
+})

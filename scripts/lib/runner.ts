@@ -50,6 +50,8 @@ export interface StepOptions {
   /** State saved by the main step: makes this run the post step. */
   state?: Record<string, string>
   node?: string
+  /** Options for node before the bundle (e.g. `--import hook.mjs`). */
+  nodeArgs?: string[]
   cwd?: string
   timeoutMs?: number
   /** Called with the child process once it started (to send it signals, as the runner does on cancel). */
@@ -76,7 +78,10 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [BUNDLE], { env, cwd: options.cwd ?? ROOT })
+    const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), BUNDLE], {
+      env,
+      cwd: options.cwd ?? ROOT
+    })
     options.onSpawn?.(child)
     let stdout = ''
     let stderr = ''

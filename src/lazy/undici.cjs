@@ -1,0 +1,24 @@
+/**
+ * `undici`, loaded on first use. @actions/http-client imports undici only for
+ * ProxyAgent (and @actions/core imports http-client for OIDC), so without this
+ * every start would load undici and instantiate its WebAssembly HTTP parser,
+ * although the action's own requests never use it (they go through node:http,
+ * with @actions/http-client's tunnel agent for proxies). The bundle maps the
+ * `undici` import here (tsconfig.json `paths`); the first property read
+ * (`ProxyAgent`, `fetch`...) loads the real package.
+ */
+'use strict'
+let real
+const load = () => (real ??= require('../../node_modules/undici/index.js'))
+module.exports = new Proxy(
+  {},
+  {
+    get: (_target, name) => load()[name],
+    has: (_target, name) => name in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_target, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
+      return descriptor && { ...descriptor, configurable: true }
+    }
+  }
+)
