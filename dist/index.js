@@ -40665,8 +40665,16 @@ class Pacer {
     /** The newest budget the server stated, and the first one of the same window. */
     server;
     windowFirst;
-    /** Others spend the same budget (seen in the server's counts): spread, don't burst. */
-    shared = false;
+    /**
+     * Others spend the same budget: seen in the server's counts (for the rest of
+     * this client's life: they are likely still there in the next window), or
+     * assumed for this window because it was more than half spent when we came.
+     */
+    othersSeen = false;
+    joinedSpent = false;
+    get shared() {
+        return this.othersSeen || this.joinedSpent;
+    }
     /** How fast others spend it (requests per ms), measured over the current window. */
     othersRate = 0;
     constructor(limit, windowMs, clock = realClock) {
@@ -40706,20 +40714,21 @@ class Pacer {
         if (newWindow) {
             this.server = seen;
             this.windowFirst = seen;
-            this.shared = false;
+            this.joinedSpent = false;
             this.othersRate = 0;
             // Joining a window that is already more than half spent: assume whoever spent it is still
             // at it, and spread from the start rather than burst into what is left.
             const limit = budget.limit;
-            if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2)
-                this.shared = true;
+            if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) {
+                this.joinedSpent = true;
+            }
             return;
         }
         this.server = seen;
         const first = this.windowFirst;
         const others = first.remaining - seen.remaining - (seen.ticket - first.ticket);
         if (others > SHARED_AFTER)
-            this.shared = true;
+            this.othersSeen = true;
         if (this.shared)
             this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS);
     }

