@@ -31196,7 +31196,6 @@ exports.prettifyError = prettifyError;
 /***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 var composer = __nccwpck_require__(9984);
@@ -31218,35 +31217,35 @@ var visit = __nccwpck_require__(204);
 
 
 
-__webpack_unused_export__ = composer.Composer;
-__webpack_unused_export__ = Document.Document;
-__webpack_unused_export__ = Schema.Schema;
-__webpack_unused_export__ = errors.YAMLError;
-__webpack_unused_export__ = errors.YAMLParseError;
-__webpack_unused_export__ = errors.YAMLWarning;
-__webpack_unused_export__ = Alias.Alias;
-__webpack_unused_export__ = identity.isAlias;
-__webpack_unused_export__ = identity.isCollection;
-__webpack_unused_export__ = identity.isDocument;
-exports.jh = identity.isMap;
-__webpack_unused_export__ = identity.isNode;
-__webpack_unused_export__ = identity.isPair;
-__webpack_unused_export__ = identity.isScalar;
-exports.oP = identity.isSeq;
-__webpack_unused_export__ = Pair.Pair;
-__webpack_unused_export__ = Scalar.Scalar;
-__webpack_unused_export__ = YAMLMap.YAMLMap;
-__webpack_unused_export__ = YAMLSeq.YAMLSeq;
-__webpack_unused_export__ = cst;
-__webpack_unused_export__ = lexer.Lexer;
-exports.HN = lineCounter.LineCounter;
-__webpack_unused_export__ = parser.Parser;
-__webpack_unused_export__ = publicApi.parse;
-__webpack_unused_export__ = publicApi.parseAllDocuments;
-exports.Tp = publicApi.parseDocument;
-__webpack_unused_export__ = publicApi.stringify;
-__webpack_unused_export__ = visit.visit;
-__webpack_unused_export__ = visit.visitAsync;
+exports.Composer = composer.Composer;
+exports.Document = Document.Document;
+exports.Schema = Schema.Schema;
+exports.YAMLError = errors.YAMLError;
+exports.YAMLParseError = errors.YAMLParseError;
+exports.YAMLWarning = errors.YAMLWarning;
+exports.Alias = Alias.Alias;
+exports.isAlias = identity.isAlias;
+exports.isCollection = identity.isCollection;
+exports.isDocument = identity.isDocument;
+exports.isMap = identity.isMap;
+exports.isNode = identity.isNode;
+exports.isPair = identity.isPair;
+exports.isScalar = identity.isScalar;
+exports.isSeq = identity.isSeq;
+exports.Pair = Pair.Pair;
+exports.Scalar = Scalar.Scalar;
+exports.YAMLMap = YAMLMap.YAMLMap;
+exports.YAMLSeq = YAMLSeq.YAMLSeq;
+exports.CST = cst;
+exports.Lexer = lexer.Lexer;
+exports.LineCounter = lineCounter.LineCounter;
+exports.Parser = parser.Parser;
+exports.parse = publicApi.parse;
+exports.parseAllDocuments = publicApi.parseAllDocuments;
+exports.parseDocument = publicApi.parseDocument;
+exports.stringify = publicApi.stringify;
+exports.visit = visit.visit;
+exports.visitAsync = visit.visitAsync;
 
 
 /***/ }),
@@ -37188,6 +37187,34 @@ module.exports = new Proxy(
 )
 
 
+/***/ }),
+
+/***/ 4488:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+/**
+ * `yaml`, loaded on first use: only a spec input (check, incident, status-page)
+ * or a checks file needs it, so a step without one (get-check, wait-for-check,
+ * most steps) never evaluates it. The first property read (`parseDocument`,
+ * `LineCounter`...) loads the real package; the bundle includes it either way.
+ */
+
+let real
+const load = () => (real ??= __nccwpck_require__(8815))
+module.exports = new Proxy(
+  {},
+  {
+    get: (_target, name) => load()[name],
+    has: (_target, name) => name in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_target, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
+      return descriptor && { ...descriptor, configurable: true }
+    }
+  }
+)
+
+
 /***/ })
 
 /******/ });
@@ -37228,6 +37255,18 @@ module.exports = new Proxy(
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
 /******/ 
 /******/ /* webpack/runtime/create fake namespace object */
 /******/ (() => {
@@ -51077,8 +51116,9 @@ class MonitoringApi {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./src/lazy/yaml.cjs
+var yaml = __nccwpck_require__(4488);
+var yaml_default = /*#__PURE__*/__nccwpck_require__.n(yaml);
 ;// CONCATENATED MODULE: ./src/parse.ts
 /**
  * Pure parsers for the runner's input strings. Each returns a value or throws
@@ -51179,8 +51219,8 @@ function parseMilliseconds(value) {
  * and syntax errors are errors that give the line where the parser knows it.
  */
 function parseYaml(text) {
-    const lines = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+    const lines = new (yaml_default()).LineCounter();
+    const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
     if (doc.errors.length > 0) {
         const first = doc.errors[0];
         const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
@@ -52486,8 +52526,8 @@ class ChecksFileError extends Error {
 }
 /** Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`. */
 function parseChecksFile(text, file) {
-    const lineCounter = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false });
+    const lineCounter = new (yaml_default()).LineCounter();
+    const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false });
     const fail = (message) => {
         throw new ChecksFileError(`checks-file ${file}: ${message}`);
     };
@@ -52496,9 +52536,9 @@ function parseChecksFile(text, file) {
         fail(`not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
     }
     let seq = doc.contents;
-    if ((0,dist/* isMap */.jh)(seq))
+    if (yaml_default().isMap(seq))
         seq = seq.get('checks', true);
-    const items = (0,dist/* isSeq */.oP)(seq) ? seq.items : [];
+    const items = yaml_default().isSeq(seq) ? seq.items : [];
     const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
     if (!shape.success)
         fail(shape.error.issues[0].message);

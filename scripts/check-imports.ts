@@ -22,7 +22,12 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   { room: /^src\/config\.ts$/, may: [/^src\/values\.ts$/], why: 'the Config type is plain data' },
   {
     room: /^src\/operations\//,
-    may: [/^src\/operations\//, /^src\/api\//, /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/],
+    may: [
+      /^src\/operations\//,
+      /^src\/api\//,
+      /^src\/lazy\//,
+      /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/
+    ],
     why: 'operations use the API and plain values; they never read inputs, write outputs or Markdown'
   },
   {
@@ -37,7 +42,7 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/(parse|specs|values|secrets|run-context|runner)\.ts$/,
-    may: [/^src\/(parse|values)\.ts$/],
+    may: [/^src\/(parse|values)\.ts$/, /^src\/lazy\//],
     why: 'the ground floor: plain values, parsers, secrets, facts of the run'
   },
   {

@@ -3,7 +3,7 @@
  * a ValueError that names nothing but the problem; the caller (inputs.ts)
  * adds the input's name.
  */
-import { LineCounter, parseDocument } from 'yaml'
+import yaml from './lazy/yaml.cjs'
 import { Mapping, idProblem, isMapping } from './values.js'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
@@ -101,8 +101,8 @@ export function parseMilliseconds(value: string): number {
  * and syntax errors are errors that give the line where the parser knows it.
  */
 export function parseYaml(text: string): unknown {
-  const lines = new LineCounter()
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
+  const lines = new yaml.LineCounter()
+  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
   if (doc.errors.length > 0) {
     const first = doc.errors[0]
     const line = first.pos ? lines.linePos(first.pos[0]).line : undefined

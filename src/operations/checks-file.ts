@@ -4,7 +4,7 @@
  * that name the file, the entry and its line.
  */
 import { FileHandle, open } from 'node:fs/promises'
-import { LineCounter, isMap, isSeq, parseDocument } from 'yaml'
+import yaml from '../lazy/yaml.cjs'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../values.js'
 
@@ -17,8 +17,8 @@ export class ChecksFileError extends Error {
 
 /** Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`. */
 export function parseChecksFile(text: string, file: string): Mapping[] {
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
+  const lineCounter = new yaml.LineCounter()
+  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
   const fail = (message: string): never => {
     throw new ChecksFileError(`checks-file ${file}: ${message}`)
   }
@@ -29,8 +29,8 @@ export function parseChecksFile(text: string, file: string): Mapping[] {
     )
   }
   let seq: unknown = doc.contents
-  if (isMap(seq)) seq = seq.get('checks', true)
-  const items = isSeq(seq) ? (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items : []
+  if (yaml.isMap(seq)) seq = seq.get('checks', true)
+  const items = yaml.isSeq(seq) ? (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items : []
   const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
   if (!shape.success) fail(shape.error.issues[0].message)
   const list = shape.data as unknown[]
