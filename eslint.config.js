@@ -27,7 +27,7 @@ export default tseslint.config(
   },
   {
     // CommonJS on purpose: the lazy undici is required synchronously on first use.
-    files: ['**/*.cjs'],
+    files: ['**/*.cjs', '**/*.d.cts'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' }
   },
