@@ -37158,6 +37158,35 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
+/***/ 365:
+/***/ ((module) => {
+
+/**
+ * A module that is loaded on first use: `load` runs at the first property
+ * read (`parseDocument`, `ProxyAgent`...), never at import. The bundle still
+ * contains the module; it is only not evaluated until needed.
+ */
+
+module.exports = function onFirstUse(load) {
+  let real
+  const module = () => (real ??= load())
+  return new Proxy(
+    {},
+    {
+      get: (_target, name) => module()[name],
+      has: (_target, name) => name in module(),
+      ownKeys: () => Reflect.ownKeys(module()),
+      getOwnPropertyDescriptor: (_target, name) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(module(), name)
+        return descriptor && { ...descriptor, configurable: true }
+      }
+    }
+  )
+}
+
+
+/***/ }),
+
 /***/ 5669:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -37171,20 +37200,8 @@ exports.visitAsync = visitAsync;
  * (`ProxyAgent`, `fetch`...) loads the real package.
  */
 
-let real
-const load = () => (real ??= __nccwpck_require__(6752))
-module.exports = new Proxy(
-  {},
-  {
-    get: (_target, name) => load()[name],
-    has: (_target, name) => name in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_target, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
-      return descriptor && { ...descriptor, configurable: true }
-    }
-  }
-)
+const onFirstUse = __nccwpck_require__(365)
+module.exports = onFirstUse(() => __nccwpck_require__(6752))
 
 
 /***/ }),
@@ -37199,20 +37216,8 @@ module.exports = new Proxy(
  * `LineCounter`...) loads the real package; the bundle includes it either way.
  */
 
-let real
-const load = () => (real ??= __nccwpck_require__(8815))
-module.exports = new Proxy(
-  {},
-  {
-    get: (_target, name) => load()[name],
-    has: (_target, name) => name in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_target, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
-      return descriptor && { ...descriptor, configurable: true }
-    }
-  }
-)
+const onFirstUse = __nccwpck_require__(365)
+module.exports = onFirstUse(() => __nccwpck_require__(8815))
 
 
 /***/ })

@@ -79,20 +79,18 @@ function match(pattern: string[], parts: string[]): Record<string, string> | und
   return params
 }
 
-/** Answer one API request from the route table. */
-export function dispatch(
-  method: string,
-  path: string,
-  context: Omit<RouteContext, 'params'>,
-  routes: Route[] = ROUTES
-): Answer {
+/** The route table, longest pattern first: the longest route that covers a path decides. */
+const BY_LENGTH = ROUTES.map(route => ({ route, pattern: route.path.split('/').filter(Boolean) })).sort(
+  (a, b) => b.pattern.length - a.pattern.length
+)
+
+/**
+ * Answer one API request from the route table: the covering route's lookup
+ * first (a missing resource is a 404 whatever the method), then the method.
+ */
+export function dispatch(method: string, path: string, context: Omit<RouteContext, 'params'>): Answer {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
-  // The longest route that covers the path decides: its lookup first (a missing resource is a 404
-  // whatever the method), then the method.
-  const candidates = routes
-    .map(route => ({ route, pattern: route.path.split('/').filter(Boolean) }))
-    .sort((a, b) => b.pattern.length - a.pattern.length)
-  for (const { route, pattern } of candidates) {
+  for (const { route, pattern } of BY_LENGTH) {
     const params = match(pattern, parts)
     if (!params) continue
     const ctx: RouteContext = { ...context, params }

@@ -8,17 +8,5 @@
  * (`ProxyAgent`, `fetch`...) loads the real package.
  */
 'use strict'
-let real
-const load = () => (real ??= require('../../node_modules/undici/index.js'))
-module.exports = new Proxy(
-  {},
-  {
-    get: (_target, name) => load()[name],
-    has: (_target, name) => name in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_target, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
-      return descriptor && { ...descriptor, configurable: true }
-    }
-  }
-)
+const onFirstUse = require('./on-first-use.cjs')
+module.exports = onFirstUse(() => require('../../node_modules/undici/index.js'))

@@ -5,17 +5,5 @@
  * `LineCounter`...) loads the real package; the bundle includes it either way.
  */
 'use strict'
-let real
-const load = () => (real ??= require('yaml'))
-module.exports = new Proxy(
-  {},
-  {
-    get: (_target, name) => load()[name],
-    has: (_target, name) => name in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_target, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), name)
-      return descriptor && { ...descriptor, configurable: true }
-    }
-  }
-)
+const onFirstUse = require('./on-first-use.cjs')
+module.exports = onFirstUse(() => require('yaml'))
