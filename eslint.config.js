@@ -26,7 +26,7 @@ export default tseslint.config(
     }
   },
   {
-    // CommonJS on purpose: the lazy undici is required synchronously on first use.
+    // CommonJS on purpose: the stand-ins for lazily loaded packages (src/lazy) are read as namespaces.
     files: ['**/*.cjs', '**/*.d.cts'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' }

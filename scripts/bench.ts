@@ -7,7 +7,8 @@
  *                    process's node) and Node 24 (.cache/node24), paired
  *                    round by round with the floors: a bare `fetch()` of the
  *                    same URL, a bare node:http GET, and `node -e ''`; median
- *                    wall time, the median of the per-round ratios, peak RSS
+ *                    wall time, the median of the per-round ratios, peak RSS;
+ *                    and a failing get-check (a 404) against the passing one
  *   call economy     requests each run sends
  *   rate limit       sync-checks creating 130 checks under the real 100/min
  *                    limit, against the theoretical minimum
@@ -153,22 +154,34 @@ async function coldStart(): Promise<void> {
     }
     writeFileSync(join(work, 'out'), '')
     writeFileSync(join(work, 'state'), '')
+    // The same step on an id the server does not have: a 404, exit 1.
+    const failingEnv = { ...actionEnv, 'INPUT_CHECK-ID': 'chk_not_there' }
     const baseEnv = { URL: `${emulator.baseUrl}/checks/${check.id}`, KEY }
     const nodes: Array<[string, string]> = [[`Node ${process.version}`, process.execPath]]
     if (existsSync(NODE24)) nodes.push(['Node 24 (' + (await versionOf(NODE24)) + ')', NODE24])
     else console.error('  (no Node 24 in .cache/node24: run npm run setup:node24; Node 24 rows skipped)')
     for (const [label, node] of nodes) {
-      const runs = { action: [] as Timed[], fetch: [] as Timed[], http: [] as Timed[], floor: [] as Timed[] }
+      const runs = {
+        action: [] as Timed[],
+        failing: [] as Timed[],
+        fetch: [] as Timed[],
+        http: [] as Timed[],
+        floor: [] as Timed[]
+      }
       for (let i = 0; i < RUNS + 1; i++) {
         const a = await timeNode([BUNDLE], actionEnv, node)
         const f = await timeNode([FETCH_BASELINE], baseEnv, node)
         const h = await timeNode([BASELINE], baseEnv, node)
         const z = await timeNode(['-e', ''], {}, node)
-        if (a.code !== 0 || f.code !== 0 || h.code !== 0 || z.code !== 0) {
-          throw new Error(`cold start run failed on ${label} (action ${a.code}, fetch ${f.code}, http ${h.code})`)
+        const x = await timeNode([BUNDLE], failingEnv, node)
+        if (a.code !== 0 || f.code !== 0 || h.code !== 0 || z.code !== 0 || x.code !== 1) {
+          throw new Error(
+            `cold start run failed on ${label} (action ${a.code}, fetch ${f.code}, http ${h.code}, failing ${x.code})`
+          )
         }
         if (i === 0) continue // warm-up
         runs.action.push(a)
+        runs.failing.push(x)
         runs.fetch.push(f)
         runs.http.push(h)
         runs.floor.push(z)
@@ -192,6 +205,12 @@ async function coldStart(): Promise<void> {
         ms(runs.action),
         `${ms(runs.floor)} (node -e '')`,
         `${fmt(pairedRatio(runs.action, runs.floor), 2)}x`
+      )
+      row(
+        `cold start, ${label}: a failing \`get-check\` (404) vs a passing one`,
+        ms(runs.failing),
+        `${ms(runs.action)} (passing)`,
+        `${fmt(pairedRatio(runs.failing, runs.action), 2)}x`
       )
       row(
         `peak memory (max RSS), ${label}`,

@@ -2,7 +2,7 @@
  * Runner strings -> one typed, validated Config. Nothing here makes a request:
  * every problem with the inputs is found, and named, before the first one.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import {
   ValueError,
   anId,
@@ -21,6 +21,7 @@ import { OPERATIONS, OperationName, entryOf, isOperationName } from './operation
 import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from './specs.js'
 import { Mapping, idProblem } from './values.js'
 import type { Config } from './config.js'
+import { load } from './lazy/modules.cjs'
 
 /** A bad input: the message always starts with the input's name. */
 export class InputError extends Error {
@@ -32,20 +33,24 @@ export class InputError extends Error {
 
 /** Turn a parser's exception into a zod issue on the current field. */
 function using<T>(parse: (value: string) => T) {
-  return (value: string, ctx: z.RefinementCtx): T => {
+  return (value: string, ctx: z.core.ParsePayload): T => {
     try {
       return parse(value)
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
+      ctx.issues.push({ code: 'custom', input: value, message: error instanceof Error ? error.message : String(error) })
       return z.NEVER
     }
   }
 }
 
-const text = z.string().optional()
-const optional = <T>(parse: (value: string) => T) => z.string().transform(using(parse)).optional()
+const text = z.optional(z.string())
+const optional = <T>(parse: (value: string) => T) => z.optional(z.pipe(z.string(), z.transform(using(parse))))
+/** A spec written in YAML or JSON; one instance, so the inputs that use it are known. */
+const yamlMapping = optional(parseMapping)
 const withDefault = <T>(parse: (value: string) => T, fallback: string) =>
-  z.string().default(fallback).transform(using(parse))
+  z.pipe(z._default(z.string(), fallback), z.transform(using(parse)))
+const required = <T>(parse: (value: string) => T) =>
+  z.pipe(z.string({ error: 'is required' }), z.transform(using(parse)))
 
 function parseOperation(value: string): OperationName {
   const name = value.trim()
@@ -57,43 +62,41 @@ function parseOperation(value: string): OperationName {
  * Every input, once: its name, how its string is parsed and its default.
  * (The descriptions are in action.yml; a test holds the two together.)
  */
-const schema = z
-  .object({
-    operation: z.string({ error: 'is required' }).transform(using(parseOperation)),
-    'api-key': z.string({ error: 'is required' }).transform(using(parseApiKey)),
-    'base-url': z.string({ error: 'is required' }).transform(using(parseBaseUrl)),
-    check: optional(parseMapping),
-    'check-id': text,
-    'check-name': text,
-    'check-url': optional(oneLine),
-    'check-type': optional(oneLine),
-    'check-interval': optional(v => parseWholeNumber(v, 1, 10_000_000)),
-    'alert-channels': optional(parseList),
-    'check-status': optional(oneLine),
-    'checks-file': optional(oneLine),
-    'auto-resume': withDefault(parseBoolean, 'false'),
-    prune: withDefault(parseBoolean, 'false'),
-    'prune-prefix': text,
-    'expected-status': withDefault(oneLine, 'up'),
-    'max-response-time': optional(parseMilliseconds),
-    'require-fresh': withDefault(parseBoolean, 'true'),
-    timeout: withDefault(parseDuration, '5m'),
-    'poll-interval': withDefault(parseDuration, '10s'),
-    incident: optional(parseMapping),
-    'incident-id': optional(anId),
-    'incident-title': optional(oneLine),
-    'incident-message': text,
-    'incident-status': optional(oneLine),
-    'status-page': optional(parseMapping),
-    'status-page-id': optional(anId),
-    'status-page-name': optional(oneLine),
-    'dry-run': withDefault(parseBoolean, 'false'),
-    'fail-on-error': withDefault(parseBoolean, 'true'),
-    'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
-    'request-timeout': withDefault(parseDuration, '30s'),
-    'job-summary': withDefault(parseBoolean, 'true')
-  })
-  .strict()
+const schema = z.strictObject({
+  operation: required(parseOperation),
+  'api-key': required(parseApiKey),
+  'base-url': required(parseBaseUrl),
+  check: yamlMapping,
+  'check-id': text,
+  'check-name': text,
+  'check-url': optional(oneLine),
+  'check-type': optional(oneLine),
+  'check-interval': optional(v => parseWholeNumber(v, 1, 10_000_000)),
+  'alert-channels': optional(parseList),
+  'check-status': optional(oneLine),
+  'checks-file': optional(oneLine),
+  'auto-resume': withDefault(parseBoolean, 'false'),
+  prune: withDefault(parseBoolean, 'false'),
+  'prune-prefix': text,
+  'expected-status': withDefault(oneLine, 'up'),
+  'max-response-time': optional(parseMilliseconds),
+  'require-fresh': withDefault(parseBoolean, 'true'),
+  timeout: withDefault(parseDuration, '5m'),
+  'poll-interval': withDefault(parseDuration, '10s'),
+  incident: yamlMapping,
+  'incident-id': optional(anId),
+  'incident-title': optional(oneLine),
+  'incident-message': text,
+  'incident-status': optional(oneLine),
+  'status-page': yamlMapping,
+  'status-page-id': optional(anId),
+  'status-page-name': optional(oneLine),
+  'dry-run': withDefault(parseBoolean, 'false'),
+  'fail-on-error': withDefault(parseBoolean, 'true'),
+  'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
+  'request-timeout': withDefault(parseDuration, '30s'),
+  'job-summary': withDefault(parseBoolean, 'true')
+})
 
 type Parsed = z.output<typeof schema>
 
@@ -101,6 +104,17 @@ type Parsed = z.output<typeof schema>
 export const INPUTS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 export type InputName = (typeof INPUTS)[number]
 export type RawInputs = Partial<Record<InputName, string>>
+
+/** The inputs written in YAML or JSON. */
+export const YAML_INPUTS: readonly InputName[] = INPUTS.filter(name => schema.shape[name] === yamlMapping)
+
+/**
+ * Load what parsing these inputs needs, before parseConfig: the YAML parser
+ * only when a YAML input is given, so most steps never read it.
+ */
+export async function loadParsers(raw: RawInputs): Promise<void> {
+  if (YAML_INPUTS.some(name => raw[name]?.trim())) await load('yaml')
+}
 
 /** One input's value as the action reads it (undefined: not set), for tests that hold action.yml to the code. */
 export function parseInput(name: InputName, value: string | undefined): unknown {
@@ -117,7 +131,7 @@ function present(raw: RawInputs): Record<string, string> {
 }
 
 /** Make the first zod issue one sentence that starts with the input's name. */
-function messageOfIssues(error: z.ZodError): string {
+function messageOfIssues(error: z.core.$ZodError): string {
   return error.issues
     .map(issue => {
       const name = String(issue.path[0] ?? 'inputs')

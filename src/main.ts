@@ -8,7 +8,7 @@ import { ApiError } from './api/errors.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
 import type { Config } from './config.js'
-import { InputError, failOnErrorOf, parseConfig, readInputs } from './inputs.js'
+import { InputError, failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs.js'
 import { entryOf, isOperationName } from './operations/registry.js'
 import type { OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
@@ -159,6 +159,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     }
     runner.saveState(IS_POST, 'true')
 
+    await loadParsers(raw)
     const config = parseConfig(raw)
     jobSummary = config.jobSummary
     const ctx = contextFor(deps, config, log, controller.signal, startedAt)
@@ -227,6 +228,7 @@ async function post(
   const step = isOperationName(named) ? entryOf(named).post : undefined
   const saved = step ? deps.core.getState(step.state) : ''
   if (!step || saved === '') return undefined
+  await loadParsers(raw)
   const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now())
   return step.run(ctx, saved)
 }

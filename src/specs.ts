@@ -3,7 +3,7 @@
  * entry of a checks file), an incident, a status page. Fields the action knows
  * are validated; every other field passes through untouched.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { quote } from './parse.js'
 
 /** A required field that is missing says "needs a <field>"; a wrong one says what it must be. */
@@ -13,25 +13,26 @@ const required = (field: string, otherwise: string) => (issue: { input?: unknown
 const nonEmpty = (field: string) =>
   z
     .string({ error: required(field, 'must be a non-empty string') })
-    .refine(v => v.trim() !== '', { error: 'must be a non-empty string' })
+    .check(z.refine(v => v.trim() !== '', { error: 'must be a non-empty string' }))
 
-const httpUrl = z.string({ error: required('url', 'must be a string') }).superRefine((value, ctx) => {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `must be an absolute URL, got ${quote(value)}` })
-    return
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' })
-  }
-})
+const httpUrl = z.string({ error: required('url', 'must be a string') }).check(
+  z.superRefine((value, ctx) => {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `must be an absolute URL, got ${quote(value)}` })
+      return
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' })
+    }
+  })
+)
 
 const wholeAboveZero = z
-  .number({ error: 'must be a whole number above 0' })
   .int({ error: 'must be a whole number above 0' })
-  .positive({ error: 'must be a whole number above 0' })
+  .check(z.positive({ error: 'must be a whole number above 0' }))
 
 const checkFields = {
   name: nonEmpty('name'),
@@ -44,36 +45,42 @@ const checkFields = {
 
 /** A check spec (the `check` input): every known field optional. */
 export const CheckSpecSchema = z.looseObject({
-  name: checkFields.name.optional(),
-  url: checkFields.url.optional(),
-  type: checkFields.type.optional(),
-  interval: checkFields.interval.optional(),
-  alertChannels: checkFields.alertChannels.optional(),
-  status: checkFields.status.optional()
+  name: z.optional(checkFields.name),
+  url: z.optional(checkFields.url),
+  type: z.optional(checkFields.type),
+  interval: z.optional(checkFields.interval),
+  alertChannels: z.optional(checkFields.alertChannels),
+  status: z.optional(checkFields.status)
 })
 
 /** An entry of a checks file: name and url required. */
-export const CheckEntrySchema = CheckSpecSchema.extend({ name: checkFields.name, url: checkFields.url })
+export const CheckEntrySchema = z.extend(CheckSpecSchema, { name: checkFields.name, url: checkFields.url })
 
 /** A checks file: a list of entries, or a mapping with a `checks` list. */
 export const ChecksFileSchema = z.union(
-  [z.array(z.unknown()), z.looseObject({ checks: z.array(z.unknown()) }).transform(file => file.checks)],
+  [
+    z.array(z.unknown()),
+    z.pipe(
+      z.looseObject({ checks: z.array(z.unknown()) }),
+      z.transform(file => file.checks)
+    )
+  ],
   { error: 'must hold a list of checks, or a mapping with a "checks" list' }
 )
 
 export const IncidentSpecSchema = z.looseObject({
-  title: nonEmpty('title').optional(),
-  message: nonEmpty('message').optional(),
-  status: nonEmpty('status').optional()
+  title: z.optional(nonEmpty('title')),
+  message: z.optional(nonEmpty('message')),
+  status: z.optional(nonEmpty('status'))
 })
 
-export const StatusPageSpecSchema = z.looseObject({ name: nonEmpty('name').optional() })
+export const StatusPageSpecSchema = z.looseObject({ name: z.optional(nonEmpty('name')) })
 
 /**
  * The first problem of a spec, as "<field> <what is wrong>" (or "needs a
  * <field>"), or undefined when the spec is valid.
  */
-export function specProblem(schema: z.ZodType, spec: unknown): string | undefined {
+export function specProblem(schema: z.ZodMiniType, spec: unknown): string | undefined {
   const result = schema.safeParse(spec)
   if (result.success) return undefined
   const issue = result.error.issues[0]

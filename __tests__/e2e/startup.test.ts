@@ -1,12 +1,14 @@
 /**
  * What the bundle does at start: no undici (no WebAssembly is compiled for a
- * request the action makes over node:http), no source map read or parsed
- * unless the step asks with NODE_OPTIONS=--enable-source-maps.
+ * request the action makes over node:http, and its chunk is not even read), no
+ * yaml unless a spec input is given, no source map read or parsed unless the
+ * step asks with NODE_OPTIONS=--enable-source-maps.
  */
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { KEY, useEmulator } from '../helpers/harness.js'
 import { ROOT, runStep } from '../helpers/runner.js'
 
@@ -27,7 +29,75 @@ process.on('exit', () => process.stderr.write('\\nWASM_USED=' + used + '\\n'))
 `
 )
 
+// Records every file the step's module loader reads (the bundle and its chunks).
+const LOADED = join(dir, 'loaded.txt')
+const HOOKS = join(dir, 'loader-hooks.mjs')
+writeFileSync(
+  HOOKS,
+  `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) appendFileSync(${JSON.stringify(LOADED)}, url + '\\n')
+  return next(url, context)
+}
+`
+)
+const LOADER = join(dir, 'loader.mjs')
+writeFileSync(
+  LOADER,
+  `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(HOOKS).href)})\n`
+)
+
+/** The bundle's files a step read, by name (index.js, 752.index.js...). */
+async function filesRead(inputs: Record<string, string>): Promise<{ code: number | null; files: string[] }> {
+  writeFileSync(LOADED, '')
+  const r = await runStep(inputs, { nodeArgs: ['--import', LOADER] })
+  const dist = join(ROOT, 'dist')
+  const files = readFileSync(LOADED, 'utf8')
+    .split('\n')
+    .filter(url => url.startsWith('file:') && decodeURIComponent(new URL(url).pathname).startsWith(dist + '/'))
+    .map(url => decodeURIComponent(new URL(url).pathname).slice(dist.length + 1))
+  return { code: r.code, files: [...new Set(files)].sort() }
+}
+
+/** The chunk that holds a package, found by a string only that package has. */
+function chunkWith(marker: string): string {
+  const chunks = readdirSync(join(ROOT, 'dist')).filter(name => /^\d+\.index\.js$/.test(name))
+  const holding = chunks.filter(name => readFileSync(join(ROOT, 'dist', name), 'utf8').includes(marker))
+  expect(holding).toHaveLength(1)
+  expect(readFileSync(join(ROOT, 'dist', 'index.js'), 'utf8')).not.toContain(marker)
+  return holding[0]
+}
+
 describe('the bundle at start', () => {
+  const undiciChunk = () => chunkWith('llhttp') // undici's HTTP parser
+  const yamlChunk = () => chunkWith('YAMLParseError')
+
+  it('get-check reads neither the undici nor the yaml chunk: only index.js', async () => {
+    const check = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const r = await filesRead({
+      'api-key': KEY,
+      'base-url': emulator.baseUrl,
+      operation: 'get-check',
+      'check-id': check.id
+    })
+    expect(r.code).toBe(0)
+    expect(r.files).toContain('index.js')
+    expect(r.files).not.toContain(undiciChunk())
+    expect(r.files).not.toContain(yamlChunk())
+  })
+
+  it('a step with a YAML spec input reads the yaml chunk (so the test above can fail), still not undici', async () => {
+    const r = await filesRead({
+      'api-key': KEY,
+      'base-url': emulator.baseUrl,
+      operation: 'upsert-check',
+      check: 'name: loaded\nurl: https://loaded.example.com/'
+    })
+    expect(r.code).toBe(0)
+    expect(r.files).toContain(yamlChunk())
+    expect(r.files).not.toContain(undiciChunk())
+  })
+
   it('get-check compiles no WebAssembly: undici is not loaded for a request over node:http', async () => {
     const check = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     const r = await runStep(

@@ -1,5 +1,9 @@
-import { describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { load } from '../../src/lazy/modules.cjs'
 import { INPUTS, failOnErrorOf, parseConfig, RawInputs } from '../../src/inputs.js'
+
+// The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
+beforeAll(() => load('yaml'))
 
 const base: RawInputs = { 'api-key': 'k3y', 'base-url': 'https://api.example.com/v1/' }
 const parse = (inputs: RawInputs) => parseConfig({ ...base, ...inputs })
@@ -197,5 +201,12 @@ describe('targets: names with commas, ids that would address another path', () =
     expect(() => parse({ operation: 'create-check', check: '!!set {a: null}' })).toThrow(
       /^check must be a YAML or JSON mapping/
     )
+  })
+})
+
+describe('the inputs written in YAML or JSON', () => {
+  it('are the three spec inputs: only they make a step load the YAML parser', async () => {
+    const { YAML_INPUTS } = await import('../../src/inputs.js')
+    expect([...YAML_INPUTS].sort()).toEqual(['check', 'incident', 'status-page'])
   })
 })

@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { load } from '../../src/lazy/modules.cjs'
 import {
   parseBoolean,
   parseDuration,
@@ -7,6 +8,9 @@ import {
   parseMilliseconds,
   parseWholeNumber
 } from '../../src/parse.js'
+
+// The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
+beforeAll(() => load('yaml'))
 
 describe('parseDuration', () => {
   it.each([

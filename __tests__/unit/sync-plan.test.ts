@@ -1,6 +1,10 @@
-import { describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { load } from '../../src/lazy/modules.cjs'
 import { parseChecksFile } from '../../src/operations/checks-file.js'
 import { computePlan } from '../../src/operations/sync.js'
+
+// The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
+beforeAll(() => load('yaml'))
 
 const server = [
   {

@@ -2,7 +2,7 @@
  * Reading answers: JSON bodies, a single resource as `{data: {...}}` or bare,
  * checked against the API's schema. Errors name the method and path.
  */
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { isMapping } from '../values.js'
 import { ApiError } from './errors.js'
 import type { Method } from './retry.js'
@@ -32,7 +32,7 @@ export function jsonOf(method: Method, response: RawResponse, names: BodyNames):
 }
 
 /** `value` checked against `schema`; the first problem names its field. */
-export function parseAs<S extends z.ZodType>(
+export function parseAs<S extends z.ZodMiniType>(
   schema: S,
   value: unknown,
   method: Method,
@@ -53,7 +53,7 @@ export function parseAs<S extends z.ZodType>(
 }
 
 /** A single resource of an answer: `{data: {...}}` or the bare object. */
-export function readOne<S extends z.ZodType>(
+export function readOne<S extends z.ZodMiniType>(
   schema: S,
   method: Method,
   response: RawResponse,

@@ -6,7 +6,7 @@
  * or bare bodies. It knows nothing of the runner: it is given a logger.
  */
 import { HttpClient, getProxyUrl } from '@actions/http-client'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
 import { collectionOf, nextPageOf } from './pagination.js'
@@ -215,7 +215,7 @@ export class ApiClient {
   // ---------------------------------------------------------------- bodies
 
   /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
-  readOne<S extends z.ZodType>(schema: S, method: Method, response: RawResponse, what: string): z.output<S> {
+  readOne<S extends z.ZodMiniType>(schema: S, method: Method, response: RawResponse, what: string): z.output<S> {
     return readOne(schema, method, response, what, this.names)
   }
 
@@ -227,18 +227,18 @@ export class ApiClient {
   // ---------------------------------------------------------------- verbs
 
   /** GET one resource; null on 404. */
-  async getOrNull<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S> | null> {
+  async getOrNull<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<z.output<S> | null> {
     const response = await this.send('GET', path, undefined, s => s === 404)
     if (response.status === 404) return null
     return this.readOne(schema, 'GET', response, what)
   }
 
-  async get<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S>> {
+  async get<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<z.output<S>> {
     return this.readOne(schema, 'GET', await this.send('GET', path), what)
   }
 
   /** PUT a whole resource. Servers that answer with no body get the sent one back. */
-  async put<S extends z.ZodType>(
+  async put<S extends z.ZodMiniType>(
     path: string,
     body: Record<string, unknown>,
     schema: S,
@@ -259,7 +259,7 @@ export class ApiClient {
   }
 
   /** Every item of a collection, following the server's next-page signals (pagination.ts). */
-  async list<S extends z.ZodType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
+  async list<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
     const items: Array<z.output<S>> = []
     const seen = new Set<string>()
     const stop = (at: URL, detail: string) =>

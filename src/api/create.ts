@@ -5,7 +5,7 @@
  * none, the POST is sent again, within the retry budget. (Runs racing on one
  * name are a different matter: operations/converge.ts.)
  */
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { ApiClient } from './client.js'
 import { ApiError, isAmbiguous } from './errors.js'
 import { backoffMs } from './retry.js'
@@ -26,7 +26,7 @@ export interface Recovery<T> {
   matches: (item: T) => boolean
 }
 
-export async function createResource<S extends z.ZodType<{ id: string }>>(
+export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
   client: ApiClient,
   path: string,
   body: Record<string, unknown>,

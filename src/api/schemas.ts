@@ -2,43 +2,43 @@
  * The API's resources, as zod schemas that keep every field they do not name.
  * Only `id` is required: the API document leaves most fields unspecified.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
-const id = z.union([z.string().min(1), z.number()]).transform(String)
+const id = z.pipe(z.union([z.string().check(z.minLength(1)), z.number()]), z.transform(String))
 
 export const CheckSchema = z.looseObject({
   id,
-  name: z.string().nullish(),
-  url: z.string().nullish(),
-  type: z.string().nullish(),
-  interval: z.number().nullish(),
-  alertChannels: z.array(z.string()).nullish(),
-  status: z.string().nullish(),
-  lastCheckedAt: z.string().nullish(),
-  responseTime: z.number().nullish()
+  name: z.nullish(z.string()),
+  url: z.nullish(z.string()),
+  type: z.nullish(z.string()),
+  interval: z.nullish(z.number()),
+  alertChannels: z.nullish(z.array(z.string())),
+  status: z.nullish(z.string()),
+  lastCheckedAt: z.nullish(z.string()),
+  responseTime: z.nullish(z.number())
 })
 export type Check = z.output<typeof CheckSchema>
 
 export const IncidentSchema = z.looseObject({
   id,
-  title: z.string().nullish(),
-  message: z.string().nullish(),
-  status: z.string().nullish(),
-  createdAt: z.string().nullish(),
-  updatedAt: z.string().nullish()
+  title: z.nullish(z.string()),
+  message: z.nullish(z.string()),
+  status: z.nullish(z.string()),
+  createdAt: z.nullish(z.string()),
+  updatedAt: z.nullish(z.string())
 })
 export type Incident = z.output<typeof IncidentSchema>
 
 export const StatusPageSchema = z.looseObject({
   id,
-  name: z.string().nullish()
+  name: z.nullish(z.string())
 })
 export type StatusPage = z.output<typeof StatusPageSchema>
 
 export const HistoryEntrySchema = z.looseObject({
-  status: z.string().nullish(),
-  responseTime: z.number().nullish(),
-  checkedAt: z.string().nullish()
+  status: z.nullish(z.string()),
+  responseTime: z.nullish(z.number()),
+  checkedAt: z.nullish(z.string())
 })
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>
 

@@ -1,9 +1,6 @@
 /**
- * `yaml`, loaded on first use: only a spec input (check, incident, status-page)
- * or a checks file needs it, so a step without one (get-check, wait-for-check,
- * most steps) never evaluates it. The first property read (`parseDocument`,
- * `LineCounter`...) loads the real package; the bundle includes it either way.
+ * `yaml`, read once `load('yaml')` (./modules.cjs) has loaded it: a step
+ * without a spec input or a checks file never reads or evaluates the package.
  */
 'use strict'
-const onFirstUse = require('./on-first-use.cjs')
-module.exports = onFirstUse(() => require('yaml'))
+module.exports = require('./modules.cjs').lazy('yaml')

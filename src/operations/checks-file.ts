@@ -4,6 +4,7 @@
  * that name the file, the entry and its line.
  */
 import { FileHandle, open } from 'node:fs/promises'
+import { load } from '../lazy/modules.cjs'
 import yaml from '../lazy/yaml.cjs'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../values.js'
@@ -53,8 +54,12 @@ export function parseChecksFile(text: string, file: string): Mapping[] {
 /** The largest checks file read: bigger ones are refused before they are read whole. */
 export const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024
 
-/** A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never read past that. */
+/**
+ * A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never
+ * read past that. The YAML parser parseChecksFile needs is loaded with it.
+ */
 export async function readChecksFile(given: string, file: string): Promise<string> {
+  await load('yaml')
   const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
   let handle: FileHandle
   try {

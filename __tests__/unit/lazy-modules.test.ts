@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+interface UndiciLike {
+  ProxyAgent: new (url: string) => object
+  fetch: unknown
+}
+interface Lazy {
+  load(name: string): Promise<void>
+}
+
+// One module registry for this file, tests in order: nothing is loaded until a test loads it.
+describe('packages kept out of the bundle main file (src/lazy)', () => {
+  it('the undici stand-in refuses a read before load, naming the package', () => {
+    const stand = require('../../src/lazy/undici.cjs') as UndiciLike
+    expect(() => stand.ProxyAgent).toThrow("undici is used before it is loaded: await load('undici') first")
+    expect(() => 'fetch' in stand).toThrow(/undici is used before it is loaded/)
+  })
+
+  it('after load, the undici stand-in is the real package: ProxyAgent for a proxy, fetch', async () => {
+    const { load } = require('../../src/lazy/modules.cjs') as Lazy
+    const stand = require('../../src/lazy/undici.cjs') as UndiciLike
+    await load('undici')
+    await load('undici') // a second load is a no-op
+    // The real package, by its path: the bundle's `undici` alias points at the stand-in.
+    const real = require('../../node_modules/undici/index.js') as UndiciLike
+    expect(stand.ProxyAgent).toBe(real.ProxyAgent)
+    expect(new stand.ProxyAgent('http://127.0.0.1:9')).toBeInstanceOf(real.ProxyAgent)
+    expect(typeof stand.fetch).toBe('function')
+    expect('Agent' in stand).toBe(true)
+    expect(Object.keys(stand)).toContain('ProxyAgent')
+  })
+
+  it('the yaml stand-in reads the real package once loaded, and not before', async () => {
+    const { load } = require('../../src/lazy/modules.cjs') as Lazy
+    const stand = require('../../src/lazy/yaml.cjs') as { parse(text: string): unknown }
+    expect(() => stand.parse('a: 1')).toThrow("yaml is used before it is loaded: await load('yaml') first")
+    await load('yaml')
+    expect(stand.parse('a: 1')).toEqual({ a: 1 })
+  })
+})
