@@ -14185,13 +14185,26 @@ function renderSummary(summary, operation, secrets) {
 }
 
 ;// CONCATENATED MODULE: ./src/run-context.ts
+
+
 /**
  * The run's facts. `@actions/github` (and its Octokit) is loaded only when an
  * operation asks for them, which keeps every other step's start-up fast.
  */
 async function loadRunContext(env = process.env) {
-    const { context } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const { context } = await importGithub(env);
     return runContextOf(context, env);
+}
+/**
+ * `@actions/github`, a chunk of its own. Its import builds Octokit's fetch for
+ * the GitHub API, which reads undici's ProxyAgent when a proxy applies to that
+ * URL: undici is loaded first then, and only then (evaluating it costs about
+ * as much as the rest of the start).
+ */
+async function importGithub(env = process.env) {
+    if (lib_getProxyUrl(env.GITHUB_API_URL || 'https://api.github.com'))
+        await (0,modules.load)('undici');
+    return __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
 }
 function runContextOf(ctx, env = process.env) {
     const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');

@@ -3,6 +3,8 @@
  * `@actions/github`'s context (the runner's GITHUB_* variables).
  */
 import type * as github from '@actions/github'
+import { getProxyUrl } from '@actions/http-client'
+import { load } from './lazy/modules.cjs'
 
 export interface RunContext {
   workflow: string
@@ -32,8 +34,19 @@ type ContextLike = Pick<
  * operation asks for them, which keeps every other step's start-up fast.
  */
 export async function loadRunContext(env: NodeJS.ProcessEnv = process.env): Promise<RunContext> {
-  const { context } = await import('@actions/github')
+  const { context } = await importGithub(env)
   return runContextOf(context, env)
+}
+
+/**
+ * `@actions/github`, a chunk of its own. Its import builds Octokit's fetch for
+ * the GitHub API, which reads undici's ProxyAgent when a proxy applies to that
+ * URL: undici is loaded first then, and only then (evaluating it costs about
+ * as much as the rest of the start).
+ */
+export async function importGithub(env: NodeJS.ProcessEnv = process.env): Promise<typeof github> {
+  if (getProxyUrl(env.GITHUB_API_URL || 'https://api.github.com')) await load('undici')
+  return import('@actions/github')
 }
 
 export function runContextOf(ctx: ContextLike, env: NodeJS.ProcessEnv = process.env): RunContext {
