@@ -13407,6 +13407,217 @@ async function readChecksFile(given, file) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/operations/plan.ts
+
+
+/** What a deleted check takes with it: its writable fields. */
+function deleted(check) {
+    const changes = {};
+    for (const [field, value] of Object.entries(writableOf(check))) {
+        if (field !== 'name' && value !== undefined && value !== null)
+            changes[field] = { from: value };
+    }
+    return { fields: Object.keys(changes), changes };
+}
+/** What to do to make `server` equal `wanted`. */
+function computePlan(wanted, server, options) {
+    const plan = [];
+    for (const spec of wanted) {
+        const name = String(spec.name);
+        const { check: current, duplicates } = findByName(server, name, ' on the service');
+        for (const duplicate of duplicates) {
+            plan.push({
+                action: 'delete',
+                name,
+                id: duplicate.id,
+                ...deleted(duplicate),
+                note: `identical duplicate of ${current.id}`
+            });
+        }
+        const body = withDefaultType(spec);
+        if (!current) {
+            const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]));
+            plan.push({ action: 'create', name, fields: Object.keys(body), changes, body });
+            continue;
+        }
+        const fields = differences(body, current);
+        const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]));
+        plan.push(fields.length > 0
+            ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body } }
+            : { action: 'unchanged', name, id: current.id, fields: [], changes: {} });
+    }
+    if (options.prune) {
+        const listed = new Set(wanted.map(s => String(s.name)));
+        for (const check of server) {
+            const name = str(check.name);
+            if (listed.has(name))
+                continue;
+            if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix))
+                continue;
+            plan.push({ action: 'delete', name, id: check.id, ...deleted(check) });
+        }
+    }
+    return plan;
+}
+function countOf(plan, action, onlyApplied = false) {
+    return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
+        .length;
+}
+/** The order a plan is shown in: what changes first. */
+function sortedForShow(plan) {
+    const order = ['create', 'update', 'delete', 'unchanged'];
+    return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action));
+}
+/** A value as it is shown in a plan: JSON, cut to `max` characters. */
+function shown(value, max = 80) {
+    const text = value === undefined ? 'absent' : JSON.stringify(value);
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+/** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
+function describeChanges(entry) {
+    return entry.fields
+        .map(field => {
+        const change = entry.changes[field] ?? {};
+        if (entry.action === 'create')
+            return `${field}: ${shown(change.to)}`;
+        if (entry.action === 'delete')
+            return `${field}: ${shown(change.from)}`;
+        return `${field}: ${shown(change.from)} → ${shown(change.to)}`;
+    })
+        .join('; ');
+}
+/** An entry as `result` and the plan file have it: no request body, no outcome unless applied. */
+function entryResult(e) {
+    return {
+        action: e.action,
+        name: e.name,
+        id: e.id ?? null,
+        fields: e.fields,
+        changes: e.changes,
+        ...(e.note ? { note: e.note } : {}),
+        ...(e.outcome ? { outcome: e.outcome } : {})
+    };
+}
+/** Two plans' entries compared on what they would do (action, name, id, changes). */
+function sameEntry(a, b) {
+    const key = (e) => canonical({ action: e.action, name: e.name, id: e.id ?? null, changes: e.changes ?? {} });
+    return key(a) === key(b);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/operations/plan-file.ts
+/**
+ * The plan on disk: `plan-file` writes it (`{"version": 1, "checks": [...]}`),
+ * `approved-plan` reads one back and holds this run to it. Both files are
+ * plain JSON that a workflow passes between jobs as an artifact.
+ */
+
+
+
+
+
+
+const PLAN_VERSION = 1;
+class PlanFileError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'PlanFileError';
+    }
+}
+/** The plan file's JSON: the entries as `result` has them, without outcomes. */
+function planDocument(plan) {
+    return { version: PLAN_VERSION, checks: plan.map(e => entryResult({ ...e, outcome: undefined })) };
+}
+/** Write the plan whole or not at all: a temporary file beside it, then a rename. */
+async function writePlanFile(given, file, plan) {
+    const temporary = external_node_path_namespaceObject.join(external_node_path_namespaceObject.dirname(file), `.${external_node_path_namespaceObject.basename(file)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temporary, JSON.stringify(planDocument(plan), null, 2) + '\n', { flag: 'wx' });
+        await (0,promises_namespaceObject.rename)(temporary, file);
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(temporary, { force: true });
+        const code = error.code;
+        throw new PlanFileError(`plan-file ${given}: cannot write ${file}${code ? ` (${code})` : ''}`);
+    }
+}
+/** Read an approved plan: JSON with version 1 and a list of entries, else an error naming the input. */
+async function readApprovedPlan(given, file) {
+    const fail = (why) => {
+        throw new PlanFileError(`approved-plan ${given}: ${why}`);
+    };
+    let text = '';
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch (error) {
+        const code = error.code;
+        fail(`cannot read ${file}${code ? ` (${code})` : ''}; it is the plan-file of the reviewed dry-run (download its artifact first)`);
+    }
+    let doc;
+    try {
+        doc = JSON.parse(text);
+    }
+    catch {
+        fail('is not JSON written by plan-file');
+    }
+    if (!isMapping(doc) || doc.version !== PLAN_VERSION || !Array.isArray(doc.checks)) {
+        fail(`is not a plan file of version ${PLAN_VERSION} ({"version": 1, "checks": [...]})`);
+    }
+    const checks = doc.checks;
+    if (!checks.every(e => isMapping(e) && typeof e.action === 'string' && typeof e.name === 'string')) {
+        fail('has an entry without an action and a name');
+    }
+    return checks;
+}
+const label = (e) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` (${String(e.id)})` : ''}`;
+/**
+ * How the plan computed now differs from the approved one, one line per
+ * difference (none: the same plan). Unchanged entries count too: a check
+ * that changed on the service since the review makes the plans differ.
+ */
+function planDifferences(approved, now) {
+    const current = now.map(e => entryResult({ ...e, outcome: undefined }));
+    const key = (e) => `${String(e.action)}\u0000${String(e.name)}\u0000${String(e.id ?? '')}`;
+    const left = new Map(approved.map(e => [key(e), e]));
+    const out = [];
+    for (const entry of current) {
+        const match = left.get(key(entry));
+        if (!match) {
+            out.push(`now also ${label(entry)}`);
+            continue;
+        }
+        left.delete(key(entry));
+        if (!sameEntry(match, entry)) {
+            out.push(`${label(entry)} changes ${changed(match, entry)}`);
+        }
+    }
+    for (const entry of left.values())
+        out.push(`no longer ${label(entry)}`);
+    return out;
+}
+/** One field's change as text: `60 → 30`, or only the side there is. */
+function changeText(change) {
+    if (!change)
+        return 'no change';
+    if (!('from' in change))
+        return shown(change.to, 40);
+    if (!('to' in change))
+        return `${shown(change.from, 40)} (deleted)`;
+    return `${shown(change.from, 40)} → ${shown(change.to, 40)}`;
+}
+/** Which fields' changes differ between an approved entry and the one computed now. */
+function changed(approved, now) {
+    const a = (isMapping(approved.changes) ? approved.changes : {});
+    const b = now.changes;
+    const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    return fields
+        .filter(f => canonical(a[f] ?? null) !== canonical(b[f] ?? null))
+        .map(f => `${f} (approved: ${changeText(a[f])}; now: ${changeText(b[f])})`)
+        .join(', ');
+}
+
 ;// CONCATENATED MODULE: ./src/operations/sync.ts
 /**
  * Monitoring as code: make the service's checks equal to a file's list.
@@ -13421,71 +13632,22 @@ async function readChecksFile(given, file) {
 
 
 
+
+
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4;
-/** What to do to make `server` equal `wanted`. Pure. */
-function computePlan(wanted, server, options) {
-    const plan = [];
-    for (const spec of wanted) {
-        const name = String(spec.name);
-        const { check: current, duplicates } = findByName(server, name, ' on the service');
-        for (const duplicate of duplicates) {
-            plan.push({
-                action: 'delete',
-                name,
-                id: duplicate.id,
-                fields: [],
-                note: `identical duplicate of ${current.id}`
-            });
-        }
-        const body = withDefaultType(spec);
-        if (!current) {
-            plan.push({ action: 'create', name, fields: Object.keys(body), body });
-            continue;
-        }
-        const fields = differences(body, current);
-        plan.push(fields.length > 0
-            ? { action: 'update', name, id: current.id, fields, body: { ...writableOf(current), ...body } }
-            : { action: 'unchanged', name, id: current.id, fields: [] });
-    }
-    if (options.prune) {
-        const listed = new Set(wanted.map(s => String(s.name)));
-        for (const check of server) {
-            const name = str(check.name);
-            if (listed.has(name))
-                continue;
-            if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix))
-                continue;
-            plan.push({ action: 'delete', name, id: check.id, fields: [] });
-        }
-    }
-    return plan;
-}
-function countOf(plan, action, onlyApplied = false) {
-    return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
-        .length;
-}
 function planSummary(title, plan, lines) {
-    const order = ['create', 'update', 'delete', 'unchanged'];
-    const sorted = [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action));
     return {
         title,
         lines,
         tables: [
             {
-                head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-                rows: sorted.map(e => [e.action, e.name, e.id, e.note ?? e.fields.join(', '), e.outcome])
+                head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
+                rows: sortedForShow(plan).map(e => [e.action, e.name, e.id, e.note ?? describeChanges(e), e.outcome])
             }
         ]
     };
 }
-const entryResult = (e) => ({
-    action: e.action,
-    name: e.name,
-    id: e.id ?? null,
-    fields: e.fields,
-    ...(e.outcome ? { outcome: e.outcome } : {})
-});
 async function applyEntry(ctx, entry, before) {
     const api = ctx.api;
     if (entry.action === 'create') {
@@ -13557,34 +13719,76 @@ function halfWayMessage(changes, failed, error) {
         : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).';
     return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`;
 }
+/** The counts and the plan, as outputs: before applying, and after. */
+function planOutputs(plan, count, applied) {
+    const changes = plan.filter(e => e.action !== 'unchanged');
+    return {
+        created: countOf(plan, 'create', applied),
+        updated: countOf(plan, 'update', applied),
+        deleted: countOf(plan, 'delete', applied),
+        unchanged: countOf(plan, 'unchanged'),
+        count,
+        changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
+        result: plan.map(entryResult)
+    };
+}
+/**
+ * What stops a plan before anything is written: more deletes than
+ * max-deletions, or a plan that is not the approved one. The plan is in the
+ * error's outputs and summary, so the reviewer sees what was refused.
+ */
+function refusal(ctx, plan, approved) {
+    const deletes = countOf(plan, 'delete');
+    if (deletes > ctx.config.maxDeletions) {
+        return `sync-checks refused: the plan deletes ${deletes} checks, more than max-deletions (${ctx.config.maxDeletions}). Nothing was written. If these deletes are meant, raise max-deletions for this run; else fix the checks file or prune-prefix.`;
+    }
+    if (approved === undefined)
+        return undefined;
+    const differences = planDifferences(approved, plan);
+    if (differences.length === 0)
+        return undefined;
+    const shownDifferences = differences.slice(0, 10).join('; ');
+    const more = differences.length > 10 ? `; and ${differences.length - 10} more` : '';
+    return `sync-checks refused: the plan differs from approved-plan ${ctx.config.approvedPlan} in ${differences.length} place(s): ${shownDifferences}${more}. Nothing was written. Review the new plan (run the dry-run again) and approve it.`;
+}
 const syncChecks = async (ctx) => {
-    const file = external_node_path_namespaceObject.resolve(ctx.workspace, ctx.config.checksFile);
-    const text = await readChecksFile(ctx.config.checksFile, file);
-    const wanted = parseChecksFile(text, ctx.config.checksFile);
+    const { config } = ctx;
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.checksFile);
+    const text = await readChecksFile(config.checksFile, file);
+    const wanted = parseChecksFile(text, config.checksFile);
+    if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
+        throw new OperationError(`sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`);
+    }
+    const approved = config.approvedPlan === undefined
+        ? undefined
+        : await readApprovedPlan(config.approvedPlan, external_node_path_namespaceObject.resolve(ctx.workspace, config.approvedPlan));
     const server = await ctx.api.listChecks();
-    const plan = computePlan(wanted, server, { prune: ctx.config.prune, prunePrefix: ctx.config.prunePrefix });
+    const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix });
     const changes = plan.filter(e => e.action !== 'unchanged');
     const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`;
     await ctx.log.group(`Plan: ${tally}`, async () => {
         for (const e of plan) {
-            ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}${e.note ? `: ${e.note}` : ''}`);
+            const detail = e.note ?? describeChanges(e);
+            ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`);
         }
     });
-    if (ctx.config.dryRun) {
+    if (config.planFile !== undefined) {
+        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan);
+        ctx.log.info(`Plan written to ${config.planFile}.`);
+    }
+    const refused = refusal(ctx, plan, approved);
+    if (refused !== undefined) {
+        throw new OperationError(refused, planOutputs(plan, wanted.length, false), planSummary('Sync refused', plan, [refused]));
+    }
+    if (approved !== undefined)
+        ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`);
+    if (config.dryRun) {
         for (const e of changes) {
             const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE';
             dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
         }
         return {
-            outputs: {
-                created: countOf(plan, 'create'),
-                updated: countOf(plan, 'update'),
-                deleted: countOf(plan, 'delete'),
-                unchanged: countOf(plan, 'unchanged'),
-                count: wanted.length,
-                changed: changes.length > 0,
-                result: plan.map(entryResult)
-            },
+            outputs: planOutputs(plan, wanted.length, false),
             summary: planSummary('Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
         };
     }
@@ -13621,15 +13825,7 @@ const syncChecks = async (ctx) => {
             convergeFailure = error;
         }
     }
-    const outputs = {
-        created: countOf(plan, 'create', true),
-        updated: countOf(plan, 'update', true),
-        deleted: countOf(plan, 'delete', true),
-        unchanged: countOf(plan, 'unchanged'),
-        count: wanted.length,
-        changed: changes.some(e => e.outcome === 'applied'),
-        result: plan.map(entryResult)
-    };
+    const outputs = planOutputs(plan, wanted.length, true);
     if (failure !== undefined) {
         const message = halfWayMessage(changes, failure.entry, failure.error);
         throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]));
@@ -13772,6 +13968,11 @@ const schema = strictObject({
     'auto-resume': withDefault(parseBoolean, 'false'),
     prune: withDefault(parseBoolean, 'false'),
     'prune-prefix': inputs_text,
+    'max-deletions': withDefault(v => parseWholeNumber(v, 0, 1_000_000), '10'),
+    'plan-file': inputs_optional(oneLine),
+    'approved-plan': inputs_optional(oneLine),
+    'pr-comment': withDefault(parseBoolean, 'false'),
+    'github-token': inputs_text,
     'expected-status': withDefault(oneLine, 'up'),
     'max-response-time': inputs_optional(parseMilliseconds),
     'require-fresh': withDefault(parseBoolean, 'true'),
@@ -13932,6 +14133,11 @@ function parseConfig(raw) {
         autoResume: p['auto-resume'],
         prune: p.prune,
         prunePrefix: p['prune-prefix'],
+        maxDeletions: p['max-deletions'],
+        planFile: p['plan-file'],
+        approvedPlan: p['approved-plan'],
+        prComment: p['pr-comment'],
+        githubToken: p['github-token']?.trim(),
         expectedStatus: p['expected-status'],
         maxResponseTimeMs: p['max-response-time'],
         requireFresh: p['require-fresh'],
@@ -14346,13 +14552,14 @@ async function run(deps = defaultDependencies()) {
     let outputs = {};
     try {
         const raw = readInputs(name => runner.getInput(name));
-        // The key is masked before anything else can print it.
-        const key = raw['api-key'] ?? '';
-        // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-        for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
-            if (form !== '') {
-                runner.setSecret(form);
-                secrets.push(form);
+        // The key and the GitHub token are masked before anything else can print them:
+        // also each line of one pasted with line breaks, so no line of it is ever shown.
+        for (const key of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
+            for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
+                if (form !== '' && !secrets.includes(form)) {
+                    runner.setSecret(form);
+                    secrets.push(form);
+                }
             }
         }
         failOnError = failOnErrorOf(raw);

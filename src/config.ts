@@ -21,6 +21,15 @@ export interface Config<Op extends string = string> {
   autoResume: boolean
   prune: boolean
   prunePrefix?: string
+  /** sync-checks: the most deletes a plan may hold. */
+  maxDeletions: number
+  /** sync-checks: where to write the plan (JSON). */
+  planFile?: string
+  /** sync-checks: the plan file that was reviewed; apply only that. */
+  approvedPlan?: string
+  /** Comment on the pull request (sync-checks, wait-for-check). */
+  prComment: boolean
+  githubToken?: string
   expectedStatus: string
   maxResponseTimeMs?: number
   requireFresh: boolean

@@ -138,13 +138,14 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
   let outputs: Outputs = {}
   try {
     const raw = readInputs(name => runner.getInput(name))
-    // The key is masked before anything else can print it.
-    const key = raw['api-key'] ?? ''
-    // Also each line of a key pasted with line breaks, so no line of it is ever shown.
-    for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
-      if (form !== '') {
-        runner.setSecret(form)
-        secrets.push(form)
+    // The key and the GitHub token are masked before anything else can print them:
+    // also each line of one pasted with line breaks, so no line of it is ever shown.
+    for (const key of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
+      for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
+        if (form !== '' && !secrets.includes(form)) {
+          runner.setSecret(form)
+          secrets.push(form)
+        }
       }
     }
     failOnError = failOnErrorOf(raw)

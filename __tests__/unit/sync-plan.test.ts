@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { parseChecksFile } from '../../src/operations/checks-file.js'
-import { computePlan } from '../../src/operations/sync.js'
+import { computePlan, describeChanges, entryResult, sameEntry } from '../../src/operations/plan.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -20,6 +20,66 @@ const server = [
   { id: 'chk_3', name: 'legacy', url: 'https://old/' },
   { id: 'chk_4', name: 'app-old', url: 'https://a/old' }
 ]
+
+describe('the plan a person reviews: each field old and new', () => {
+  const plan = computePlan(
+    [
+      { name: 'app-api', url: 'https://a/v2', interval: 30 },
+      { name: 'app-new', url: 'https://a/new', interval: 120 }
+    ],
+    server,
+    { prune: true, prunePrefix: 'app-' }
+  )
+  const byName = (name: string) => plan.find(e => e.name === name)!
+
+  it('an update has from and to for each differing field, null where the server had none', () => {
+    expect(byName('app-api').changes).toEqual({
+      url: { from: 'https://a/api', to: 'https://a/v2' },
+      interval: { from: 60, to: 30 }
+    })
+    const typed = computePlan([{ name: 'legacy', url: 'https://old/', interval: 5 }], server, { prune: false })
+    expect(typed[0].changes).toEqual({ interval: { from: null, to: 5 } })
+  })
+
+  it('a create has only `to` (the full spec), a delete only `from` (what goes)', () => {
+    expect(byName('app-new')).toMatchObject({
+      action: 'create',
+      changes: { name: { to: 'app-new' }, url: { to: 'https://a/new' }, interval: { to: 120 }, type: { to: 'http' } }
+    })
+    const gone = byName('app-old')
+    expect(gone).toMatchObject({
+      action: 'delete',
+      id: 'chk_4',
+      fields: ['url'],
+      changes: { url: { from: 'https://a/old' } }
+    })
+    expect(gone.changes.url).not.toHaveProperty('to')
+  })
+
+  it('describes changes on one line, values as JSON, long ones cut', () => {
+    expect(describeChanges(byName('app-api'))).toBe('url: "https://a/api" → "https://a/v2"; interval: 60 → 30')
+    expect(describeChanges(byName('app-old'))).toBe('url: "https://a/old"')
+    const long = computePlan([{ name: 'x', url: `https://a/${'p'.repeat(200)}` }], [], { prune: false })
+    expect(describeChanges(long[0])).toMatch(/url: "https:\/\/a\/p+…; type: "http"$/)
+  })
+
+  it('result entries carry changes and no request body; equal entries compare equal whatever the key order', () => {
+    const result = entryResult(byName('app-api'))
+    expect(result).toEqual({
+      action: 'update',
+      name: 'app-api',
+      id: 'chk_2',
+      fields: ['url', 'interval'],
+      changes: byName('app-api').changes
+    })
+    const reordered = {
+      ...result,
+      changes: { interval: { to: 30, from: 60 }, url: { to: 'https://a/v2', from: 'https://a/api' } }
+    }
+    expect(sameEntry(result, reordered)).toBe(true)
+    expect(sameEntry(result, { ...result, changes: { interval: { from: 60, to: 31 } } })).toBe(false)
+  })
+})
 
 describe('computePlan', () => {
   it('creates, updates, leaves unchanged; compares only stated fields, type defaulting to http, channels as sets', () => {

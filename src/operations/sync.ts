@@ -10,101 +10,28 @@ import { paths } from '../api/monitoring.js'
 import { isRetryableStatus } from '../api/retry.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import { convergeChecks, findByName } from './check-targets.js'
-import { differences, dryRunSkips, str, withDefaultType, writableOf } from './common.js'
-import type { Operation, OperationContext, Summary } from './types.js'
+import { convergeChecks } from './check-targets.js'
+import { differences, dryRunSkips, writableOf } from './common.js'
+import { PlanEntry, computePlan, countOf, describeChanges, entryResult, sortedForShow } from './plan.js'
+import { planDifferences, readApprovedPlan, writePlanFile } from './plan-file.js'
+import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 import { OperationError } from './types.js'
-
-export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
-
-export interface PlanEntry {
-  action: PlanAction
-  name: string
-  id?: string
-  /** Fields that differ (update), or that are set (create). */
-  fields: string[]
-  /** What is sent: the whole check for create and update. */
-  body?: Mapping
-  /** After applying: done, failed or not attempted. */
-  outcome?: 'applied' | 'failed' | 'not applied'
-  /** Why, when the fields do not say: an identical duplicate removed. */
-  note?: string
-}
 
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4
 
-export interface PlanOptions {
-  prune: boolean
-  prunePrefix?: string
-}
-
-/** What to do to make `server` equal `wanted`. Pure. */
-export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
-  const plan: PlanEntry[] = []
-  for (const spec of wanted) {
-    const name = String(spec.name)
-    const { check: current, duplicates } = findByName(server, name, ' on the service')
-    for (const duplicate of duplicates) {
-      plan.push({
-        action: 'delete',
-        name,
-        id: duplicate.id,
-        fields: [],
-        note: `identical duplicate of ${(current as Check).id}`
-      })
-    }
-    const body = withDefaultType(spec)
-    if (!current) {
-      plan.push({ action: 'create', name, fields: Object.keys(body), body })
-      continue
-    }
-    const fields = differences(body, current)
-    plan.push(
-      fields.length > 0
-        ? { action: 'update', name, id: current.id, fields, body: { ...writableOf(current), ...body } }
-        : { action: 'unchanged', name, id: current.id, fields: [] }
-    )
-  }
-  if (options.prune) {
-    const listed = new Set(wanted.map(s => String(s.name)))
-    for (const check of server) {
-      const name = str(check.name)
-      if (listed.has(name)) continue
-      if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix)) continue
-      plan.push({ action: 'delete', name, id: check.id, fields: [] })
-    }
-  }
-  return plan
-}
-
-export function countOf(plan: PlanEntry[], action: PlanAction, onlyApplied = false): number {
-  return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
-    .length
-}
-
 function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary {
-  const order: PlanAction[] = ['create', 'update', 'delete', 'unchanged']
-  const sorted = [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action))
   return {
     title,
     lines,
     tables: [
       {
-        head: ['Action', 'Check', 'ID', 'Fields', 'Outcome'],
-        rows: sorted.map(e => [e.action, e.name, e.id, e.note ?? e.fields.join(', '), e.outcome])
+        head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
+        rows: sortedForShow(plan).map(e => [e.action, e.name, e.id, e.note ?? describeChanges(e), e.outcome])
       }
     ]
   }
 }
-
-const entryResult = (e: PlanEntry) => ({
-  action: e.action,
-  name: e.name,
-  id: e.id ?? null,
-  fields: e.fields,
-  ...(e.outcome ? { outcome: e.outcome } : {})
-})
 
 /** A create this run made: what converging with concurrent runs needs. */
 interface Made {
@@ -188,38 +115,84 @@ function halfWayMessage(changes: PlanEntry[], failed: PlanEntry, error: unknown)
   return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`
 }
 
+/** The counts and the plan, as outputs: before applying, and after. */
+function planOutputs(plan: PlanEntry[], count: number, applied: boolean): Outputs {
+  const changes = plan.filter(e => e.action !== 'unchanged')
+  return {
+    created: countOf(plan, 'create', applied),
+    updated: countOf(plan, 'update', applied),
+    deleted: countOf(plan, 'delete', applied),
+    unchanged: countOf(plan, 'unchanged'),
+    count,
+    changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
+    result: plan.map(entryResult)
+  }
+}
+
+/**
+ * What stops a plan before anything is written: more deletes than
+ * max-deletions, or a plan that is not the approved one. The plan is in the
+ * error's outputs and summary, so the reviewer sees what was refused.
+ */
+function refusal(ctx: OperationContext, plan: PlanEntry[], approved: Mapping[] | undefined): string | undefined {
+  const deletes = countOf(plan, 'delete')
+  if (deletes > ctx.config.maxDeletions) {
+    return `sync-checks refused: the plan deletes ${deletes} checks, more than max-deletions (${ctx.config.maxDeletions}). Nothing was written. If these deletes are meant, raise max-deletions for this run; else fix the checks file or prune-prefix.`
+  }
+  if (approved === undefined) return undefined
+  const differences = planDifferences(approved, plan)
+  if (differences.length === 0) return undefined
+  const shownDifferences = differences.slice(0, 10).join('; ')
+  const more = differences.length > 10 ? `; and ${differences.length - 10} more` : ''
+  return `sync-checks refused: the plan differs from approved-plan ${ctx.config.approvedPlan} in ${differences.length} place(s): ${shownDifferences}${more}. Nothing was written. Review the new plan (run the dry-run again) and approve it.`
+}
+
 export const syncChecks: Operation = async ctx => {
-  const file = path.resolve(ctx.workspace, ctx.config.checksFile as string)
-  const text = await readChecksFile(ctx.config.checksFile as string, file)
-  const wanted = parseChecksFile(text, ctx.config.checksFile as string)
+  const { config } = ctx
+  const file = path.resolve(ctx.workspace, config.checksFile as string)
+  const text = await readChecksFile(config.checksFile as string, file)
+  const wanted = parseChecksFile(text, config.checksFile as string)
+  if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
+    throw new OperationError(
+      `sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`
+    )
+  }
+  const approved =
+    config.approvedPlan === undefined
+      ? undefined
+      : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
   const server = await ctx.api.listChecks()
-  const plan = computePlan(wanted, server, { prune: ctx.config.prune, prunePrefix: ctx.config.prunePrefix })
+  const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
     for (const e of plan) {
-      ctx.log.info(
-        `${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${e.fields.length && e.action === 'update' ? `: ${e.fields.join(', ')}` : ''}${e.note ? `: ${e.note}` : ''}`
-      )
+      const detail = e.note ?? describeChanges(e)
+      ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
   })
+  if (config.planFile !== undefined) {
+    await writePlanFile(config.planFile, path.resolve(ctx.workspace, config.planFile), plan)
+    ctx.log.info(`Plan written to ${config.planFile}.`)
+  }
+  const refused = refusal(ctx, plan, approved)
+  if (refused !== undefined) {
+    throw new OperationError(
+      refused,
+      planOutputs(plan, wanted.length, false),
+      planSummary('Sync refused', plan, [refused])
+    )
+  }
+  if (approved !== undefined) ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`)
 
-  if (ctx.config.dryRun) {
+  if (config.dryRun) {
     for (const e of changes) {
       const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE'
       dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id as string), e.body)
     }
     return {
-      outputs: {
-        created: countOf(plan, 'create'),
-        updated: countOf(plan, 'update'),
-        deleted: countOf(plan, 'delete'),
-        unchanged: countOf(plan, 'unchanged'),
-        count: wanted.length,
-        changed: changes.length > 0,
-        result: plan.map(entryResult)
-      },
+      outputs: planOutputs(plan, wanted.length, false),
       summary: planSummary('Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
     }
   }
@@ -254,15 +227,7 @@ export const syncChecks: Operation = async ctx => {
     }
   }
 
-  const outputs = {
-    created: countOf(plan, 'create', true),
-    updated: countOf(plan, 'update', true),
-    deleted: countOf(plan, 'delete', true),
-    unchanged: countOf(plan, 'unchanged'),
-    count: wanted.length,
-    changed: changes.some(e => e.outcome === 'applied'),
-    result: plan.map(entryResult)
-  }
+  const outputs = planOutputs(plan, wanted.length, true)
   if (failure !== undefined) {
     const message = halfWayMessage(changes, failure.entry, failure.error)
     throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))

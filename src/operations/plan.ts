@@ -1,0 +1,136 @@
+/**
+ * The plan of sync-checks: what to do to make the service's checks equal the
+ * file's, as data a person can review (each field's old and new value) and a
+ * later run can hold itself to (the plan file, `approved-plan`). Pure.
+ */
+import type { Check } from '../api/schemas.js'
+import type { Mapping } from '../values.js'
+import { findByName } from './check-targets.js'
+import { canonical, differences, str, withDefaultType, writableOf } from './common.js'
+
+export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
+
+/** One field's change: `from` is absent for a create, `to` for a delete. */
+export interface FieldChange {
+  from?: unknown
+  to?: unknown
+}
+
+export interface PlanEntry {
+  action: PlanAction
+  name: string
+  id?: string
+  /** Fields that differ (update), that are set (create) or that go (delete). */
+  fields: string[]
+  /** Each of `fields`, old and new. */
+  changes: Record<string, FieldChange>
+  /** What is sent: the whole check for create and update. */
+  body?: Mapping
+  /** After applying: done, failed or not attempted. */
+  outcome?: 'applied' | 'failed' | 'not applied'
+  /** Why, when the fields do not say: an identical duplicate removed. */
+  note?: string
+}
+
+export interface PlanOptions {
+  prune: boolean
+  prunePrefix?: string
+}
+
+/** What a deleted check takes with it: its writable fields. */
+function deleted(check: Check): Pick<PlanEntry, 'fields' | 'changes'> {
+  const changes: Record<string, FieldChange> = {}
+  for (const [field, value] of Object.entries(writableOf(check))) {
+    if (field !== 'name' && value !== undefined && value !== null) changes[field] = { from: value }
+  }
+  return { fields: Object.keys(changes), changes }
+}
+
+/** What to do to make `server` equal `wanted`. */
+export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
+  const plan: PlanEntry[] = []
+  for (const spec of wanted) {
+    const name = String(spec.name)
+    const { check: current, duplicates } = findByName(server, name, ' on the service')
+    for (const duplicate of duplicates) {
+      plan.push({
+        action: 'delete',
+        name,
+        id: duplicate.id,
+        ...deleted(duplicate),
+        note: `identical duplicate of ${(current as Check).id}`
+      })
+    }
+    const body = withDefaultType(spec)
+    if (!current) {
+      const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]))
+      plan.push({ action: 'create', name, fields: Object.keys(body), changes, body })
+      continue
+    }
+    const fields = differences(body, current)
+    const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]))
+    plan.push(
+      fields.length > 0
+        ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body } }
+        : { action: 'unchanged', name, id: current.id, fields: [], changes: {} }
+    )
+  }
+  if (options.prune) {
+    const listed = new Set(wanted.map(s => String(s.name)))
+    for (const check of server) {
+      const name = str(check.name)
+      if (listed.has(name)) continue
+      if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix)) continue
+      plan.push({ action: 'delete', name, id: check.id, ...deleted(check) })
+    }
+  }
+  return plan
+}
+
+export function countOf(plan: PlanEntry[], action: PlanAction, onlyApplied = false): number {
+  return plan.filter(e => e.action === action && (!onlyApplied || e.outcome === 'applied' || action === 'unchanged'))
+    .length
+}
+
+/** The order a plan is shown in: what changes first. */
+export function sortedForShow(plan: PlanEntry[]): PlanEntry[] {
+  const order: PlanAction[] = ['create', 'update', 'delete', 'unchanged']
+  return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action))
+}
+
+/** A value as it is shown in a plan: JSON, cut to `max` characters. */
+export function shown(value: unknown, max = 80): string {
+  const text = value === undefined ? 'absent' : JSON.stringify(value)
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
+export function describeChanges(entry: PlanEntry): string {
+  return entry.fields
+    .map(field => {
+      const change = entry.changes[field] ?? {}
+      if (entry.action === 'create') return `${field}: ${shown(change.to)}`
+      if (entry.action === 'delete') return `${field}: ${shown(change.from)}`
+      return `${field}: ${shown(change.from)} → ${shown(change.to)}`
+    })
+    .join('; ')
+}
+
+/** An entry as `result` and the plan file have it: no request body, no outcome unless applied. */
+export function entryResult(e: PlanEntry): Mapping {
+  return {
+    action: e.action,
+    name: e.name,
+    id: e.id ?? null,
+    fields: e.fields,
+    changes: e.changes,
+    ...(e.note ? { note: e.note } : {}),
+    ...(e.outcome ? { outcome: e.outcome } : {})
+  }
+}
+
+/** Two plans' entries compared on what they would do (action, name, id, changes). */
+export function sameEntry(a: Mapping, b: Mapping): boolean {
+  const key = (e: Mapping) => canonical({ action: e.action, name: e.name, id: e.id ?? null, changes: e.changes ?? {} })
+  return key(a) === key(b)
+}
