@@ -13875,8 +13875,18 @@ const REGISTRY = {
     },
     'resume-check': { run: resumeCheck, writes: true, targets: 'several' },
     'check-history': { run: checkHistory, writes: false, targets: 'one' },
-    'wait-for-check': { run: waitForCheck, writes: false, targets: 'several' },
-    'sync-checks': { run: syncChecks, writes: true, needs: c => (c.checksFile ? undefined : 'checks-file') },
+    'wait-for-check': {
+        run: waitForCheck,
+        writes: false,
+        targets: 'several',
+        commentTarget: c => [...c.checkIds, ...c.checkNames].join(',')
+    },
+    'sync-checks': {
+        run: syncChecks,
+        writes: true,
+        needs: c => (c.checksFile ? undefined : 'checks-file'),
+        commentTarget: c => c.checksFile ?? ''
+    },
     'create-incident': { run: createIncident, writes: true, needs: incidentTitle },
     'open-incident': { run: openIncident, writes: true, needs: incidentTitle },
     'update-incident': { run: updateIncident, writes: true, needs: incidentTarget },
@@ -14259,6 +14269,7 @@ function actionLog(core, secrets) {
         debug: m => core.debug(line(m)),
         info: m => core.info(line(m)),
         warning: m => core.warning(line(m)),
+        notice: m => core.notice(line(m)),
         fail: m => core.setFailed(line(m)),
         group: async (name, fn) => {
             core.startGroup(line(name));
@@ -14293,6 +14304,7 @@ const OUTPUTS = [
     'unchanged',
     'passed',
     'uptime',
+    'comment-url',
     'error'
 ];
 /** Largest `result` written as an output, in bytes of UTF-8; larger ones are replaced by a note. */
@@ -14341,10 +14353,21 @@ function safe(value, secrets, maxBytes) {
     const text = redact(value === undefined || value === null ? '' : String(value), secrets);
     return cutToBytes(markdownText(text), maxBytes);
 }
-function renderSummary(summary, operation, secrets) {
+const JOB_SUMMARY = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' };
+/**
+ * A pull-request comment: GitHub refuses a body over 65,536 characters (bytes
+ * count at least as many), and a long plan is folded so the thread stays short.
+ */
+const PR_COMMENT = {
+    maxBytes: 60_000,
+    limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
+    tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
+    foldOver: 10
+};
+function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
     const parts = [];
     let bytes = 0;
-    const budget = MAX_SUMMARY_BYTES - NOTE_ROOM;
+    const budget = options.maxBytes - NOTE_ROOM;
     /** Add a piece if it fits; false when the budget is spent. */
     const add = (piece) => {
         const size = Buffer.byteLength(piece) + 1;
@@ -14367,9 +14390,16 @@ function renderSummary(summary, operation, secrets) {
     }
     let rowsLeft = 0;
     for (const table of summary.tables) {
+        const fold = options.foldOver !== undefined && table.rows.length > options.foldOver;
+        if (fold && !(add(`<details><summary>${table.rows.length} rows</summary>`) && add(''))) {
+            rowsLeft += table.rows.length;
+            continue;
+        }
         const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES));
         if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
             rowsLeft += table.rows.length;
+            if (fold)
+                parts.push('', '</details>', '');
             continue;
         }
         let shown = 0;
@@ -14380,13 +14410,15 @@ function renderSummary(summary, operation, secrets) {
         }
         const notShown = table.rows.length - shown;
         if (notShown > 0)
-            parts.push('', `_${notShown} more rows not shown._`);
+            parts.push('', `_${notShown} more rows not shown${options.tableCut ? `: ${options.tableCut}` : ''}._`);
         parts.push('');
+        if (fold)
+            parts.push('</details>', '');
     }
     if (linesLeft > 0)
-        parts.push(`_${linesLeft} more lines not shown: the summary is kept under 1 MiB._`, '');
+        parts.push(`_${linesLeft} more lines not shown: ${options.limit}._`, '');
     if (rowsLeft > 0)
-        parts.push(`_${rowsLeft} more rows not shown: the summary is kept under 1 MiB._`, '');
+        parts.push(`_${rowsLeft} more rows not shown: ${options.limit}._`, '');
     return parts.join('\n');
 }
 
@@ -14438,11 +14470,101 @@ function runContextOf(ctx, env = process.env) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/pr-comment.ts
+/**
+ * One sticky comment on the pull request: found again by a hidden marker
+ * (the workflow, job, operation and target), edited in place on re-runs.
+ * Through @actions/github's Octokit, so GITHUB_API_URL (GitHub Enterprise)
+ * and the runner's proxy settings apply. A comment is a courtesy: nothing here
+ * ever fails the step; GitHub refusing it (a fork's read-only token) is a
+ * warning that names the fix.
+ */
+
+
+/** The events that have a pull request to comment on. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** Pages of comments looked through for the marker (100 a page). */
+const MAX_PAGES = 50;
+/** The hidden first line that finds the comment again; no part can close the HTML comment. */
+function markerOf(identity) {
+    return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`;
+}
+/**
+ * Create or update the step's comment on the pull request; its URL, or
+ * undefined when there is none (another event, no token, GitHub refused).
+ */
+async function commentOnPullRequest(req) {
+    const event = req.env.GITHUB_EVENT_NAME ?? '';
+    if (!PULL_REQUEST_EVENTS.includes(event)) {
+        req.log.notice(`pr-comment: this is a ${event || 'run without an event'}, not a pull_request event; no comment written.`);
+        return undefined;
+    }
+    if (!req.token) {
+        req.log.warning('pr-comment: github-token is empty; no comment written. Leave github-token at its default (the job token) or pass a token that may write pull-request comments.');
+        return undefined;
+    }
+    try {
+        // Octokit's requests go through undici's fetch.
+        await (0,modules.load)('undici');
+        const github = await importGithub(req.env);
+        const number = github.context.payload.pull_request?.number;
+        if (typeof number !== 'number') {
+            req.log.warning('pr-comment: the event payload names no pull request; no comment written.');
+            return undefined;
+        }
+        const { owner, repo } = github.context.repo;
+        const octokit = github.getOctokit(req.token);
+        // Each call (the whole listing, then the write) ends by request-timeout, or when the job is cancelled.
+        const bounded = () => ({ signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) });
+        const marker = markerOf(req.identity);
+        const body = `${marker}\n${req.markdown}`;
+        // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
+        let existing;
+        for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
+            const listed = await octokit.rest.issues.listComments({
+                owner,
+                repo,
+                issue_number: number,
+                per_page: 100,
+                page,
+                request: bounded()
+            });
+            existing = listed.data.find(comment => comment.body?.startsWith(marker))?.id;
+            if (!/rel="next"/.test(listed.headers.link ?? ''))
+                break;
+        }
+        const written = existing === undefined
+            ? await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })
+            : await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() });
+        req.log.info(`pr-comment: ${existing === undefined ? 'wrote' : 'updated'} ${written.data.html_url}`);
+        return written.data.html_url;
+    }
+    catch (error) {
+        const { status, message, name } = error;
+        // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
+        const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '');
+        const said = stopped
+            ? req.signal.aborted
+                ? 'the job was cancelled'
+                : `no answer within request-timeout (${req.timeoutMs} ms)`
+            : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`;
+        if (!stopped && (status === 403 || status === 404)) {
+            req.log.warning(`pr-comment: GitHub refused the comment (${said}). The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead). The step goes on.`);
+        }
+        else {
+            req.log.warning(`pr-comment: the comment could not be written (${said}). The step goes on.`);
+        }
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * run(): read inputs -> config -> perform the operation -> outputs and summary.
  * One try/catch/finally; every thrown value becomes one clear failure.
  */
+
+
 
 
 
@@ -14548,6 +14670,7 @@ async function run(deps = defaultDependencies()) {
     let failOnError = true;
     let jobSummary = true;
     let operation = 'unknown';
+    let config;
     let summary;
     let outputs = {};
     try {
@@ -14573,7 +14696,7 @@ async function run(deps = defaultDependencies()) {
         }
         runner.saveState(IS_POST, 'true');
         await loadParsers(raw);
-        const config = parseConfig(raw);
+        config = parseConfig(raw);
         jobSummary = config.jobSummary;
         const ctx = contextFor(deps, config, log, controller.signal, startedAt);
         if (config.dryRun)
@@ -14605,6 +14728,11 @@ async function run(deps = defaultDependencies()) {
     }
     finally {
         stopListening();
+        if (config?.prComment && summary) {
+            const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets);
+            if (url)
+                writeOutputs(runner.setOutput, { 'comment-url': url }, secrets);
+        }
         if (jobSummary && summary) {
             try {
                 await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write();
@@ -14614,6 +14742,34 @@ async function run(deps = defaultDependencies()) {
             }
         }
     }
+}
+/**
+ * pr-comment: the step's summary as one sticky comment on the pull request
+ * (sync-checks' plan, the gate's result), written whatever the outcome so the
+ * reviewer sees a refusal too. Never fails the step.
+ */
+async function pullRequestComment(deps, config, summary, log, signal, secrets) {
+    const target = entryOf(config.operation).commentTarget;
+    if (!target) {
+        log.warning(`pr-comment applies to sync-checks and wait-for-check, not ${config.operation}; no comment written.`);
+        return undefined;
+    }
+    if (signal.aborted)
+        return undefined;
+    const env = deps.env;
+    const run = await deps.runContext();
+    const footer = run.runUrl
+        ? `\n<sub>Written by [${markdownText(run.workflow || 'the workflow')} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
+        : '';
+    return commentOnPullRequest({
+        token: config.githubToken,
+        identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config)],
+        markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
+        log,
+        signal,
+        timeoutMs: config.requestTimeoutMs,
+        env
+    });
 }
 /**
  * An unexpected error (a bug, not an API or input problem) leaves its stack in

@@ -36,6 +36,11 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
     why: 'the API client knows HTTP, not operations, inputs or the runner'
   },
   {
+    room: /^src\/github\//,
+    may: [/^src\/lazy\//, /^src\/run-context\.ts$/, /^src\/api\/types\.ts$/],
+    why: 'the pull-request comment talks to GitHub only; it is handed Markdown, never operations or inputs'
+  },
+  {
     room: /^src\/report\//,
     may: [/^src\/report\//, /^src\/(secrets|runner|values)\.ts$/, /^src\/operations\/types\.ts$/],
     why: 'reports turn operation results into log lines, outputs and Markdown'

@@ -9,12 +9,14 @@ import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
 import type { Config } from './config.js'
 import { InputError, failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs.js'
-import { entryOf, isOperationName } from './operations/registry.js'
+import { OperationName, entryOf, isOperationName } from './operations/registry.js'
 import type { OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
-import { renderSummary } from './report/summary.js'
+import { PR_COMMENT, renderSummary } from './report/summary.js'
+import { markdownText } from './report/text.js'
+import { commentOnPullRequest } from './github/pr-comment.js'
 import { redact } from './secrets.js'
 import { RunContext, loadRunContext } from './run-context.js'
 import type { CoreLike } from './runner.js'
@@ -134,6 +136,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
   let failOnError = true
   let jobSummary = true
   let operation = 'unknown'
+  let config: Config<OperationName> | undefined
   let summary: Summary | undefined
   let outputs: Outputs = {}
   try {
@@ -161,7 +164,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     runner.saveState(IS_POST, 'true')
 
     await loadParsers(raw)
-    const config = parseConfig(raw)
+    config = parseConfig(raw)
     jobSummary = config.jobSummary
     const ctx = contextFor(deps, config, log, controller.signal, startedAt)
     if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
@@ -185,6 +188,10 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     else log.warning(`${message} (fail-on-error is false: the step continues)`)
   } finally {
     stopListening()
+    if (config?.prComment && summary) {
+      const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets)
+      if (url) writeOutputs(runner.setOutput, { 'comment-url': url }, secrets)
+    }
     if (jobSummary && summary) {
       try {
         await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write()
@@ -193,6 +200,41 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
       }
     }
   }
+}
+
+/**
+ * pr-comment: the step's summary as one sticky comment on the pull request
+ * (sync-checks' plan, the gate's result), written whatever the outcome so the
+ * reviewer sees a refusal too. Never fails the step.
+ */
+async function pullRequestComment(
+  deps: Dependencies,
+  config: Config<OperationName>,
+  summary: Summary,
+  log: ActionLog,
+  signal: AbortSignal,
+  secrets: string[]
+): Promise<string | undefined> {
+  const target = entryOf(config.operation).commentTarget
+  if (!target) {
+    log.warning(`pr-comment applies to sync-checks and wait-for-check, not ${config.operation}; no comment written.`)
+    return undefined
+  }
+  if (signal.aborted) return undefined
+  const env = deps.env
+  const run = await deps.runContext()
+  const footer = run.runUrl
+    ? `\n<sub>Written by [${markdownText(run.workflow || 'the workflow')} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
+    : ''
+  return commentOnPullRequest({
+    token: config.githubToken,
+    identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config)],
+    markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
+    log,
+    signal,
+    timeoutMs: config.requestTimeoutMs,
+    env
+  })
 }
 
 /**

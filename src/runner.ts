@@ -9,6 +9,7 @@ export interface CoreLike {
   info: (message: string) => void
   debug: (message: string) => void
   warning: (message: string) => void
+  notice: (message: string) => void
   startGroup: (name: string) => void
   endGroup: () => void
   saveState: (name: string, value: string) => void

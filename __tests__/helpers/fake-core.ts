@@ -30,6 +30,7 @@ export function fakeCore(inputs: Record<string, string>, state: Record<string, s
     info: m => void fake.logs.push(`info: ${m}`),
     debug: m => void fake.logs.push(`debug: ${m}`),
     warning: m => void fake.logs.push(`warning: ${m}`),
+    notice: m => void fake.logs.push(`notice: ${m}`),
     startGroup: n => void fake.logs.push(`group: ${n}`),
     endGroup: () => void fake.logs.push('endgroup'),
     saveState: (n, v) => void (fake.state[n] = v),

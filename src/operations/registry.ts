@@ -34,6 +34,8 @@ export interface OperationEntry {
   /** What else it needs before any request: the missing thing, said after "<operation> needs ". */
   needs?: (config: Config) => string | undefined
   post?: PostStep
+  /** With pr-comment: what this step's comment is about (part of the marker that finds it again). */
+  commentTarget?: (config: Config) => string
 }
 
 const checkName = (c: Config) =>
@@ -68,8 +70,18 @@ export const REGISTRY = {
   },
   'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several' },
   'check-history': { run: checkHistory, writes: false, targets: 'one' },
-  'wait-for-check': { run: waitForCheck, writes: false, targets: 'several' },
-  'sync-checks': { run: syncChecks, writes: true, needs: c => (c.checksFile ? undefined : 'checks-file') },
+  'wait-for-check': {
+    run: waitForCheck,
+    writes: false,
+    targets: 'several',
+    commentTarget: c => [...c.checkIds, ...c.checkNames].join(',')
+  },
+  'sync-checks': {
+    run: syncChecks,
+    writes: true,
+    needs: c => (c.checksFile ? undefined : 'checks-file'),
+    commentTarget: c => c.checksFile ?? ''
+  },
   'create-incident': { run: incidents.createIncident, writes: true, needs: incidentTitle },
   'open-incident': { run: incidents.openIncident, writes: true, needs: incidentTitle },
   'update-incident': { run: incidents.updateIncident, writes: true, needs: incidentTarget },

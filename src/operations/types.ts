@@ -46,6 +46,7 @@ export interface Outputs {
   unchanged?: number
   passed?: boolean
   uptime?: string
+  'comment-url'?: string
   error?: string
 }
 

@@ -12,6 +12,8 @@ import { logLine } from './text.js'
 export interface ActionLog extends OperationLog {
   /** Fail the step with this message (core.setFailed). */
   fail: (message: string) => void
+  /** A notice annotation: worth seeing, not a problem. */
+  notice: (message: string) => void
 }
 
 export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog {
@@ -20,6 +22,7 @@ export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog
     debug: m => core.debug(line(m)),
     info: m => core.info(line(m)),
     warning: m => core.warning(line(m)),
+    notice: m => core.notice(line(m)),
     fail: m => core.setFailed(line(m)),
     group: async (name, fn) => {
       core.startGroup(line(name))

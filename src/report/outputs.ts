@@ -21,6 +21,7 @@ export const OUTPUTS = [
   'unchanged',
   'passed',
   'uptime',
+  'comment-url',
   'error'
 ] as const satisfies ReadonlyArray<keyof Outputs>
 

@@ -22,10 +22,39 @@ function safe(value: unknown, secrets: string[], maxBytes: number): string {
   return cutToBytes(markdownText(text), maxBytes)
 }
 
-export function renderSummary(summary: Summary, operation: string, secrets: string[]): string {
+/** Where a summary goes: its size limit (bytes), what to say when cut, and when to fold a table. */
+export interface RenderOptions {
+  maxBytes: number
+  /** Why rows or lines were left out, said after "N more rows not shown: ". */
+  limit: string
+  /** Why a table was cut short, when it is not only the row cap. */
+  tableCut?: string
+  /** Tables with more rows than this are folded in a <details> block. */
+  foldOver?: number
+}
+
+export const JOB_SUMMARY: RenderOptions = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' }
+
+/**
+ * A pull-request comment: GitHub refuses a body over 65,536 characters (bytes
+ * count at least as many), and a long plan is folded so the thread stays short.
+ */
+export const PR_COMMENT: RenderOptions = {
+  maxBytes: 60_000,
+  limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
+  tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
+  foldOver: 10
+}
+
+export function renderSummary(
+  summary: Summary,
+  operation: string,
+  secrets: string[],
+  options: RenderOptions = JOB_SUMMARY
+): string {
   const parts: string[] = []
   let bytes = 0
-  const budget = MAX_SUMMARY_BYTES - NOTE_ROOM
+  const budget = options.maxBytes - NOTE_ROOM
   /** Add a piece if it fits; false when the budget is spent. */
   const add = (piece: string): boolean => {
     const size = Buffer.byteLength(piece) + 1
@@ -47,9 +76,15 @@ export function renderSummary(summary: Summary, operation: string, secrets: stri
   }
   let rowsLeft = 0
   for (const table of summary.tables) {
+    const fold = options.foldOver !== undefined && table.rows.length > options.foldOver
+    if (fold && !(add(`<details><summary>${table.rows.length} rows</summary>`) && add(''))) {
+      rowsLeft += table.rows.length
+      continue
+    }
     const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES))
     if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
       rowsLeft += table.rows.length
+      if (fold) parts.push('', '</details>', '')
       continue
     }
     let shown = 0
@@ -58,10 +93,12 @@ export function renderSummary(summary: Summary, operation: string, secrets: stri
       shown++
     }
     const notShown = table.rows.length - shown
-    if (notShown > 0) parts.push('', `_${notShown} more rows not shown._`)
+    if (notShown > 0)
+      parts.push('', `_${notShown} more rows not shown${options.tableCut ? `: ${options.tableCut}` : ''}._`)
     parts.push('')
+    if (fold) parts.push('</details>', '')
   }
-  if (linesLeft > 0) parts.push(`_${linesLeft} more lines not shown: the summary is kept under 1 MiB._`, '')
-  if (rowsLeft > 0) parts.push(`_${rowsLeft} more rows not shown: the summary is kept under 1 MiB._`, '')
+  if (linesLeft > 0) parts.push(`_${linesLeft} more lines not shown: ${options.limit}._`, '')
+  if (rowsLeft > 0) parts.push(`_${rowsLeft} more rows not shown: ${options.limit}._`, '')
   return parts.join('\n')
 }

@@ -1,0 +1,151 @@
+/**
+ * pr-comment through dist/index.js on a pull_request event, against the
+ * emulator and a fake GitHub REST API reached through GITHUB_API_URL: one
+ * comment, found again by its marker (also on a later page) and edited in
+ * place; a refusal is a warning; other events send nothing to GitHub.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { GITHUB_ENV, KEY, useEmulator, useTarget } from '../helpers/harness.js'
+import { FakeGitHub, runStep } from '../helpers/runner.js'
+
+const emulator = useEmulator({ timeScale: 0.001 })
+const target = useTarget()
+const github = new FakeGitHub()
+beforeAll(() => github.start())
+afterAll(() => github.stop())
+beforeEach(() => github.reset())
+
+const dir = mkdtempSync(join(tmpdir(), 'pr-comment-'))
+const EVENT = join(dir, 'event.json')
+writeFileSync(EVENT, JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
+writeFileSync(join(dir, 'checks.yml'), '- name: app-web\n  url: https://web.example.com/\n  interval: 60\n')
+const TOKEN = 'ghs_fakeToken0123456789abcdef'
+
+const prEnv = (event = 'pull_request'): NodeJS.ProcessEnv => ({
+  ...GITHUB_ENV,
+  GITHUB_EVENT_NAME: event,
+  GITHUB_EVENT_PATH: EVENT,
+  GITHUB_API_URL: github.url,
+  GITHUB_WORKSPACE: dir
+})
+const step = (inputs: Record<string, string>, env = prEnv()) =>
+  runStep(
+    {
+      'api-key': KEY,
+      'base-url': emulator.baseUrl,
+      'pr-comment': 'true',
+      'github-token': TOKEN,
+      ...inputs
+    },
+    { env, cwd: dir }
+  )
+const syncPlan = { operation: 'sync-checks', 'checks-file': 'checks.yml', 'dry-run': 'true' }
+const ours = () => (github.comments.get('acme/shop#7') ?? []).filter(c => c.user.type === 'Bot')
+
+describe('pr-comment (dist/index.js)', () => {
+  it('writes the plan as one comment, then edits that comment on a re-run (its marker on the second page)', async () => {
+    github.seed('acme/shop#7', 3)
+    const first = await step(syncPlan)
+    expect(first.code).toBe(0)
+    expect(ours()).toHaveLength(1)
+    const comment = ours()[0]
+    expect(comment.body).toMatch(/^<!-- monitoring-action: Deploy deploy sync-checks checks.yml -->\n/)
+    expect(comment.body).toContain('### Sync plan (dry run: nothing sent)')
+    expect(comment.body).toContain('| create | app-web |')
+    expect(first.outputs['comment-url']).toBe(comment.html_url)
+    expect(github.requests.every(r => r.authorization === `token ${TOKEN}`)).toBe(true)
+
+    // 120 comments by people after ours: at 100 a page, ours is on page 1 and theirs run onto page 2.
+    // Put ours last instead, on page 2, by moving it behind them.
+    github.seed('acme/shop#7', 120)
+    const list = github.comments.get('acme/shop#7')!
+    list.push(list.splice(list.indexOf(comment), 1)[0])
+    emulator.seedCheck({ name: 'app-web', url: 'https://web.example.com/', interval: 30 })
+    github.requests.length = 0
+    const rerun = await step(syncPlan)
+    expect(rerun.code).toBe(0)
+    expect(ours()).toHaveLength(1)
+    expect(ours()[0].body).toContain('interval: 30 → 60')
+    expect(github.requests.map(r => r.method)).toEqual(['GET', 'GET', 'PATCH'])
+    expect(github.requests[1].path).toContain('page=2')
+    expect(rerun.outputs['comment-url']).toBe(comment.html_url)
+    // the token is masked first, and never shows anywhere else (the runner consumes ::add-mask:: lines)
+    expect(rerun.stdout.split('\n')[1]).toBe(`::add-mask::${TOKEN}`)
+    const shown = (rerun.stdout + rerun.stderr)
+      .split('\n')
+      .filter(l => !l.startsWith('::add-mask::'))
+      .join('\n')
+    expect(shown + rerun.summary + JSON.stringify(rerun.outputs) + ours()[0].body).not.toContain(TOKEN)
+  })
+
+  it('the gate writes its result table; another job or target gets its own comment', async () => {
+    const check = emulator.seedCheck({ name: 'shop', url: target.url, status: 'up' })
+    const gate = await step({
+      operation: 'wait-for-check',
+      'check-id': check.id,
+      'require-fresh': 'false',
+      timeout: '10s'
+    })
+    expect(gate.code).toBe(0)
+    expect(ours()).toHaveLength(1)
+    expect(ours()[0].body).toContain(`wait-for-check ${check.id} -->`)
+    await step(syncPlan, { ...prEnv(), GITHUB_JOB: 'plan' })
+    expect(ours()).toHaveLength(2)
+  })
+
+  it('a refusal from GitHub (403, 404) is a warning that names the permission; the step passes', async () => {
+    for (const status of [403, 404]) {
+      github.refuse = status
+      const r = await step(syncPlan)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain(`::warning::pr-comment: GitHub refused the comment (HTTP ${status}`)
+      expect(r.stdout).toContain('permissions: pull-requests: write')
+      expect(r.outputs['comment-url']).toBeUndefined()
+    }
+  })
+
+  it('a GitHub that never answers costs at most request-timeout: a warning, the step passes', async () => {
+    github.hang = true
+    const started = Date.now()
+    const r = await step({ ...syncPlan, 'request-timeout': '1s' })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(
+      '::warning::pr-comment: the comment could not be written (no answer within request-timeout (1000 ms))'
+    )
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it('a failed sync still comments (the reviewer sees why), and the step still fails', async () => {
+    for (let i = 0; i < 11; i++) emulator.seedCheck({ name: `old-${i}`, url: 'https://old.example.com/' })
+    const r = await step({ ...syncPlan, prune: 'true' })
+    expect(r.code).toBe(1)
+    expect(ours()[0].body).toContain('Sync refused')
+    expect(ours()[0].body).toContain('max-deletions')
+  })
+
+  it('on a push event: a notice, and no request to GitHub', async () => {
+    const r = await step(syncPlan, prEnv('push'))
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('::notice::pr-comment: this is a push, not a pull_request event; no comment written.')
+    expect(github.requests).toEqual([])
+  })
+
+  it('hostile names are escaped in the comment, and a long plan is folded and capped', async () => {
+    const many = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `- name: "app-${i} <img src=x onerror=alert(1)> | ${'x'.repeat(150)}"\n  url: https://w.example.com/${i}\n`
+    )
+    writeFileSync(join(dir, 'many.yml'), many.join(''))
+    const r = await step({ ...syncPlan, 'checks-file': 'many.yml' })
+    expect(r.code).toBe(0)
+    const body = ours()[0].body
+    expect(body).not.toContain('<img')
+    expect(body).toContain('<details><summary>400 rows</summary>')
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(65_536)
+    expect(body).toMatch(/_\d+ more rows not shown: a comment is kept under GitHub's 65,536 characters/)
+  })
+})

@@ -1,0 +1,18 @@
+import { describe, expect, it } from '@jest/globals'
+import { markerOf } from '../../src/github/pr-comment.js'
+
+describe('the comment marker', () => {
+  it('names workflow, job, operation and target, and no part can end the HTML comment early', () => {
+    const marker = markerOf(['Deploy', 'deploy', 'sync-checks', 'checks.yml'])
+    expect(marker).toBe('<!-- monitoring-action: Deploy deploy sync-checks checks.yml -->')
+    const hostile = markerOf(['x --> <img src=x>', 'a\nb', 'sync-checks', '|'])
+    expect(hostile.indexOf('-->')).toBe(hostile.length - 3)
+    expect(hostile.slice(4, -3)).not.toMatch(/[<>\n|]/)
+  })
+
+  it('differs when any part differs (another job or checks file gets its own comment)', () => {
+    const base = ['Deploy', 'deploy', 'sync-checks', 'checks.yml']
+    const others = [0, 1, 2, 3].map(i => markerOf(base.map((p, j) => (j === i ? `${p}2` : p))))
+    expect(new Set([markerOf(base), ...others]).size).toBe(5)
+  })
+})

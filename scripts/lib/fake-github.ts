@@ -1,0 +1,134 @@
+/**
+ * A small fake of GitHub's REST API for pull-request comments, on 127.0.0.1:
+ * list an issue's comments (paginated with a Link header, as GitHub does),
+ * create one, update one. The action reaches it through GITHUB_API_URL. It can
+ * refuse every request with 403 or 404 (a fork's read-only token), and it
+ * records what it was asked.
+ */
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface FakeComment {
+  id: number
+  body: string
+  html_url: string
+  user: { login: string; type: string }
+}
+
+export interface SeenRequest {
+  method: string
+  path: string
+  authorization: string
+}
+
+export class FakeGitHub {
+  /** Comments by "owner/repo#number". */
+  readonly comments = new Map<string, FakeComment[]>()
+  readonly requests: SeenRequest[] = []
+  /** Answer every request with this status (403, 404...) and GitHub's kind of message. */
+  refuse: number | undefined
+  /** Never answer (a GitHub that hangs). */
+  hang = false
+  url = ''
+  private nextId = 1000
+  private server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', chunk => (body += chunk))
+    req.on('end', () => this.handle(req, body, res))
+  })
+
+  async start(): Promise<string> {
+    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', () => resolve()))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this.url
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections()
+    return new Promise(resolve => this.server.close(() => resolve()))
+  }
+
+  reset(): void {
+    this.comments.clear()
+    this.requests.length = 0
+    this.refuse = undefined
+    this.hang = false
+  }
+
+  /** Comments someone else wrote, to push ours to a later page. */
+  seed(issue: string, count: number, body = (i: number) => `a comment by a person (${i})`): void {
+    const list = this.comments.get(issue) ?? []
+    for (let i = 0; i < count; i++) list.push(this.comment(issue, body(i), 'person', 'User'))
+    this.comments.set(issue, list)
+  }
+
+  private comment(issue: string, body: string, login: string, type: string): FakeComment {
+    const id = this.nextId++
+    const [repo, number] = issue.split('#')
+    return {
+      id,
+      body,
+      html_url: `https://github.example.com/${repo}/pull/${number}#issuecomment-${id}`,
+      user: { login, type }
+    }
+  }
+
+  private handle(req: http.IncomingMessage, body: string, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', this.url)
+    this.requests.push({
+      method: req.method ?? '',
+      path: url.pathname + url.search,
+      authorization: req.headers.authorization ?? ''
+    })
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers })
+      res.end(JSON.stringify(value))
+    }
+    if (this.hang) return
+    if (this.refuse !== undefined) {
+      const message = this.refuse === 403 ? 'Resource not accessible by integration' : 'Not Found'
+      return send(this.refuse, {
+        message,
+        documentation_url: 'https://docs.github.com/rest',
+        status: String(this.refuse)
+      })
+    }
+    if (!/^(token|bearer) \S+$/i.test(req.headers.authorization ?? '')) {
+      return send(401, { message: 'Requires authentication' })
+    }
+    const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname)
+    if (list) {
+      const issue = `${list[1]}/${list[2]}#${list[3]}`
+      const comments = this.comments.get(issue) ?? []
+      if (req.method === 'GET') {
+        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100)
+        const page = Number(url.searchParams.get('page') ?? 1)
+        const last = Math.max(1, Math.ceil(comments.length / perPage))
+        const link = (p: number, rel: string) => {
+          const next = new URL(url)
+          next.searchParams.set('page', String(p))
+          return `<${next.href}>; rel="${rel}"`
+        }
+        const headers: Record<string, string> = {}
+        if (page < last) headers.Link = [link(page + 1, 'next'), link(last, 'last')].join(', ')
+        return send(200, comments.slice((page - 1) * perPage, page * perPage), headers)
+      }
+      if (req.method === 'POST') {
+        const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, 'github-actions[bot]', 'Bot')
+        this.comments.set(issue, [...comments, made])
+        return send(201, made)
+      }
+    }
+    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)
+    if (one && req.method === 'PATCH') {
+      for (const comments of this.comments.values()) {
+        const found = comments.find(c => c.id === Number(one[3]))
+        if (found) {
+          found.body = (JSON.parse(body) as { body: string }).body
+          return send(200, found)
+        }
+      }
+    }
+    send(404, { message: 'Not Found' })
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * One sticky comment on the pull request: found again by a hidden marker
+ * (the workflow, job, operation and target), edited in place on re-runs.
+ * Through @actions/github's Octokit, so GITHUB_API_URL (GitHub Enterprise)
+ * and the runner's proxy settings apply. A comment is a courtesy: nothing here
+ * ever fails the step; GitHub refusing it (a fork's read-only token) is a
+ * warning that names the fix.
+ */
+import { load } from '../lazy/modules.cjs'
+import { importGithub } from '../run-context.js'
+import type { Logger } from '../api/types.js'
+
+/** The events that have a pull request to comment on. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target']
+/** Pages of comments looked through for the marker (100 a page). */
+const MAX_PAGES = 50
+
+export interface CommentRequest {
+  /** GitHub token (github-token input). */
+  token: string | undefined
+  /** What makes this step's comment its own: workflow, job, operation, target. */
+  identity: string[]
+  /** The Markdown to show (already escaped and capped). */
+  markdown: string
+  log: Logger & { notice: (message: string) => void }
+  signal: AbortSignal
+  /** Bound on each request to GitHub. */
+  timeoutMs: number
+  env: NodeJS.ProcessEnv
+}
+
+/** The hidden first line that finds the comment again; no part can close the HTML comment. */
+export function markerOf(identity: string[]): string {
+  return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`
+}
+
+interface GitHubError {
+  status?: number
+  message?: string
+  name?: string
+}
+
+/**
+ * Create or update the step's comment on the pull request; its URL, or
+ * undefined when there is none (another event, no token, GitHub refused).
+ */
+export async function commentOnPullRequest(req: CommentRequest): Promise<string | undefined> {
+  const event = req.env.GITHUB_EVENT_NAME ?? ''
+  if (!PULL_REQUEST_EVENTS.includes(event)) {
+    req.log.notice(
+      `pr-comment: this is a ${event || 'run without an event'}, not a pull_request event; no comment written.`
+    )
+    return undefined
+  }
+  if (!req.token) {
+    req.log.warning(
+      'pr-comment: github-token is empty; no comment written. Leave github-token at its default (the job token) or pass a token that may write pull-request comments.'
+    )
+    return undefined
+  }
+  try {
+    // Octokit's requests go through undici's fetch.
+    await load('undici')
+    const github = await importGithub(req.env)
+    const number = github.context.payload.pull_request?.number
+    if (typeof number !== 'number') {
+      req.log.warning('pr-comment: the event payload names no pull request; no comment written.')
+      return undefined
+    }
+    const { owner, repo } = github.context.repo
+    const octokit = github.getOctokit(req.token)
+    // Each call (the whole listing, then the write) ends by request-timeout, or when the job is cancelled.
+    const bounded = () => ({ signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) })
+    const marker = markerOf(req.identity)
+    const body = `${marker}\n${req.markdown}`
+    // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
+    let existing: number | undefined
+    for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
+      const listed = await octokit.rest.issues.listComments({
+        owner,
+        repo,
+        issue_number: number,
+        per_page: 100,
+        page,
+        request: bounded()
+      })
+      existing = listed.data.find(comment => comment.body?.startsWith(marker))?.id
+      if (!/rel="next"/.test(listed.headers.link ?? '')) break
+    }
+    const written =
+      existing === undefined
+        ? await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })
+        : await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() })
+    req.log.info(`pr-comment: ${existing === undefined ? 'wrote' : 'updated'} ${written.data.html_url}`)
+    return written.data.html_url
+  } catch (error) {
+    const { status, message, name } = error as GitHubError
+    // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
+    const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
+    const said = stopped
+      ? req.signal.aborted
+        ? 'the job was cancelled'
+        : `no answer within request-timeout (${req.timeoutMs} ms)`
+      : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`
+    if (!stopped && (status === 403 || status === 404)) {
+      req.log.warning(
+        `pr-comment: GitHub refused the comment (${said}). The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead). The step goes on.`
+      )
+    } else {
+      req.log.warning(`pr-comment: the comment could not be written (${said}). The step goes on.`)
+    }
+    return undefined
+  }
+}
