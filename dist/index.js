@@ -13323,47 +13323,126 @@ function specProblem(schema, spec) {
 
 
 class ChecksFileError extends Error {
-    constructor(message) {
+    place;
+    constructor(message, 
+    /** Where in the repository the problem is, when known: the failure is annotated there. */
+    place) {
         super(message);
+        this.place = place;
         this.name = 'ChecksFileError';
     }
 }
-/** Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`. */
-function parseChecksFile(text, file) {
+/** The fields of a check the action knows; the others pass through. */
+const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status'];
+/** `${NAME}` (a variable), or `$${` (a literal `${`). */
+const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Edits (insert, delete, replace, swap two neighbours) from one word to another. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.length][b.length];
+}
+/** The known field a name is a slip of (within two edits, case aside), if any. */
+function suggestField(name) {
+    if (KNOWN_FIELDS.includes(name))
+        return undefined;
+    let best;
+    for (const field of KNOWN_FIELDS) {
+        const distance = editDistance(name.toLowerCase(), field.toLowerCase());
+        if (distance <= 2 && (!best || distance < best.distance))
+            best = { field, distance };
+    }
+    return best?.field;
+}
+/**
+ * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`.
+ * `${NAME}` in a value is read from the environment (after parsing, so a
+ * variable can never add structure: a plain `${PORT}` that holds 8080 is the
+ * number 8080, anything else stays text). Errors name the file and the line.
+ */
+function parseChecksFile(text, file, options = {}) {
     const lineCounter = new (yaml_default()).LineCounter();
     const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false });
-    const fail = (message) => {
-        throw new ChecksFileError(`checks-file ${file}: ${message}`);
+    const lineOf = (node) => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined);
+    const placeOf = (line) => ({ file: options.annotateAs ?? file, line });
+    const fail = (message, line) => {
+        throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line));
     };
     if (doc.errors.length > 0) {
         const e = doc.errors[0];
-        fail(`not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+        const line = lineCounter.linePos(e.pos[0]).line;
+        fail(`not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, line);
     }
+    fillTemplates(doc, options.env ?? {}, (name, node) => fail(`line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`, lineOf(node)));
     let seq = doc.contents;
     if (yaml_default().isMap(seq))
         seq = seq.get('checks', true);
     const items = yaml_default().isSeq(seq) ? seq.items : [];
     const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
     if (!shape.success)
-        fail(shape.error.issues[0].message);
+        fail(shape.error.issues[0].message, lineOf(doc.contents));
     const list = shape.data;
     const names = new Map();
     return list.map((entry, i) => {
-        const offset = items[i]?.range?.[0];
-        const where = `entry ${i + 1}${offset !== undefined ? ` (line ${lineCounter.linePos(offset).line})` : ''}`;
+        const node = items[i];
+        const line = lineOf(node);
+        const where = `entry ${i + 1}${line !== undefined ? ` (line ${line})` : ''}`;
         if (!isMapping(entry))
-            fail(`${where} must be a mapping of check fields`);
+            fail(`${where} must be a mapping of check fields`, line);
         const spec = entry;
         const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : '';
+        const fieldLine = (field) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line;
         const problem = specProblem(CheckEntrySchema, spec);
-        if (problem)
-            fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`);
+        if (problem) {
+            const field = problem.startsWith('needs a ') ? undefined : problem.split(' ')[0].split('.')[0];
+            fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`, fieldLine(field));
+        }
         const earlier = names.get(spec.name);
         if (earlier !== undefined)
-            fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`);
+            fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line);
         names.set(spec.name, i + 1);
+        for (const key of Object.keys(spec)) {
+            const suggestion = suggestField(key);
+            if (suggestion && !(suggestion in spec)) {
+                options.warn?.(`checks-file ${file}: ${where}${named} has the field ${JSON.stringify(key)}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`, placeOf(fieldLine(key)));
+            }
+        }
         return spec;
     });
+}
+/**
+ * Replace `${NAME}` in every value of the document (never in keys) with the
+ * environment's NAME; `$${` is a literal `${`. An unset variable is `missing`.
+ */
+function fillTemplates(doc, env, missing) {
+    yaml_default().visit(doc, {
+        Scalar(key, node) {
+            if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${'))
+                return;
+            const filled = node.value.replace(TEMPLATE, (_match, name) => {
+                if (name === undefined)
+                    return '${';
+                const value = env[name];
+                return value === undefined ? missing(name, node) : value;
+            });
+            node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled;
+        }
+    });
+}
+/** A plain value as YAML would read it, when that is a number or a boolean; else the text. */
+function scalarOf(text) {
+    if (/^[-+]?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/.test(text.trim()))
+        return Number(text);
+    if (/^(true|True|TRUE|false|False|FALSE)$/.test(text.trim()))
+        return /^t/i.test(text.trim());
+    return text;
 }
 /** The largest checks file read: bigger ones are refused before they are read whole. */
 const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024;
@@ -13755,7 +13834,12 @@ const syncChecks = async (ctx) => {
     const { config } = ctx;
     const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.checksFile);
     const text = await readChecksFile(config.checksFile, file);
-    const wanted = parseChecksFile(text, config.checksFile);
+    const relative = external_node_path_namespaceObject.relative(ctx.workspace, file);
+    const wanted = parseChecksFile(text, config.checksFile, {
+        env: ctx.env,
+        warn: (message, place) => ctx.log.warning(message, place),
+        annotateAs: relative.startsWith('..') || external_node_path_namespaceObject.isAbsolute(relative) ? config.checksFile : relative
+    });
     if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
         throw new OperationError(`sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`);
     }
@@ -14263,14 +14347,24 @@ function cutToBytes(text, maxBytes) {
 ;// CONCATENATED MODULE: ./src/report/log.ts
 
 
+const annotation = (place) => ({
+    file: place.file,
+    ...(place.line !== undefined ? { startLine: place.line } : {})
+});
 function actionLog(core, secrets) {
     const line = (message) => logLine(redact(message, secrets));
     return {
         debug: m => core.debug(line(m)),
         info: m => core.info(line(m)),
-        warning: m => core.warning(line(m)),
+        warning: (m, place) => (place ? core.warning(line(m), annotation(place)) : core.warning(line(m))),
         notice: m => core.notice(line(m)),
-        fail: m => core.setFailed(line(m)),
+        fail: (m, place) => {
+            if (!place)
+                return core.setFailed(line(m));
+            // What core.setFailed does, with the annotation's place.
+            core.error(line(m), annotation(place));
+            process.exitCode = 1;
+        },
         group: async (name, fn) => {
             core.startGroup(line(name));
             try {
@@ -14629,6 +14723,7 @@ function contextFor(deps, config, log, signal, startedAt) {
         startedAt,
         runContext: once(deps.runContext),
         workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+        env: deps.env,
         remember: (name, value) => deps.core.saveState(name, value),
         signal
     };
@@ -14722,9 +14817,9 @@ async function run(deps = defaultDependencies()) {
         writeOutputs(runner.setOutput, outputs, secrets);
         summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error);
         if (failOnError)
-            log.fail(message);
+            log.fail(message, placeOf(error));
         else
-            log.warning(`${message} (fail-on-error is false: the step continues)`);
+            log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error));
     }
     finally {
         stopListening();
@@ -14742,6 +14837,13 @@ async function run(deps = defaultDependencies()) {
             }
         }
     }
+}
+/** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
+function placeOf(error) {
+    const place = error?.place;
+    return place && typeof place === 'object' && typeof place.file === 'string'
+        ? place
+        : undefined;
 }
 /**
  * pr-comment: the step's summary as one sticky comment on the pull request

@@ -10,7 +10,7 @@ import { Clock, realClock } from './api/pacer.js'
 import type { Config } from './config.js'
 import { InputError, failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs.js'
 import { OperationName, entryOf, isOperationName } from './operations/registry.js'
-import type { OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
+import type { FilePlace, OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
@@ -94,6 +94,7 @@ function contextFor(
     startedAt,
     runContext: once(deps.runContext),
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+    env: deps.env,
     remember: (name, value) => deps.core.saveState(name, value),
     signal
   }
@@ -184,8 +185,8 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     outputs = { ...outputs, ...known, error: message }
     writeOutputs(runner.setOutput, outputs, secrets)
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
-    if (failOnError) log.fail(message)
-    else log.warning(`${message} (fail-on-error is false: the step continues)`)
+    if (failOnError) log.fail(message, placeOf(error))
+    else log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error))
   } finally {
     stopListening()
     if (config?.prComment && summary) {
@@ -200,6 +201,14 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
       }
     }
   }
+}
+
+/** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
+function placeOf(error: unknown): FilePlace | undefined {
+  const place = (error as { place?: unknown } | undefined)?.place
+  return place && typeof place === 'object' && typeof (place as FilePlace).file === 'string'
+    ? (place as FilePlace)
+    : undefined
 }
 
 /**

@@ -1,5 +1,11 @@
 /** What the action needs of the Actions runner, as @actions/core gives it. */
 
+/** Where an annotation points: a file of the repository and a line (shown on the pull request's diff). */
+export interface Annotation {
+  file?: string
+  startLine?: number
+}
+
 /** The parts of @actions/core the action uses; tests pass a fake. */
 export interface CoreLike {
   getInput: (name: string) => string
@@ -8,8 +14,10 @@ export interface CoreLike {
   setFailed: (message: string) => void
   info: (message: string) => void
   debug: (message: string) => void
-  warning: (message: string) => void
+  warning: (message: string, properties?: Annotation) => void
   notice: (message: string) => void
+  /** An error annotation (the step's failure, when it is about a place in a file). */
+  error: (message: string, properties?: Annotation) => void
   startGroup: (name: string) => void
   endGroup: () => void
   saveState: (name: string, value: string) => void

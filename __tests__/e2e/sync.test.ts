@@ -9,8 +9,11 @@ import { runStep } from '../helpers/runner.js'
 const workspace = mkdtempSync(join(tmpdir(), 'ws-'))
 const emulator = useEmulator()
 
-const step = (inputs: Record<string, string>) =>
-  runStep({ 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'sync-checks', ...inputs }, { cwd: workspace })
+const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+  runStep(
+    { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'sync-checks', ...inputs },
+    { cwd: workspace, env: { GITHUB_WORKSPACE: workspace, ...env } }
+  )
 
 describe('sync-checks through dist/index.js', () => {
   it('leaves the service equal to the file, touching only what differs; a second run changes nothing', async () => {
@@ -73,7 +76,48 @@ describe('sync-checks through dist/index.js', () => {
     )
     const r = await step({ 'checks-file': 'bad.json' })
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain('::error::checks-file bad.json: entry 2 (line 1): the name "a" is also used by entry 1')
+    expect(r.stdout).toContain(
+      '::error file=bad.json,line=1::checks-file bad.json: entry 2 (line 1): the name "a" is also used by entry 1'
+    )
     expect(emulator.count()).toBe(0)
+  })
+
+  it('errors about the file are annotations at its line (YAML and JSON), before any request', async () => {
+    writeFileSync(
+      join(workspace, 'bad.yml'),
+      '- name: a\n  url: https://a.example.com/\n- name: b\n  url: https://b.example.com/\n  interval: soon\n'
+    )
+    const yamlRun = await step({ 'checks-file': 'bad.yml' })
+    expect(yamlRun.code).toBe(1)
+    expect(yamlRun.stdout).toMatch(
+      /^::error file=bad\.yml,line=5::checks-file bad\.yml: entry 2 \(line 3\) \("b"\): interval /m
+    )
+    writeFileSync(
+      join(workspace, 'lines.json'),
+      '{\n  "checks": [\n    {"name": "a", "url": "https://a.example.com/"},\n    {"name": "b", "url": "ftp://b/"}\n  ]\n}\n'
+    )
+    const jsonRun = await step({ 'checks-file': 'lines.json' })
+    expect(jsonRun.stdout).toMatch(/^::error file=lines\.json,line=4::checks-file lines\.json: entry 2/m)
+    expect(emulator.count()).toBe(0)
+  })
+
+  it('${NAME} from the step environment; a near-miss field name is a warning annotated at its line', async () => {
+    writeFileSync(
+      join(workspace, 'templated.yml'),
+      '- name: web-${STAGE}\n  url: https://${STAGE}.example.com/\n  alertchannels: [ops]\n'
+    )
+    const r = await step({ 'checks-file': 'templated.yml' }, { STAGE: 'preview-42' })
+    expect(r.code).toBe(0)
+    expect([...emulator.checks.values()].map(c => [c.name, c.url])).toEqual([
+      ['web-preview-42', 'https://preview-42.example.com/']
+    ])
+    expect(r.stdout).toContain(
+      '::warning file=templated.yml,line=3::checks-file templated.yml: entry 1 (line 1) ("web-preview-42") has the field "alertchannels": did you mean "alertChannels"?'
+    )
+    const unset = await step({ 'checks-file': 'templated.yml' })
+    expect(unset.code).toBe(1)
+    expect(unset.stdout).toContain(
+      '::error file=templated.yml,line=1::checks-file templated.yml: line 1: ${STAGE} names'
+    )
   })
 })

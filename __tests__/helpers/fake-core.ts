@@ -1,5 +1,5 @@
 /** A CoreLike that records everything, for in-process runs of run(). */
-import type { CoreLike } from '../../src/runner.js'
+import type { Annotation, CoreLike } from '../../src/runner.js'
 
 export interface FakeCore extends CoreLike {
   inputs: Record<string, string>
@@ -9,6 +9,8 @@ export interface FakeCore extends CoreLike {
   secrets: string[]
   logs: string[]
   summaryText: string
+  /** Warnings and errors that point at a place in a file. */
+  annotations: Array<Annotation & { kind: 'warning' | 'error'; message: string }>
   /** The name of every core function called, in order. */
   calls: string[]
   /** Every line any channel printed (logs, failure, summary, outputs). */
@@ -23,13 +25,22 @@ export function fakeCore(inputs: Record<string, string>, state: Record<string, s
     secrets: [],
     logs: [],
     summaryText: '',
+    annotations: [],
     getInput: name => fake.inputs[name] ?? '',
     setSecret: s => void fake.secrets.push(s),
     setOutput: (name, value) => void (fake.outputs[name] = value),
     setFailed: message => void (fake.failed = message),
     info: m => void fake.logs.push(`info: ${m}`),
     debug: m => void fake.logs.push(`debug: ${m}`),
-    warning: m => void fake.logs.push(`warning: ${m}`),
+    warning: (m, place) => {
+      fake.logs.push(`warning: ${m}`)
+      if (place) fake.annotations.push({ kind: 'warning', message: m, ...place })
+    },
+    error: (m, place) => {
+      // Only a failure with a place in a file is an error annotation (ActionLog.fail).
+      fake.failed = m
+      fake.annotations.push({ kind: 'error', message: m, ...place })
+    },
     notice: m => void fake.logs.push(`notice: ${m}`),
     startGroup: n => void fake.logs.push(`group: ${n}`),
     endGroup: () => void fake.logs.push('endgroup'),

@@ -8,47 +8,163 @@ import { load } from '../lazy/modules.cjs'
 import yaml from '../lazy/yaml.cjs'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
 import { Mapping, isMapping } from '../values.js'
+import type { FilePlace } from './types.js'
 
 export class ChecksFileError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Where in the repository the problem is, when known: the failure is annotated there. */
+    readonly place?: FilePlace
+  ) {
     super(message)
     this.name = 'ChecksFileError'
   }
 }
 
-/** Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`. */
-export function parseChecksFile(text: string, file: string): Mapping[] {
+export interface ChecksFileOptions {
+  /** Where `${NAME}` is read from (the step's environment). */
+  env?: NodeJS.ProcessEnv
+  /** A problem worth a warning, not an error: a field name close to a known one. */
+  warn?: (message: string, place: FilePlace) => void
+  /** The file as annotations name it (relative to the repository); default: `file`. */
+  annotateAs?: string
+}
+
+/** The fields of a check the action knows; the others pass through. */
+const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status']
+
+/** `${NAME}` (a variable), or `$${` (a literal `${`). */
+const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+/** Edits (insert, delete, replace, swap two neighbours) from one word to another. */
+export function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
+  )
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+    }
+  }
+  return d[a.length][b.length]
+}
+
+/** The known field a name is a slip of (within two edits, case aside), if any. */
+export function suggestField(name: string): string | undefined {
+  if (KNOWN_FIELDS.includes(name)) return undefined
+  let best: { field: string; distance: number } | undefined
+  for (const field of KNOWN_FIELDS) {
+    const distance = editDistance(name.toLowerCase(), field.toLowerCase())
+    if (distance <= 2 && (!best || distance < best.distance)) best = { field, distance }
+  }
+  return best?.field
+}
+
+interface Located {
+  range?: [number, number, number] | null
+}
+interface Pair {
+  key: Located & { value?: unknown }
+}
+
+/**
+ * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`.
+ * `${NAME}` in a value is read from the environment (after parsing, so a
+ * variable can never add structure: a plain `${PORT}` that holds 8080 is the
+ * number 8080, anything else stays text). Errors name the file and the line.
+ */
+export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
   const lineCounter = new yaml.LineCounter()
   const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
-  const fail = (message: string): never => {
-    throw new ChecksFileError(`checks-file ${file}: ${message}`)
+  const lineOf = (node: Located | undefined) => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
+  const placeOf = (line: number | undefined): FilePlace => ({ file: options.annotateAs ?? file, line })
+  const fail = (message: string, line?: number): never => {
+    throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
   }
   if (doc.errors.length > 0) {
     const e = doc.errors[0]
+    const line = lineCounter.linePos(e.pos[0]).line
     fail(
-      `not valid YAML or JSON (line ${lineCounter.linePos(e.pos[0]).line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`
+      `not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
+      line
     )
   }
+  fillTemplates(doc, options.env ?? {}, (name, node) =>
+    fail(
+      `line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`,
+      lineOf(node)
+    )
+  )
   let seq: unknown = doc.contents
   if (yaml.isMap(seq)) seq = seq.get('checks', true)
-  const items = yaml.isSeq(seq) ? (seq as unknown as { items: Array<{ range?: [number, number, number] }> }).items : []
+  const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
   const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
-  if (!shape.success) fail(shape.error.issues[0].message)
+  if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
   const list = shape.data as unknown[]
   const names = new Map<string, number>()
   return list.map((entry, i) => {
-    const offset = items[i]?.range?.[0]
-    const where = `entry ${i + 1}${offset !== undefined ? ` (line ${lineCounter.linePos(offset).line})` : ''}`
-    if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`)
+    const node = items[i]
+    const line = lineOf(node)
+    const where = `entry ${i + 1}${line !== undefined ? ` (line ${line})` : ''}`
+    if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`, line)
     const spec = entry as Mapping
     const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
+    const fieldLine = (field: unknown) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line
     const problem = specProblem(CheckEntrySchema, spec)
-    if (problem) fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`)
+    if (problem) {
+      const field = problem.startsWith('needs a ') ? undefined : problem.split(' ')[0].split('.')[0]
+      fail(
+        problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`,
+        fieldLine(field)
+      )
+    }
     const earlier = names.get(spec.name as string)
-    if (earlier !== undefined) fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`)
+    if (earlier !== undefined)
+      fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line)
     names.set(spec.name as string, i + 1)
+    for (const key of Object.keys(spec)) {
+      const suggestion = suggestField(key)
+      if (suggestion && !(suggestion in spec)) {
+        options.warn?.(
+          `checks-file ${file}: ${where}${named} has the field ${JSON.stringify(key)}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
+          placeOf(fieldLine(key))
+        )
+      }
+    }
     return spec
   })
+}
+
+/**
+ * Replace `${NAME}` in every value of the document (never in keys) with the
+ * environment's NAME; `$${` is a literal `${`. An unset variable is `missing`.
+ */
+function fillTemplates(
+  doc: ReturnType<typeof yaml.parseDocument>,
+  env: NodeJS.ProcessEnv,
+  missing: (name: string, node: Located) => never
+): void {
+  yaml.visit(doc, {
+    Scalar(key, node) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return
+      const filled = node.value.replace(TEMPLATE, (_match: string, name: string | undefined) => {
+        if (name === undefined) return '${'
+        const value = env[name]
+        return value === undefined ? missing(name, node as Located) : value
+      })
+      node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled
+    }
+  })
+}
+
+/** A plain value as YAML would read it, when that is a number or a boolean; else the text. */
+function scalarOf(text: string): unknown {
+  if (/^[-+]?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/.test(text.trim())) return Number(text)
+  if (/^(true|True|TRUE|false|False|FALSE)$/.test(text.trim())) return /^t/i.test(text.trim())
+  return text
 }
 
 /** The largest checks file read: bigger ones are refused before they are read whole. */

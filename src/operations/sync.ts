@@ -151,7 +151,12 @@ export const syncChecks: Operation = async ctx => {
   const { config } = ctx
   const file = path.resolve(ctx.workspace, config.checksFile as string)
   const text = await readChecksFile(config.checksFile as string, file)
-  const wanted = parseChecksFile(text, config.checksFile as string)
+  const relative = path.relative(ctx.workspace, file)
+  const wanted = parseChecksFile(text, config.checksFile as string, {
+    env: ctx.env,
+    warn: (message, place) => ctx.log.warning(message, place),
+    annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative
+  })
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
       `sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`

@@ -5,7 +5,16 @@ import type { MonitoringApi } from '../api/monitoring.js'
 import type { Config } from '../config.js'
 import type { RunContext } from '../run-context.js'
 
+/** A place in a file of the repository: a warning or error about it is annotated there. */
+export interface FilePlace {
+  /** Relative to the workspace, as the pull request's diff shows it. */
+  file: string
+  line?: number
+}
+
 export interface OperationLog extends Logger {
+  /** A warning, annotated at a place in a file when given. */
+  warning: (message: string, place?: FilePlace) => void
   /** Run `fn` inside a collapsible log group. */
   group: <T>(name: string, fn: () => Promise<T>) => Promise<T>
 }
@@ -21,6 +30,8 @@ export interface OperationContext {
   runContext: () => Promise<RunContext>
   /** Directory a relative checks-file is resolved against. */
   workspace: string
+  /** The step's environment (checks-file templates read it). */
+  env: NodeJS.ProcessEnv
   /** Save a value for the post step now (core.saveState): it survives a failure or cancel later in the step. */
   remember: (name: string, value: string) => void
   /** Aborted when the job is being cancelled. */

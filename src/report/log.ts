@@ -4,26 +4,36 @@
  * workflow command (see logLine). Only the calls below issue commands
  * (warning, error, group), through @actions/core, which escapes them too.
  */
-import type { CoreLike } from '../runner.js'
-import type { OperationLog } from '../operations/types.js'
+import type { Annotation, CoreLike } from '../runner.js'
+import type { FilePlace, OperationLog } from '../operations/types.js'
 import { redact } from '../secrets.js'
 import { logLine } from './text.js'
 
 export interface ActionLog extends OperationLog {
-  /** Fail the step with this message (core.setFailed). */
-  fail: (message: string) => void
+  /** Fail the step with this message (core.setFailed), annotated at a place in a file when given. */
+  fail: (message: string, place?: FilePlace) => void
   /** A notice annotation: worth seeing, not a problem. */
   notice: (message: string) => void
 }
+
+const annotation = (place: FilePlace): Annotation => ({
+  file: place.file,
+  ...(place.line !== undefined ? { startLine: place.line } : {})
+})
 
 export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog {
   const line = (message: string) => logLine(redact(message, secrets))
   return {
     debug: m => core.debug(line(m)),
     info: m => core.info(line(m)),
-    warning: m => core.warning(line(m)),
+    warning: (m, place) => (place ? core.warning(line(m), annotation(place)) : core.warning(line(m))),
     notice: m => core.notice(line(m)),
-    fail: m => core.setFailed(line(m)),
+    fail: (m, place) => {
+      if (!place) return core.setFailed(line(m))
+      // What core.setFailed does, with the annotation's place.
+      core.error(line(m), annotation(place))
+      process.exitCode = 1
+    },
     group: async (name, fn) => {
       core.startGroup(line(name))
       try {

@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { load } from '../../src/lazy/modules.cjs'
+import { ChecksFileError, editDistance, parseChecksFile, suggestField } from '../../src/operations/checks-file.js'
+import type { FilePlace } from '../../src/operations/types.js'
+
+// The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
+beforeAll(() => load('yaml'))
+
+/** The error parseChecksFile throws, with its place. */
+function failure(text: string, env: NodeJS.ProcessEnv = {}): ChecksFileError {
+  try {
+    parseChecksFile(text, 'checks.yml', { env })
+  } catch (error) {
+    if (error instanceof ChecksFileError) return error
+    throw error
+  }
+  throw new Error('no error')
+}
+
+describe('${NAME} in a checks file', () => {
+  const env = { HOST: 'shop.example.com', PORT: '8443', ON: 'true', EVIL: 'x\n- name: injected\n  url: https://evil/' }
+
+  it('is replaced from the environment in values, a plain number stays a number, $${ is a literal ${', () => {
+    const [spec] = parseChecksFile(
+      '- name: shop\n  url: https://${HOST}:${PORT}/health\n  interval: ${PORT}\n  note: "$${HOST} is ${HOST}"\n',
+      'checks.yml',
+      { env }
+    )
+    expect(spec).toEqual({
+      name: 'shop',
+      url: 'https://shop.example.com:8443/health',
+      interval: 8443,
+      note: '${HOST} is shop.example.com'
+    })
+  })
+
+  it('a value can never add structure: a variable holding YAML stays text', () => {
+    const list = parseChecksFile('- name: ${EVIL}\n  url: https://a/\n', 'checks.yml', { env })
+    expect(list).toHaveLength(1)
+    expect(list[0].name).toBe(env.EVIL)
+  })
+
+  it('an unset variable is an error naming it and its line', () => {
+    const error = failure('- name: a\n  url: https://a/\n- name: b\n  url: https://${NOPE}/\n')
+    expect(error.message).toBe(
+      'checks-file checks.yml: line 4: ${NOPE} names the environment variable NOPE, which is not set (write $${ for a literal ${)'
+    )
+    expect(error.place).toEqual({ file: 'checks.yml', line: 4 })
+  })
+
+  it('is not read in keys', () => {
+    const [spec] = parseChecksFile('- name: a\n  url: https://a/\n  ${HOST}: 1\n', 'checks.yml', { env })
+    expect(spec).toHaveProperty('${HOST}', 1)
+  })
+})
+
+describe('field names close to known ones', () => {
+  it('suggests within two edits, case aside; never for a known field or a far one', () => {
+    expect(suggestField('alertchannels')).toBe('alertChannels')
+    expect(suggestField('intervall')).toBe('interval')
+    expect(suggestField('URL')).toBe('url')
+    expect(suggestField('stauts')).toBe('status')
+    expect(suggestField('url')).toBeUndefined()
+    expect(suggestField('owner')).toBeUndefined()
+    expect(suggestField('description')).toBeUndefined()
+    expect(editDistance('stauts', 'status')).toBe(1)
+  })
+
+  it('warns with the entry, the suggestion and the line of the field; the field is still sent', () => {
+    const warnings: Array<[string, FilePlace]> = []
+    const [spec] = parseChecksFile(
+      '# monitoring\n- name: shop\n  url: https://a/\n  alertchannels: [ops]\n',
+      'checks.yml',
+      { warn: (message, place) => warnings.push([message, place]), annotateAs: 'monitoring/checks.yml' }
+    )
+    expect(spec.alertchannels).toEqual(['ops'])
+    expect(warnings).toEqual([
+      [
+        'checks-file checks.yml: entry 1 (line 2) ("shop") has the field "alertchannels": did you mean "alertChannels"? It is sent as written (fields the action does not know pass through).',
+        { file: 'monitoring/checks.yml', line: 4 }
+      ]
+    ])
+  })
+})
+
+describe('errors name the file and the line', () => {
+  it('YAML: a bad field points at its own line, a missing one at the entry', () => {
+    expect(failure('- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  interval: soon\n').place).toEqual({
+      file: 'checks.yml',
+      line: 5
+    })
+    const missing = failure('- name: a\n  url: https://a/\n\n- name: b\n')
+    expect(missing.message).toBe('checks-file checks.yml: entry 2 (line 4) ("b") needs a url')
+    expect(missing.place?.line).toBe(4)
+  })
+
+  it('JSON: the same lines', () => {
+    const text =
+      '{\n  "checks": [\n    {"name": "a", "url": "https://a/"},\n    {"name": "b",\n     "url": "ftp://b/"}\n  ]\n}\n'
+    const error = failure(text)
+    expect(error.message).toContain('entry 2 (line 4) ("b"): url must be an http or https URL')
+    expect(error.place?.line).toBe(5)
+  })
+
+  it('a syntax error and a duplicate name carry their lines', () => {
+    expect(failure('- name: a\n  url: [unclosed\n').place?.line).toBeGreaterThanOrEqual(2)
+    expect(failure('- name: a\n  url: https://a/\n- name: a\n  url: https://b/\n').place?.line).toBe(3)
+  })
+})
