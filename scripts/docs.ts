@@ -1,12 +1,14 @@
 /**
- * The README's inputs and outputs tables, generated from action.yml.
+ * The README's inputs and outputs tables, generated from action.yml, and the
+ * checks file's JSON Schema, generated from the zod schema.
  *   npm run docs          rewrite them
  *   npm run docs -- --check   exit 1 if they are out of date
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
+import { SCHEMA_PATH, schemaText } from './lib/checks-file-schema.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -56,14 +58,23 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const readmePath = `${ROOT}README.md`
   const readme = readFileSync(readmePath, 'utf8')
   const next = await renderFormatted(readme, readFileSync(`${ROOT}action.yml`, 'utf8'))
+  const schemaPath = `${ROOT}${SCHEMA_PATH}`
+  const schema = await schemaText(ROOT)
   if (process.argv.includes('--check')) {
+    let stale = false
     if (next !== readme) {
       console.error('README.md inputs/outputs tables are out of date: run npm run docs')
-      process.exit(1)
+      stale = true
     }
-    console.log('README.md tables match action.yml')
+    if (!existsSync(schemaPath) || readFileSync(schemaPath, 'utf8') !== schema) {
+      console.error(`${SCHEMA_PATH} is out of date: run npm run docs`)
+      stale = true
+    }
+    if (stale) process.exit(1)
+    console.log(`README.md tables match action.yml; ${SCHEMA_PATH} matches the zod schema`)
   } else {
     writeFileSync(readmePath, next)
-    console.log('README.md tables written from action.yml')
+    writeFileSync(schemaPath, schema)
+    console.log(`README.md tables written from action.yml; ${SCHEMA_PATH} from the zod schema`)
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { INPUTS, parseInput } from '../../src/inputs.js'
 import { OPERATIONS } from '../../src/operations/registry.js'
@@ -75,5 +76,23 @@ describe('README reference tables', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
     const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
     expect(await renderFormatted(readme, actionYml)).toBe(readme)
+  })
+})
+
+describe('the checks file JSON Schema (schemas/checks-file.schema.json)', () => {
+  it('is the one generated from the zod schema (run npm run docs to refresh)', async () => {
+    const { SCHEMA_PATH, schemaText } = await import('../../scripts/lib/checks-file-schema.js')
+    const root = fileURLToPath(new URL('../../', import.meta.url))
+    expect(readFileSync(`${root}${SCHEMA_PATH}`, 'utf8')).toBe(await schemaText(root))
+  })
+
+  it('knows the fields the action validates, requires name and url, and lets other fields through', async () => {
+    const { checksFileJsonSchema } = await import('../../scripts/lib/checks-file-schema.js')
+    const check = (checksFileJsonSchema().$defs as Record<string, Record<string, unknown>>).check
+    expect(Object.keys(check.properties as object).sort()).toEqual(
+      ['alertChannels', 'interval', 'name', 'status', 'type', 'url'].sort()
+    )
+    expect(check.required).toEqual(['name', 'url'])
+    expect(check.additionalProperties).toEqual({})
   })
 })

@@ -134,10 +134,16 @@ describe('run() with hostile inputs', () => {
               throw new Error('stop before any request')
             }
           })
-          const key = raw['api-key']?.trim() ?? ''
-          // The key is redacted from every message, even where another input holds the same text.
+          // The key and the GitHub token (each whole, and each of their lines) are redacted from
+          // every message, even where another input holds the same text.
+          const secrets: string[] = []
+          for (const secret of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
+            for (const form of [secret, ...secret.split(/\r?\n|\r/).map(line => line.trim())]) {
+              if (form !== '' && !secrets.includes(form)) secrets.push(form)
+            }
+          }
           const shown = (text: string) =>
-            [raw['api-key'] ?? '', key].filter(s => s.length >= 4).reduce((t, s) => t.split(s).join('***'), text)
+            secrets.filter(s => s.length >= 4).reduce((t, s) => t.split(s).join('***'), text)
           const result = outcome(raw)
           const parsed = result === 'ok' ? result : shown(result)
           if (parsed !== 'ok') {
