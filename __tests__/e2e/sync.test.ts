@@ -1,6 +1,6 @@
 /** Monitoring as code through dist/index.js. */
 import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KEY, useEmulator } from '../helpers/harness.js'
@@ -119,5 +119,41 @@ describe('sync-checks through dist/index.js', () => {
     expect(unset.stdout).toContain(
       '::error file=templated.yml,line=1::checks-file templated.yml: line 1: ${STAGE} names'
     )
+  })
+
+  it('plan-file on the dry-run, approved-plan on the apply: exactly that plan; after drift nothing is written', async () => {
+    const api = emulator.seedCheck({ name: 'web-api', url: 'https://web.example.com/api', interval: 60 })
+    writeFileSync(
+      join(workspace, 'reviewed.yml'),
+      '- name: web-api\n  url: https://web.example.com/api\n  interval: 30\n'
+    )
+    const plan = await step({ 'checks-file': 'reviewed.yml', 'dry-run': 'true', 'plan-file': 'reviewed-plan.json' })
+    expect(plan.code).toBe(0)
+    const written = JSON.parse(readFileSync(join(workspace, 'reviewed-plan.json'), 'utf8')) as { version: number }
+    expect(written).toMatchObject({
+      version: 1,
+      checks: [{ action: 'update', changes: { interval: { from: 60, to: 30 } } }]
+    })
+
+    // drift: the check changed on the service after the review
+    emulator.checks.get(api.id)!.interval = 45
+    const drifted = await step({ 'checks-file': 'reviewed.yml', 'approved-plan': 'reviewed-plan.json' })
+    expect(drifted.code).toBe(1)
+    expect(drifted.stdout).toContain('the plan differs from approved-plan reviewed-plan.json')
+    expect(emulator.count('PUT')).toBe(0)
+
+    emulator.checks.get(api.id)!.interval = 60
+    const applied = await step({ 'checks-file': 'reviewed.yml', 'approved-plan': 'reviewed-plan.json' })
+    expect(applied.code).toBe(0)
+    expect(emulator.checks.get(api.id)?.interval).toBe(30)
+  })
+
+  it('max-deletions refuses a prune that deletes more, before any write', async () => {
+    for (let i = 0; i < 3; i++) emulator.seedCheck({ name: `web-gone-${i}`, url: 'https://web.example.com/gone' })
+    writeFileSync(join(workspace, 'few.yml'), '- name: web-kept\n  url: https://web.example.com/kept\n')
+    const r = await step({ 'checks-file': 'few.yml', prune: 'true', 'prune-prefix': 'web-', 'max-deletions': '2' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('::error::sync-checks refused: the plan deletes 3 checks, more than max-deletions (2)')
+    expect(emulator.count('DELETE') + emulator.count('POST')).toBe(0)
   })
 })
