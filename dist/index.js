@@ -12013,6 +12013,22 @@ function parseMilliseconds(value) {
         throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
     }
 }
+/** `since`: a duration back from now (`24h`, `90m`), or an ISO 8601 time. */
+function parseSince(value) {
+    const text = value.trim();
+    if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+        const at = Date.parse(text);
+        if (Number.isNaN(at))
+            throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time, got ${quote(value)}`);
+        return { at };
+    }
+    try {
+        return { agoMs: parseDuration(text) };
+    }
+    catch {
+        throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time (2026-11-23T08:00:00Z), got ${quote(value)}`);
+    }
+}
 /**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
  * and syntax errors are errors that give the line where the parser knows it.
@@ -12590,7 +12606,75 @@ const deleteCheck = async (ctx) => {
     };
 };
 
+;// CONCATENATED MODULE: ./src/operations/stats.ts
+/**
+ * Figures for reports: response-time statistics, a Unicode sparkline GitHub
+ * renders anywhere, times relative to now, and a mark per status. Plain text:
+ * the summary renderer escapes it like any other value.
+ */
+
+/** The nearest-rank percentile `p` (0-100) of the values; undefined when there are none. */
+function percentile(values, p) {
+    if (values.length === 0)
+        return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+/** Min, average and 95th percentile of the values; undefined when there are none. */
+function spreadOf(values) {
+    const p95 = percentile(values, 95);
+    if (p95 === undefined)
+        return undefined;
+    return {
+        min: Math.min(...values),
+        avg: Math.round(values.reduce((a, b) => a + b, 0) / values.length),
+        p95
+    };
+}
+const spreadText = (s) => (s ? `${s.min} / ${s.avg} / ${s.p95}` : '');
+const BARS = '▁▂▃▄▅▆▇█';
+/** The values as a sparkline of at most `width` bars (averaged into buckets when there are more). */
+function sparkline(values, width = 40) {
+    if (values.length === 0)
+        return '';
+    const buckets = Math.min(width, values.length);
+    const points = Array.from({ length: buckets }, (_, i) => {
+        const part = values.slice(Math.floor((i * values.length) / buckets), Math.floor(((i + 1) * values.length) / buckets));
+        return part.reduce((a, b) => a + b, 0) / part.length;
+    });
+    const low = Math.min(...points);
+    const high = Math.max(...points);
+    return points.map(v => BARS[high === low ? 0 : Math.round(((v - low) / (high - low)) * (BARS.length - 1))]).join('');
+}
+/** An ISO time as "12 s ago" (or "in 5 s" for a clock ahead), with the time of day in UTC. */
+function ago(iso, now) {
+    const at = Date.parse(str(iso));
+    if (Number.isNaN(at))
+        return 'never';
+    const seconds = Math.round((now - at) / 1000);
+    const size = Math.abs(seconds);
+    const amount = size < 60
+        ? `${size} s`
+        : size < 3600
+            ? `${Math.round(size / 60)} min`
+            : size < 86_400
+                ? `${Math.round(size / 3600)} h`
+                : `${Math.round(size / 86_400)} d`;
+    const clock = new Date(at).toISOString().slice(11, 19);
+    return `${seconds >= 0 ? `${amount} ago` : `in ${amount}`} (${clock} UTC)`;
+}
+/** ✅ for the status wanted, ⏸ for paused, ❌ for anything else. */
+function statusMark(status, wanted = 'up') {
+    const s = str(status).toLowerCase();
+    if (s === wanted.toLowerCase())
+        return '✅';
+    if (s === 'paused')
+        return '⏸';
+    return '❌';
+}
+
 ;// CONCATENATED MODULE: ./src/operations/history.ts
+
 
 
 /** Percentage of entries that are up, among entries that carry a status. */
@@ -12601,25 +12685,56 @@ function uptimeOf(entries) {
     const up = withStatus.filter(e => str(e.status).toLowerCase() === 'up').length;
     return ((up / withStatus.length) * 100).toFixed(2);
 }
+/** Rows the summary's table shows; the rest are counted in a line. */
+const SHOWN = 50;
 const checkHistory = async (ctx) => {
     const { check } = await targetCheck(ctx, false);
-    const entries = await ctx.api.checkHistory(check.id);
+    const all = await ctx.api.checkHistory(check.id);
+    const now = ctx.clock.now();
+    const since = ctx.config.since;
+    const from = since === undefined ? undefined : 'at' in since ? since.at : ctx.startedAt - since.agoMs;
+    // With since, only entries that say when they were checked, from that moment on.
+    const entries = from === undefined ? all : all.filter(e => Date.parse(str(e.checkedAt)) >= from);
     const uptime = uptimeOf(entries);
-    const shown = entries.slice(0, 50);
+    const times = entries.map(e => e.responseTime).filter((t) => typeof t === 'number');
+    const p95 = percentile(times, 95);
+    // The API's order is kept in `result`; the chart reads oldest first when the entries say when.
+    const chronological = [...entries].sort((a, b) => Date.parse(str(a.checkedAt)) - Date.parse(str(b.checkedAt)));
+    const trend = sparkline(chronological.map(e => e.responseTime).filter((t) => typeof t === 'number'));
+    const shown = entries.slice(0, SHOWN);
     return {
-        outputs: { ...checkOutputs(check), result: entries, count: entries.length, uptime },
+        outputs: {
+            ...checkOutputs(check),
+            result: entries,
+            count: entries.length,
+            uptime,
+            'response-time-p95': p95 === undefined ? '' : String(p95)
+        },
         summary: {
             title: `History of ${str(check.name) || check.id}`,
             lines: [
-                `${entries.length} entries${uptime ? `; up in ${uptime}% of those with a status` : ''}.`,
-                ...(entries.length > shown.length ? [`The table shows the first ${shown.length}.`] : [])
+                `${entries.length} entries${from !== undefined ? ` since ${new Date(from).toISOString()} (${all.length - entries.length} older or undated left out)` : ''}${uptime ? `; up in ${uptime}% of those with a status` : ''}.`,
+                ...(times.length > 0
+                    ? [`Response time min / avg / p95: ${spreadText(spreadOf(times))} ms.`, `Trend (oldest first): ${trend}`]
+                    : []),
+                ...(entries.length > shown.length
+                    ? [
+                        `The table shows the first ${shown.length}; ${entries.length - shown.length} more rows not shown (every entry is in the result output).`
+                    ]
+                    : [])
             ],
             tables: [
                 {
-                    head: ['Checked at', 'Status', 'Response time (ms)', 'Details'],
+                    head: ['', 'Checked', 'Status', 'Response time (ms)', 'Details'],
                     rows: shown.map(e => {
                         const { checkedAt, status, responseTime, ...rest } = e;
-                        return [checkedAt, status, responseTime, Object.keys(rest).length ? canonical(rest) : ''];
+                        return [
+                            statusMark(status),
+                            ago(checkedAt, now),
+                            status,
+                            responseTime,
+                            Object.keys(rest).length ? canonical(rest) : ''
+                        ];
                     })
                 }
             ]
@@ -12758,7 +12873,81 @@ async function resumePaused(ctx, ids) {
     return checkSummary('auto-resume: checks resumed', resumed, lines);
 }
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/operations/junit.ts
+/** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
+function xmlText(value) {
+    return value
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&apos;');
+}
+const seconds = (s) => s.toFixed(3);
+function junitXml(suite) {
+    const failures = suite.cases.filter(c => c.failure?.type === 'timed-out').length;
+    const errors = suite.cases.filter(c => c.failure?.type === 'error').length;
+    const lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" time="${seconds(suite.time)}">`,
+        `  <testsuite name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(suite.time)}" timestamp="${xmlText(suite.timestamp)}">`
+    ];
+    for (const c of suite.cases) {
+        const open = `    <testcase name="${xmlText(c.name)}" classname="${xmlText(c.classname)}" time="${seconds(c.time)}"`;
+        if (!c.failure) {
+            lines.push(`${open}/>`);
+            continue;
+        }
+        const tag = c.failure.type === 'error' ? 'error' : 'failure';
+        lines.push(`${open}>`, `      <${tag} type="${c.failure.type}" message="${xmlText(c.failure.message)}">${xmlText(c.failure.details ?? c.failure.message)}</${tag}>`, '    </testcase>');
+    }
+    lines.push('  </testsuite>', '</testsuites>', '');
+    return lines.join('\n');
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/operations/write-whole.ts
+/** A report file written whole or not at all: a temporary file beside it, then a rename. */
+
+
+
+/** Write `text` to `file`; on failure nothing is left behind and the error's code is returned. */
+async function writeWhole(file, text) {
+    const temporary = external_node_path_namespaceObject.join(external_node_path_namespaceObject.dirname(file), `.${external_node_path_namespaceObject.basename(file)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temporary, text, { flag: 'wx' });
+        await (0,promises_namespaceObject.rename)(temporary, file);
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(temporary, { force: true });
+        throw error;
+    }
+}
+/** "cannot write FILE (CODE)", for an error message that names the input. */
+function cannotWrite(file, error) {
+    const code = error.code;
+    return `cannot write ${file}${code ? ` (${code})` : ''}`;
+}
+
 ;// CONCATENATED MODULE: ./src/operations/gate.ts
+/**
+ * Release gating: poll checks until every one has met the expected status
+ * (and response time, and a result fresher than the step's start) in
+ * `consecutive-passes` results in a row, or the timeout passes. Outcomes:
+ * passed, timed-out (a closed gate fails the step), error (the API, the
+ * network or a cancel ended it). Every path reports the failing checks.
+ */
+
+
+
+
+
 
 
 
@@ -12790,106 +12979,238 @@ function judge(check, rules) {
 function describeCheck(check) {
     return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${check.responseTime ?? '-'} ms, checked ${str(check.lastCheckedAt) || 'never'}`;
 }
-/** The gate; on an error (not a closed gate) `passed` is still set, to false. */
-const waitForCheck = ctx => withKnownOutputs({ passed: false }, () => gate(ctx));
-const gate = async (untimed) => {
+/** What a check that did not pass missed, in words. */
+function reasonOf(track, needed) {
+    const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit'];
+    if (missed.length > 0)
+        return missed.join('; ');
+    return `met the condition in ${track.streak} of ${needed} results in a row`;
+}
+/** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
+const waitForCheck = async (untimed) => {
     const { config, clock } = untimed;
     const rules = {
         expectedStatus: config.expectedStatus,
         maxResponseTimeMs: config.maxResponseTimeMs,
         freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
     };
+    const needed = config.consecutivePasses;
     const deadline = untimed.startedAt + config.timeoutMs;
     // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
     const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) };
     const hardStop = deadline + config.requestTimeoutMs + 1_000;
-    const { checks: targets } = await targetChecks(ctx, false);
-    const latest = new Map(targets.map(c => [c.id, c]));
-    const verdicts = new Map();
-    const pending = new Set(targets.map(c => c.id));
-    let round = 0;
-    /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
-    let cutShort;
+    const tracks = new Map();
     const conditions = [
         `status ${rules.expectedStatus}`,
         rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
-        rules.freshAfter !== undefined ? 'a result from after the step started' : ''
+        rules.freshAfter !== undefined ? 'a result from after the step started' : '',
+        needed > 1 ? `${needed} results in a row` : ''
     ].filter(Boolean);
-    ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`);
-    for (;;) {
-        round++;
-        await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
-            for (const id of [...pending]) {
-                if (clock.now() > hardStop)
-                    return;
-                let check;
-                try {
-                    check = await ctx.api.getCheck(id);
-                }
-                catch (error) {
-                    if (error instanceof ApiError && error.kind === 'deadline') {
-                        cutShort = error.message;
+    let round = 0;
+    try {
+        const { checks: targets } = await targetChecks(ctx, false);
+        for (const check of targets)
+            tracks.set(check.id, { check, streak: 0, marks: [], times: [] });
+        const pending = new Set(targets.map(c => c.id));
+        /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
+        let cutShort;
+        ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`);
+        for (;;) {
+            round++;
+            await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
+                for (const id of [...pending]) {
+                    if (clock.now() > hardStop)
                         return;
+                    let check;
+                    try {
+                        check = await ctx.api.getCheck(id);
                     }
-                    throw error;
+                    catch (error) {
+                        if (error instanceof ApiError && error.kind === 'deadline') {
+                            cutShort = error.message;
+                            return;
+                        }
+                        throw error;
+                    }
+                    if (!check)
+                        throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`);
+                    const track = tracks.get(id);
+                    track.check = check;
+                    const progress = observe(track, check, rules, needed, clock.now() > deadline);
+                    if (track.streak >= needed) {
+                        track.passedAfterMs = clock.now() - ctx.startedAt;
+                        pending.delete(id);
+                    }
+                    ctx.log.info(`${describeCheck(check)}: ${progress} (${track.streak}/${needed})`);
                 }
-                if (!check)
-                    throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`);
-                latest.set(id, check);
-                let verdict = judge(check, rules);
-                // A gate whose time ran out never passes: an answer that arrives after the timeout is
-                // reported, but does not count.
-                if (verdict.passed && clock.now() > deadline) {
-                    verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
-                }
-                verdicts.set(id, verdict);
-                ctx.log.info(`${describeCheck(check)}: ${verdict.passed ? 'passed' : verdict.missed.join('; ')}`);
-                if (verdict.passed)
-                    pending.delete(id);
-            }
-        });
-        if (pending.size === 0 || cutShort !== undefined)
-            break;
-        const now = clock.now();
-        if (now >= deadline)
-            break;
-        await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal);
-        if (ctx.signal.aborted)
-            throw new OperationError('wait-for-check was cancelled before the checks passed');
+            });
+            if (pending.size === 0 || cutShort !== undefined)
+                break;
+            const now = clock.now();
+            if (now >= deadline)
+                break;
+            await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal);
+            if (ctx.signal.aborted)
+                throw new OperationError('wait-for-check was cancelled before the checks passed');
+        }
+        const outcome = pending.size === 0 ? 'passed' : 'timed-out';
+        const result = await report(ctx, outcome, [...tracks.values()], round, conditions);
+        if (outcome === 'passed')
+            return result;
+        const failures = [...tracks.values()]
+            .filter(t => t.streak < needed)
+            .map(t => `${describeCheck(t.check)}: ${reasonOf(t, needed)}`);
+        return {
+            ...result,
+            gateClosed: `wait-for-check: ${pending.size} of ${tracks.size} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
+        };
     }
-    const checks = targets.map(t => latest.get(t.id));
-    const passed = pending.size === 0;
-    const rows = checks.map(c => {
-        const v = verdicts.get(c.id);
-        return [
-            c.name,
-            c.id,
-            c.status,
-            c.responseTime,
-            c.lastCheckedAt,
-            v?.passed ? 'passed' : `not passed: ${v ? v.missed.join('; ') : 'not polled before the time limit'}`
-        ];
-    });
-    const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1);
-    const outputs = { ...checkOutputs(checks[0]), result: checks, passed };
-    const summary = {
-        title: passed ? 'Release gate passed' : 'Release gate closed',
-        lines: [
-            `${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`
-        ],
-        tables: [{ head: ['Check', 'ID', 'Status', 'Response time (ms)', 'Checked at', 'Verdict'], rows }]
-    };
-    if (passed)
-        return { outputs, summary };
-    const failures = checks
-        .filter(c => pending.has(c.id))
-        .map(c => `${describeCheck(c)}: ${(verdicts.get(c.id)?.missed ?? ['not polled before the time limit']).join('; ')}`);
-    return {
-        outputs,
-        summary,
-        gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
-    };
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const known = error instanceof OperationError ? error.outputs : {};
+        let reported;
+        try {
+            reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message);
+        }
+        catch (writing) {
+            throw new OperationError(`${message}; also: ${writing instanceof Error ? writing.message : String(writing)}`, {
+                passed: false,
+                outcome: 'error',
+                'failed-checks': []
+            });
+        }
+        throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary);
+    }
 };
+/** Count one result of a check; returns what it was, in words. */
+function observe(track, check, rules, needed, late) {
+    const key = str(check.lastCheckedAt);
+    if (track.verdict && key === track.lastKey) {
+        track.marks.push('↺');
+        return track.streak >= needed ? 'passed' : 'no new result since the last poll';
+    }
+    let verdict = judge(check, rules);
+    // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
+    if (verdict.passed && late)
+        verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
+    track.verdict = verdict;
+    track.lastKey = key;
+    if (typeof check.responseTime === 'number')
+        track.times.push(check.responseTime);
+    track.streak = verdict.passed ? track.streak + 1 : 0;
+    track.marks.push(verdict.passed ? '✅' : '❌');
+    return verdict.passed ? (track.streak >= needed ? 'passed' : 'met the condition') : verdict.missed.join('; ');
+}
+/** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
+async function report(ctx, outcome, tracks, polls, conditions, error) {
+    const { config, clock } = ctx;
+    const needed = config.consecutivePasses;
+    const now = clock.now();
+    const failed = tracks.filter(t => t.streak < needed);
+    const reason = (t) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed));
+    const failedChecks = failed.map(t => ({
+        id: t.check.id,
+        name: t.check.name ?? null,
+        status: t.check.status ?? null,
+        responseTime: t.check.responseTime ?? null,
+        lastCheckedAt: t.check.lastCheckedAt ?? null,
+        reason: reason(t)
+    }));
+    const outputs = {
+        ...checkOutputs((failed[0] ?? tracks[0])?.check),
+        result: tracks.map(t => t.check),
+        passed: outcome === 'passed',
+        outcome,
+        'failed-checks': failedChecks
+    };
+    const elapsedMs = now - ctx.startedAt;
+    const elapsed = (elapsedMs / 1000).toFixed(1);
+    if (config.junitFile !== undefined)
+        await writeJunit(ctx, tracks, elapsedMs, reason, error);
+    const titles = {
+        passed: 'Release gate passed',
+        'timed-out': 'Release gate closed: the time ran out',
+        error: 'Release gate ended with an error'
+    };
+    const summary = {
+        title: titles[outcome],
+        lines: [
+            outcome === 'passed'
+                ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
+                : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+            ...(error ? [`Error: ${error}`] : [])
+        ],
+        tables: [
+            {
+                head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+                rows: tracks.map(t => [
+                    t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
+                    t.check.name,
+                    t.check.id,
+                    t.check.status,
+                    t.check.responseTime,
+                    ago(t.check.lastCheckedAt, now),
+                    `${t.streak}/${needed}`,
+                    t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
+                ])
+            },
+            {
+                head: [
+                    'Check',
+                    'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
+                    'Response time min / avg / p95 (ms)',
+                    'Trend'
+                ],
+                rows: tracks.map(t => [
+                    t.check.name ?? t.check.id,
+                    t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
+                    spreadText(spreadOf(t.times)),
+                    sparkline(t.times)
+                ])
+            }
+        ]
+    };
+    return { outputs, summary };
+}
+async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
+    const { config } = ctx;
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.junitFile);
+    const safe = (text) => ctx.redact(redact(text, [config.apiKey]));
+    const cases = tracks.map(t => ({
+        name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
+        classname: 'wait-for-check',
+        time: (t.passedAfterMs ?? elapsedMs) / 1000,
+        ...(t.streak >= config.consecutivePasses
+            ? {}
+            : {
+                failure: {
+                    type: error ? 'error' : 'timed-out',
+                    message: safe(reason(t)),
+                    details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+                }
+            })
+    }));
+    if (cases.length === 0 && error) {
+        cases.push({
+            name: 'wait-for-check',
+            classname: 'wait-for-check',
+            time: elapsedMs / 1000,
+            failure: { type: 'error', message: safe(error) }
+        });
+    }
+    const xml = junitXml({
+        name: 'wait-for-check',
+        timestamp: new Date(ctx.startedAt).toISOString(),
+        time: elapsedMs / 1000,
+        cases
+    });
+    try {
+        await writeWhole(file, xml);
+    }
+    catch (failure) {
+        throw new OperationError(`junit-file ${config.junitFile}: ${cannotWrite(file, failure)}`);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/operations/incident-text.ts
 /** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
@@ -13233,10 +13554,6 @@ const listStatusPages = async (ctx) => {
     };
 };
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: ./src/lazy/modules.cjs
 var modules = __nccwpck_require__(6544);
 ;// CONCATENATED MODULE: ./src/specs.ts
@@ -13332,6 +13649,10 @@ class ChecksFileError extends Error {
         this.name = 'ChecksFileError';
     }
 }
+/** Variables of the runner and of the action itself: never readable from a checks file. */
+const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/;
+/** Names that say the value is a secret: masked in the log, *** in outputs, summary, comment and plan file. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i;
 /** The fields of a check the action knows; the others pass through. */
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status'];
 /** `${NAME}` (a variable), or `$${` (a literal `${`). */
@@ -13380,7 +13701,18 @@ function parseChecksFile(text, file, options = {}) {
         const line = lineCounter.linePos(e.pos[0]).line;
         fail(`not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, line);
     }
-    fillTemplates(doc, options.env ?? {}, (name, node) => fail(`line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`, lineOf(node)));
+    fillTemplates(doc, (name, node) => {
+        if (OFF_LIMITS.test(name)) {
+            fail(`line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`, lineOf(node));
+        }
+        const value = options.env?.[name];
+        if (value === undefined) {
+            fail(`line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`, lineOf(node));
+        }
+        if (SECRET_NAME.test(name))
+            options.secret?.(value);
+        return value;
+    });
     let seq = doc.contents;
     if (yaml_default().isMap(seq))
         seq = seq.get('checks', true);
@@ -13418,19 +13750,16 @@ function parseChecksFile(text, file, options = {}) {
     });
 }
 /**
- * Replace `${NAME}` in every value of the document (never in keys) with the
- * environment's NAME; `$${` is a literal `${`. An unset variable is `missing`.
+ * Replace `${NAME}` in every value of the document (never in keys) with
+ * `valueOf(NAME)`; `$${` is a literal `${`.
  */
-function fillTemplates(doc, env, missing) {
+function fillTemplates(doc, valueOf) {
     yaml_default().visit(doc, {
         Scalar(key, node) {
             if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${'))
                 return;
             const filled = node.value.replace(TEMPLATE, (_match, name) => {
-                if (name === undefined)
-                    return '${';
-                const value = env[name];
-                return value === undefined ? missing(name, node) : value;
+                return name === undefined ? '${' : valueOf(name, node);
             });
             node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled;
         }
@@ -13552,6 +13881,32 @@ function shown(value, max = 80) {
     const text = value === undefined ? 'absent' : JSON.stringify(value);
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+/**
+ * Old and new value as `a → b`. Long ones are cut around where they differ,
+ * with the same context on both sides, so a change is never hidden by the cut
+ * (`…?region=eu-west&…` → `…?region=attacker.example&…`).
+ */
+function shownChange(from, to, max = 80) {
+    const a = from === undefined ? 'absent' : canonical(from);
+    const b = to === undefined ? 'absent' : canonical(to);
+    if (a.length <= max && b.length <= max)
+        return `${a} → ${b}`;
+    let start = 0;
+    while (start < a.length && start < b.length && a[start] === b[start])
+        start++;
+    let end = 0;
+    while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
+        end++;
+    const context = 12;
+    const from0 = Math.max(0, start - context);
+    const cut = (text) => {
+        const stop = Math.min(text.length, text.length - end + context);
+        const middle = text.slice(from0, stop);
+        const inner = middle.length > max ? `${middle.slice(0, max - 1)}…` : middle;
+        return `${from0 > 0 ? '…' : ''}${inner}${stop < text.length ? '…' : ''}`;
+    };
+    return `${cut(a)} → ${cut(b)}`;
+}
 /** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
 function describeChanges(entry) {
     return entry.fields
@@ -13561,7 +13916,7 @@ function describeChanges(entry) {
             return `${field}: ${shown(change.to)}`;
         if (entry.action === 'delete')
             return `${field}: ${shown(change.from)}`;
-        return `${field}: ${shown(change.from)} → ${shown(change.to)}`;
+        return `${field}: ${shownChange(change.from, change.to)}`;
     })
         .join('; ');
 }
@@ -13583,15 +13938,12 @@ function sameEntry(a, b) {
     return key(a) === key(b);
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/operations/plan-file.ts
 /**
  * The plan on disk: `plan-file` writes it (`{"version": 1, "checks": [...]}`),
  * `approved-plan` reads one back and holds this run to it. Both files are
  * plain JSON that a workflow passes between jobs as an artifact.
  */
-
 
 
 
@@ -13608,17 +13960,14 @@ class PlanFileError extends Error {
 function planDocument(plan) {
     return { version: PLAN_VERSION, checks: plan.map(e => entryResult({ ...e, outcome: undefined })) };
 }
-/** Write the plan whole or not at all: a temporary file beside it, then a rename. */
-async function writePlanFile(given, file, plan) {
-    const temporary = external_node_path_namespaceObject.join(external_node_path_namespaceObject.dirname(file), `.${external_node_path_namespaceObject.basename(file)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
+/** Write the plan whole or not at all. */
+async function writePlanFile(given, file, plan, redact = text => text) {
     try {
-        await (0,promises_namespaceObject.writeFile)(temporary, JSON.stringify(planDocument(plan), null, 2) + '\n', { flag: 'wx' });
-        await (0,promises_namespaceObject.rename)(temporary, file);
+        // Secrets (a templated token) are *** in the file as in every other report.
+        await writeWhole(file, redact(JSON.stringify(planDocument(plan), null, 2)) + '\n');
     }
     catch (error) {
-        await (0,promises_namespaceObject.rm)(temporary, { force: true });
-        const code = error.code;
-        throw new PlanFileError(`plan-file ${given}: cannot write ${file}${code ? ` (${code})` : ''}`);
+        throw new PlanFileError(`plan-file ${given}: ${cannotWrite(file, error)}`);
     }
 }
 /** Read an approved plan: JSON with version 1 and a list of entries, else an error naming the input. */
@@ -13656,8 +14005,9 @@ const label = (e) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` ($
  * difference (none: the same plan). Unchanged entries count too: a check
  * that changed on the service since the review makes the plans differ.
  */
-function planDifferences(approved, now) {
-    const current = now.map(e => entryResult({ ...e, outcome: undefined }));
+function planDifferences(approved, now, redact = text => text) {
+    // Compared as the plan file holds them: secrets *** on both sides.
+    const current = now.map(e => JSON.parse(redact(JSON.stringify(entryResult({ ...e, outcome: undefined })))));
     const key = (e) => `${String(e.action)}\u0000${String(e.name)}\u0000${String(e.id ?? '')}`;
     const left = new Map(approved.map(e => [key(e), e]));
     const out = [];
@@ -13823,7 +14173,7 @@ function refusal(ctx, plan, approved) {
     }
     if (approved === undefined)
         return undefined;
-    const differences = planDifferences(approved, plan);
+    const differences = planDifferences(approved, plan, ctx.redact);
     if (differences.length === 0)
         return undefined;
     const shownDifferences = differences.slice(0, 10).join('; ');
@@ -13838,7 +14188,8 @@ const syncChecks = async (ctx) => {
     const wanted = parseChecksFile(text, config.checksFile, {
         env: ctx.env,
         warn: (message, place) => ctx.log.warning(message, place),
-        annotateAs: relative.startsWith('..') || external_node_path_namespaceObject.isAbsolute(relative) ? config.checksFile : relative
+        annotateAs: relative.startsWith('..') || external_node_path_namespaceObject.isAbsolute(relative) ? config.checksFile : relative,
+        secret: value => ctx.addSecret(value)
     });
     if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
         throw new OperationError(`sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`);
@@ -13857,12 +14208,15 @@ const syncChecks = async (ctx) => {
         }
     });
     if (config.planFile !== undefined) {
-        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan);
+        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan, ctx.redact);
         ctx.log.info(`Plan written to ${config.planFile}.`);
     }
     const refused = refusal(ctx, plan, approved);
     if (refused !== undefined) {
-        throw new OperationError(refused, planOutputs(plan, wanted.length, false), planSummary('Sync refused', plan, [refused]));
+        // Nothing was written: the counts (and `changed`) say so; `result` still holds the refused plan.
+        for (const e of changes)
+            e.outcome = 'not applied';
+        throw new OperationError(refused, planOutputs(plan, wanted.length, true), planSummary('Sync refused', plan, [refused]));
     }
     if (approved !== undefined)
         ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`);
@@ -13963,7 +14317,8 @@ const REGISTRY = {
         run: waitForCheck,
         writes: false,
         targets: 'several',
-        commentTarget: c => [...c.checkIds, ...c.checkNames].join(',')
+        commentTarget: c => [...c.checkIds, ...c.checkNames].join(','),
+        errorOutputs: { passed: false, outcome: 'error', 'failed-checks': [] }
     },
     'sync-checks': {
         run: syncChecks,
@@ -14072,11 +14427,15 @@ const schema = strictObject({
     'require-fresh': withDefault(parseBoolean, 'true'),
     timeout: withDefault(parseDuration, '5m'),
     'poll-interval': withDefault(parseDuration, '10s'),
+    'consecutive-passes': withDefault(v => parseWholeNumber(v, 1, 100), '1'),
+    'junit-file': inputs_optional(oneLine),
+    since: inputs_optional(parseSince),
     incident: yamlMapping,
     'incident-id': inputs_optional(anId),
     'incident-title': inputs_optional(oneLine),
     'incident-message': inputs_text,
     'incident-status': inputs_optional(oneLine),
+    'incident-key': inputs_optional(oneLine),
     'status-page': yamlMapping,
     'status-page-id': inputs_optional(anId),
     'status-page-name': inputs_optional(oneLine),
@@ -14182,6 +14541,9 @@ function buildIncident(p) {
         spec.message = p['incident-message'];
     if (p['incident-status'] !== undefined)
         spec.status = p['incident-status'];
+    // incident-key: part of the incident's identity (its title), so matrix legs keep one incident each.
+    if (p['incident-key'] !== undefined && typeof spec.title === 'string')
+        spec.title = `${spec.title} [${p['incident-key']}]`;
     return spec;
 }
 function buildStatusPage(p) {
@@ -14237,6 +14599,9 @@ function parseConfig(raw) {
         requireFresh: p['require-fresh'],
         timeoutMs: p.timeout,
         pollIntervalMs: p['poll-interval'],
+        consecutivePasses: p['consecutive-passes'],
+        junitFile: p['junit-file'],
+        since: p.since,
         incident: buildIncident(p),
         incidentId: p['incident-id'],
         statusPage: buildStatusPage(p),
@@ -14397,6 +14762,9 @@ const OUTPUTS = [
     'deleted',
     'unchanged',
     'passed',
+    'outcome',
+    'failed-checks',
+    'response-time-p95',
     'uptime',
     'comment-url',
     'error'
@@ -14442,10 +14810,11 @@ const MAX_CELL_BYTES = 4 * 1024;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Room kept for the "not shown" notes. */
 const NOTE_ROOM = 1024;
-/** Redact, escape and cut one value. */
-function safe(value, secrets, maxBytes) {
+/** Redact, escape and cut one value; in a comment, `@name` and `#12` notify or link nobody. */
+function safe(value, secrets, maxBytes, quiet = false) {
     const text = redact(value === undefined || value === null ? '' : String(value), secrets);
-    return cutToBytes(markdownText(text), maxBytes);
+    const escaped = markdownText(text);
+    return cutToBytes(quiet ? escaped.replace(/([@#])(?=[\w-])/g, '$1\u200B') : escaped, maxBytes);
 }
 const JOB_SUMMARY = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' };
 /**
@@ -14456,7 +14825,8 @@ const PR_COMMENT = {
     maxBytes: 60_000,
     limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
     tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
-    foldOver: 10
+    foldOver: 10,
+    quiet: true
 };
 function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
     const parts = [];
@@ -14472,12 +14842,12 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
         return true;
     };
     let linesLeft = 0;
-    add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`);
+    add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES, options.quiet)}`);
     add('');
     add(`Operation: ${safe(operation, secrets, 200)}`);
     add('');
     for (const [i, line] of summary.lines.entries()) {
-        if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
+        if (!add(safe(line, secrets, MAX_LINE_BYTES, options.quiet)) || !add('')) {
             linesLeft = summary.lines.length - i;
             break;
         }
@@ -14489,7 +14859,7 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
             rowsLeft += table.rows.length;
             continue;
         }
-        const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES));
+        const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES, options.quiet));
         if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
             rowsLeft += table.rows.length;
             if (fold)
@@ -14498,7 +14868,7 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
         }
         let shown = 0;
         for (const row of table.rows.slice(0, MAX_ROWS)) {
-            if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`))
+            if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES, options.quiet)).join(' | ')} |`))
                 break;
             shown++;
         }
@@ -14584,6 +14954,20 @@ function markerOf(identity) {
     return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`;
 }
 /**
+ * Which comments this token wrote. A personal token can say who it is
+ * (GET /user); the job's token (an app installation) cannot, and writes as a
+ * bot: then only a bot's comment can be ours. People's comments never are.
+ */
+async function authorTest(octokit, bounded) {
+    try {
+        const { data } = await octokit.rest.users.getAuthenticated({ request: bounded() });
+        return author => author?.login === data.login;
+    }
+    catch {
+        return author => author?.type === 'Bot';
+    }
+}
+/**
  * Create or update the step's comment on the pull request; its URL, or
  * undefined when there is none (another event, no token, GitHub refused).
  */
@@ -14608,9 +14992,11 @@ async function commentOnPullRequest(req) {
         }
         const { owner, repo } = github.context.repo;
         const octokit = github.getOctokit(req.token);
-        // Each call (the whole listing, then the write) ends by request-timeout, or when the job is cancelled.
-        const bounded = () => ({ signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) });
+        // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
+        const overall = AbortSignal.timeout(req.timeoutMs * 3);
+        const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) });
         const marker = markerOf(req.identity);
+        const mine = await authorTest(octokit, bounded);
         const body = `${marker}\n${req.markdown}`;
         // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
         let existing;
@@ -14623,7 +15009,8 @@ async function commentOnPullRequest(req) {
                 page,
                 request: bounded()
             });
-            existing = listed.data.find(comment => comment.body?.startsWith(marker))?.id;
+            // Only a comment this token wrote: anyone can post a comment that starts with the marker.
+            existing = listed.data.find(comment => comment.body?.startsWith(marker) && mine(comment.user))?.id;
             if (!/rel="next"/.test(listed.headers.link ?? ''))
                 break;
         }
@@ -14714,7 +15101,7 @@ function messageOf(error) {
     }
 }
 /** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
-function contextFor(deps, config, log, signal, startedAt) {
+function contextFor(deps, config, log, signal, startedAt, secrets) {
     return {
         config,
         api: deps.makeApi(config, log, signal),
@@ -14724,6 +15111,13 @@ function contextFor(deps, config, log, signal, startedAt) {
         runContext: once(deps.runContext),
         workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
         env: deps.env,
+        addSecret: value => {
+            if (value.length < 4 || secrets.includes(value))
+                return;
+            deps.core.setSecret(value);
+            secrets.push(value);
+        },
+        redact: text => redact(text, secrets),
         remember: (name, value) => deps.core.saveState(name, value),
         signal
     };
@@ -14786,14 +15180,14 @@ async function run(deps = defaultDependencies()) {
         // Only a known name reaches the summary: the input itself could hold anything.
         operation = isOperationName(named) ? named : 'unknown';
         if (runner.getState(IS_POST) === 'true') {
-            summary = await post(deps, raw, log, controller.signal);
+            summary = await post(deps, raw, log, controller.signal, secrets);
             return;
         }
         runner.saveState(IS_POST, 'true');
         await loadParsers(raw);
         config = parseConfig(raw);
         jobSummary = config.jobSummary;
-        const ctx = contextFor(deps, config, log, controller.signal, startedAt);
+        const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets);
         if (config.dryRun)
             log.info('dry-run: writes are printed, not sent.');
         const entry = entryOf(config.operation);
@@ -14813,7 +15207,8 @@ async function run(deps = defaultDependencies()) {
         const message = redact(messageOf(error), secrets);
         debugStack(log, error);
         const known = error instanceof OperationError ? error.outputs : {};
-        outputs = { ...outputs, ...known, error: message };
+        const fallback = isOperationName(operation) ? (entryOf(operation).errorOutputs ?? {}) : {};
+        outputs = { ...fallback, ...outputs, ...known, error: message };
         writeOutputs(runner.setOutput, outputs, secrets);
         summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error);
         if (failOnError)
@@ -14822,12 +15217,8 @@ async function run(deps = defaultDependencies()) {
             log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error));
     }
     finally {
-        stopListening();
-        if (config?.prComment && summary) {
-            const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets);
-            if (url)
-                writeOutputs(runner.setOutput, { 'comment-url': url }, secrets);
-        }
+        // The job summary first, then the comment: a cancel during the comment (the signals are still
+        // heard, and abort it) cannot lose the summary.
         if (jobSummary && summary) {
             try {
                 await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write();
@@ -14836,6 +15227,17 @@ async function run(deps = defaultDependencies()) {
                 log.warning(`The job summary could not be written: ${messageOf(error)}`);
             }
         }
+        if (config?.prComment && summary) {
+            try {
+                const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets);
+                if (url)
+                    writeOutputs(runner.setOutput, { 'comment-url': url }, secrets);
+            }
+            catch (error) {
+                log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`);
+            }
+        }
+        stopListening();
     }
 }
 /** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
@@ -14865,7 +15267,8 @@ async function pullRequestComment(deps, config, summary, log, signal, secrets) {
         : '';
     return commentOnPullRequest({
         token: config.githubToken,
-        identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config)],
+        // The API too: matrix legs of one job that sync one file to two services keep a comment each.
+        identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
         markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
         log,
         signal,
@@ -14882,7 +15285,8 @@ async function pullRequestComment(deps, config, summary, log, signal, secrets) {
 function debugStack(log, error) {
     if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError)
         return;
-    if (error instanceof OperationError || !error.stack)
+    // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
+    if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name))
         return;
     log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):');
     for (const line of error.stack.split('\n'))
@@ -14898,14 +15302,14 @@ function failureSummary(message, error) {
  * pause-check with auto-resume: resume the checks it paused). Quiet when
  * there is nothing to do.
  */
-async function post(deps, raw, log, signal) {
+async function post(deps, raw, log, signal, secrets) {
     const named = raw.operation?.trim() ?? '';
     const step = isOperationName(named) ? entryOf(named).post : undefined;
     const saved = step ? deps.core.getState(step.state) : '';
     if (!step || saved === '')
         return undefined;
     await loadParsers(raw);
-    const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now());
+    const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now(), secrets);
     return step.run(ctx, saved);
 }
 

@@ -4,6 +4,9 @@
  */
 import type { Mapping } from './values.js'
 
+/** A moment given as a duration back from the step's start, or as a time. */
+export type Since = { agoMs: number } | { at: number }
+
 /**
  * `Op` is the type of operation names: inputs.ts hands out a `Config<OperationName>`
  * (the registry's names); operations only read it as a string.
@@ -35,6 +38,12 @@ export interface Config<Op extends string = string> {
   requireFresh: boolean
   timeoutMs: number
   pollIntervalMs: number
+  /** wait-for-check: results in a row, each with its own lastCheckedAt, a check must meet the condition in. */
+  consecutivePasses: number
+  /** wait-for-check: where to write the JUnit XML report. */
+  junitFile?: string
+  /** check-history: only entries from this moment on. */
+  since?: Since
   /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */
   incident: Mapping
   incidentId?: string

@@ -14,6 +14,7 @@ import {
   parseList,
   parseMapping,
   parseMilliseconds,
+  parseSince,
   parseWholeNumber,
   quote
 } from './parse.js'
@@ -88,11 +89,15 @@ const schema = z.strictObject({
   'require-fresh': withDefault(parseBoolean, 'true'),
   timeout: withDefault(parseDuration, '5m'),
   'poll-interval': withDefault(parseDuration, '10s'),
+  'consecutive-passes': withDefault(v => parseWholeNumber(v, 1, 100), '1'),
+  'junit-file': optional(oneLine),
+  since: optional(parseSince),
   incident: yamlMapping,
   'incident-id': optional(anId),
   'incident-title': optional(oneLine),
   'incident-message': text,
   'incident-status': optional(oneLine),
+  'incident-key': optional(oneLine),
   'status-page': yamlMapping,
   'status-page-id': optional(anId),
   'status-page-name': optional(oneLine),
@@ -195,6 +200,9 @@ function buildIncident(p: Parsed): Mapping {
   if (p['incident-title'] !== undefined) spec.title = p['incident-title']
   if (p['incident-message'] !== undefined) spec.message = p['incident-message']
   if (p['incident-status'] !== undefined) spec.status = p['incident-status']
+  // incident-key: part of the incident's identity (its title), so matrix legs keep one incident each.
+  if (p['incident-key'] !== undefined && typeof spec.title === 'string')
+    spec.title = `${spec.title} [${p['incident-key']}]`
   return spec
 }
 
@@ -249,6 +257,9 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     requireFresh: p['require-fresh'],
     timeoutMs: p.timeout,
     pollIntervalMs: p['poll-interval'],
+    consecutivePasses: p['consecutive-passes'],
+    junitFile: p['junit-file'],
+    since: p.since,
     incident: buildIncident(p),
     incidentId: p['incident-id'],
     statusPage: buildStatusPage(p),

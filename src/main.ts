@@ -84,7 +84,8 @@ function contextFor(
   config: Config,
   log: ActionLog,
   signal: AbortSignal,
-  startedAt: number
+  startedAt: number,
+  secrets: string[]
 ): OperationContext {
   return {
     config,
@@ -95,6 +96,12 @@ function contextFor(
     runContext: once(deps.runContext),
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
+    addSecret: value => {
+      if (value.length < 4 || secrets.includes(value)) return
+      deps.core.setSecret(value)
+      secrets.push(value)
+    },
+    redact: text => redact(text, secrets),
     remember: (name, value) => deps.core.saveState(name, value),
     signal
   }
@@ -159,7 +166,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     operation = isOperationName(named) ? named : 'unknown'
 
     if (runner.getState(IS_POST) === 'true') {
-      summary = await post(deps, raw, log, controller.signal)
+      summary = await post(deps, raw, log, controller.signal, secrets)
       return
     }
     runner.saveState(IS_POST, 'true')
@@ -167,7 +174,7 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     await loadParsers(raw)
     config = parseConfig(raw)
     jobSummary = config.jobSummary
-    const ctx = contextFor(deps, config, log, controller.signal, startedAt)
+    const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets)
     if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
     const entry = entryOf(config.operation)
     const result = await entry.run(ctx)
@@ -182,17 +189,15 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     const message = redact(messageOf(error), secrets)
     debugStack(log, error)
     const known = error instanceof OperationError ? error.outputs : {}
-    outputs = { ...outputs, ...known, error: message }
+    const fallback = isOperationName(operation) ? (entryOf(operation).errorOutputs ?? {}) : {}
+    outputs = { ...fallback, ...outputs, ...known, error: message }
     writeOutputs(runner.setOutput, outputs, secrets)
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
     if (failOnError) log.fail(message, placeOf(error))
     else log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error))
   } finally {
-    stopListening()
-    if (config?.prComment && summary) {
-      const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets)
-      if (url) writeOutputs(runner.setOutput, { 'comment-url': url }, secrets)
-    }
+    // The job summary first, then the comment: a cancel during the comment (the signals are still
+    // heard, and abort it) cannot lose the summary.
     if (jobSummary && summary) {
       try {
         await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write()
@@ -200,6 +205,15 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
         log.warning(`The job summary could not be written: ${messageOf(error)}`)
       }
     }
+    if (config?.prComment && summary) {
+      try {
+        const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets)
+        if (url) writeOutputs(runner.setOutput, { 'comment-url': url }, secrets)
+      } catch (error) {
+        log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`)
+      }
+    }
+    stopListening()
   }
 }
 
@@ -237,7 +251,8 @@ async function pullRequestComment(
     : ''
   return commentOnPullRequest({
     token: config.githubToken,
-    identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config)],
+    // The API too: matrix legs of one job that sync one file to two services keep a comment each.
+    identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
     markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
     log,
     signal,
@@ -254,7 +269,8 @@ async function pullRequestComment(
  */
 function debugStack(log: ActionLog, error: unknown): void {
   if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError) return
-  if (error instanceof OperationError || !error.stack) return
+  // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
+  if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name)) return
   log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):')
   for (const line of error.stack.split('\n')) log.debug(line)
 }
@@ -274,13 +290,14 @@ async function post(
   deps: Dependencies,
   raw: ReturnType<typeof readInputs>,
   log: ActionLog,
-  signal: AbortSignal
+  signal: AbortSignal,
+  secrets: string[]
 ): Promise<Summary | undefined> {
   const named = raw.operation?.trim() ?? ''
   const step = isOperationName(named) ? entryOf(named).post : undefined
   const saved = step ? deps.core.getState(step.state) : ''
   if (!step || saved === '') return undefined
   await loadParsers(raw)
-  const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now())
+  const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now(), secrets)
   return step.run(ctx, saved)
 }

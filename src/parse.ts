@@ -96,6 +96,23 @@ export function parseMilliseconds(value: string): number {
   }
 }
 
+/** `since`: a duration back from now (`24h`, `90m`), or an ISO 8601 time. */
+export function parseSince(value: string): { agoMs: number } | { at: number } {
+  const text = value.trim()
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    const at = Date.parse(text)
+    if (Number.isNaN(at)) throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time, got ${quote(value)}`)
+    return { at }
+  }
+  try {
+    return { agoMs: parseDuration(text) }
+  } catch {
+    throw new ValueError(
+      `must be a duration (24h, 90m) or an ISO 8601 time (2026-11-23T08:00:00Z), got ${quote(value)}`
+    )
+  }
+}
+
 /**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
  * and syntax errors are errors that give the line where the parser knows it.

@@ -52,7 +52,11 @@ describe('pr-comment (dist/index.js)', () => {
     expect(first.code).toBe(0)
     expect(ours()).toHaveLength(1)
     const comment = ours()[0]
-    expect(comment.body).toMatch(/^<!-- monitoring-action: Deploy deploy sync-checks checks.yml -->\n/)
+    expect(comment.body).toMatch(
+      new RegExp(
+        `^<!-- monitoring-action: Deploy deploy sync-checks checks.yml ${encodeURIComponent(emulator.baseUrl)} -->\n`
+      )
+    )
     expect(comment.body).toContain('### Sync plan (dry run: nothing sent)')
     expect(comment.body).toContain('| create | app-web |')
     expect(first.outputs['comment-url']).toBe(comment.html_url)
@@ -69,8 +73,14 @@ describe('pr-comment (dist/index.js)', () => {
     expect(rerun.code).toBe(0)
     expect(ours()).toHaveLength(1)
     expect(ours()[0].body).toContain('interval: 30 → 60')
-    expect(github.requests.map(r => r.method)).toEqual(['GET', 'GET', 'PATCH'])
-    expect(github.requests[1].path).toContain('page=2')
+    // who the token is (an installation token cannot say: only a bot's comment can be ours), two pages, the edit
+    expect(github.requests.map(r => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+      'GET /user',
+      'GET /repos/acme/shop/issues/7/comments',
+      'GET /repos/acme/shop/issues/7/comments',
+      'PATCH /repos/acme/shop/issues/comments/' + String(comment.id)
+    ])
+    expect(github.requests[2].path).toContain('page=2')
     expect(rerun.outputs['comment-url']).toBe(comment.html_url)
     // the token is masked first, and never shows anywhere else (the runner consumes ::add-mask:: lines)
     expect(rerun.stdout.split('\n')[1]).toBe(`::add-mask::${TOKEN}`)
@@ -79,6 +89,26 @@ describe('pr-comment (dist/index.js)', () => {
       .filter(l => !l.startsWith('::add-mask::'))
       .join('\n')
     expect(shown + rerun.summary + JSON.stringify(rerun.outputs) + ours()[0].body).not.toContain(TOKEN)
+  })
+
+  it("a person's comment that starts with the marker is never taken over; a personal token finds its own", async () => {
+    await step(syncPlan)
+    const marker = ours()[0].body.split('\n')[0]
+    github.comments.set('acme/shop#7', [])
+    github.seed('acme/shop#7', 1, () => `${marker}\nfake plan: nothing to see`)
+    await step(syncPlan)
+    const all = github.comments.get('acme/shop#7')!
+    expect(all[0].body).toBe(`${marker}\nfake plan: nothing to see`)
+    expect(ours()).toHaveLength(1)
+
+    // a personal token (GET /user says who it is) edits the comment it wrote, not the person's
+    const pat = { 'github-token': 'ghp_personal0123456789' }
+    const first = await step({ ...syncPlan, ...pat })
+    const second = await step({ ...syncPlan, ...pat })
+    expect(second.outputs['comment-url']).toBe(first.outputs['comment-url'])
+    const now = github.comments.get('acme/shop#7')!
+    expect(now.filter(c => c.user.login === 'octo-pat')).toHaveLength(1)
+    expect(now[0].body).toBe(`${marker}\nfake plan: nothing to see`)
   })
 
   it('the gate writes its result table; another job or target gets its own comment', async () => {
@@ -91,7 +121,7 @@ describe('pr-comment (dist/index.js)', () => {
     })
     expect(gate.code).toBe(0)
     expect(ours()).toHaveLength(1)
-    expect(ours()[0].body).toContain(`wait-for-check ${check.id} -->`)
+    expect(ours()[0].body).toContain(`wait-for-check ${check.id} ${encodeURIComponent(emulator.baseUrl)} -->`)
     await step(syncPlan, { ...prEnv(), GITHUB_JOB: 'plan' })
     expect(ours()).toHaveLength(2)
   })

@@ -15,8 +15,8 @@ function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text)
   return name
 }
-const sync = (inputs: Record<string, string>) =>
-  runAction(emulator, { operation: 'sync-checks', ...inputs }, { env: { GITHUB_WORKSPACE: dir } })
+const sync = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+  runAction(emulator, { operation: 'sync-checks', ...inputs }, { env: { GITHUB_WORKSPACE: dir, ...env } })
 const planOf = (name: string) =>
   JSON.parse(readFileSync(join(dir, name), 'utf8')) as { version: number; checks: unknown[] }
 
@@ -125,7 +125,9 @@ describe('guards on deletes', () => {
     const f = file('keep.yml', '- name: keep\n  url: https://k.example.com/\n')
     const { core } = await sync({ 'checks-file': f, prune: 'true' })
     expect(core.failed).toContain('the plan deletes 11 checks, more than max-deletions (10)')
-    expect(core.outputs.deleted).toBe('11')
+    // nothing was written, and the outputs say so; result holds the refused plan
+    expect(core.outputs).toMatchObject({ deleted: '0', changed: 'false' })
+    expect((resultOf(core) as Array<{ action: string }>).filter(e => e.action === 'delete')).toHaveLength(11)
     expect(emulator.count('DELETE') + emulator.count('POST')).toBe(0)
     expect(emulator.checks.size).toBe(11)
     const allowed = await sync({ 'checks-file': f, prune: 'true', 'max-deletions': '11' })
@@ -162,5 +164,22 @@ describe('paused checks', () => {
     })
     expect(resumed.core.failed).toBeUndefined()
     expect(emulator.checks.get(c.id)?.status).not.toBe('paused')
+  })
+})
+
+describe('a secret in ${NAME}', () => {
+  it('is sent to the service, but masked in the log, outputs, summary and plan file; the approved plan still matches', async () => {
+    const env = { HEALTH_TOKEN: 'tok-s3cr3t-value' }
+    const f = file('secret.yml', '- name: app-secret\n  url: https://a.example.com/health?token=${HEALTH_TOKEN}\n')
+    const dry = await sync({ 'checks-file': f, 'dry-run': 'true', 'plan-file': 'secret-plan.json' }, env)
+    expect(dry.core.failed).toBeUndefined()
+    expect(dry.core.secrets).toContain(env.HEALTH_TOKEN)
+    expect(dry.core.everything()).not.toContain(env.HEALTH_TOKEN)
+    expect(readFileSync(join(dir, 'secret-plan.json'), 'utf8')).not.toContain(env.HEALTH_TOKEN)
+    expect(readFileSync(join(dir, 'secret-plan.json'), 'utf8')).toContain('token=***')
+    const apply = await sync({ 'checks-file': f, 'approved-plan': 'secret-plan.json' }, env)
+    expect(apply.core.failed).toBeUndefined()
+    expect([...emulator.checks.values()][0].url).toBe('https://a.example.com/health?token=tok-s3cr3t-value')
+    expect(apply.core.everything()).not.toContain(env.HEALTH_TOKEN)
   })
 })

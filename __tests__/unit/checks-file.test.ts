@@ -107,3 +107,29 @@ describe('errors name the file and the line', () => {
     expect(failure('- name: a\n  url: https://a/\n- name: a\n  url: https://b/\n').place?.line).toBe(3)
   })
 })
+
+describe('secrets and the runner in ${NAME}', () => {
+  it("refuses the runner's and the action's own variables", () => {
+    for (const name of [
+      'ACTIONS_RUNTIME_TOKEN',
+      'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+      'RUNNER_TEMP',
+      'INPUT_CHECK',
+      'GITHUB_TOKEN'
+    ]) {
+      const error = failure(`- name: a\n  url: https://a/?t=\${${name}}\n`, { [name]: 'value-of-it' })
+      expect(error.message).toContain(
+        `\${${name}} is a variable of the runner or of the action; a checks file cannot read it`
+      )
+    }
+  })
+
+  it('hands over values of secret-looking names to be masked; others are not', () => {
+    const secrets: string[] = []
+    parseChecksFile('- name: ${STAGE}\n  url: https://a/?t=${HEALTH_TOKEN}&k=${SERVICE_API_KEY}\n', 'checks.yml', {
+      env: { STAGE: 'preview', HEALTH_TOKEN: 'tok-123456', SERVICE_API_KEY: 'key-987654' },
+      secret: v => secrets.push(v)
+    })
+    expect(secrets).toEqual(['tok-123456', 'key-987654'])
+  })
+})

@@ -16,3 +16,19 @@ describe('the comment marker', () => {
     expect(new Set([markerOf(base), ...others]).size).toBe(5)
   })
 })
+
+describe('the comment body', () => {
+  it('mentions nobody and links no issue from a value; the job summary keeps the text as it is', async () => {
+    const { JOB_SUMMARY, PR_COMMENT, renderSummary } = await import('../../src/report/summary.js')
+    const summary = {
+      title: 'Plan',
+      lines: ['from @octocat about #12'],
+      tables: [{ head: ['Check'], rows: [['@team/ops']] }]
+    }
+    const comment = renderSummary(summary, 'sync-checks', [], PR_COMMENT)
+    expect(comment).toContain('from @\u200Boctocat about #\u200B12')
+    expect(comment).toContain('| @\u200Bteam/ops |')
+    expect(comment).not.toMatch(/@[a-z]/)
+    expect(renderSummary(summary, 'sync-checks', [], JOB_SUMMARY)).toContain('from @octocat about #12')
+  })
+})

@@ -197,3 +197,20 @@ describe('parseChecksFile', () => {
     expect(() => parseChecksFile(text, 'f.yml')).toThrow(message)
   })
 })
+
+describe('a long change is cut around where it differs', () => {
+  it('never shows two equal sides for values that differ', async () => {
+    const { shownChange } = await import('../../src/operations/plan.js')
+    const base = `https://status.example.com/${'segment/'.repeat(12)}service?region=`
+    const text = shownChange(`${base}eu-west&mode=full`, `${base}attacker.example&mode=full`)
+    const [from, to] = text.split(' → ')
+    expect(from).not.toBe(to)
+    expect(from).toContain('eu-west')
+    expect(to).toContain('attacker.example')
+    expect(from.startsWith('…')).toBe(true)
+    // objects compare as canonical JSON, and the differing key shows
+    const obj = shownChange({ headers: { a: 'x'.repeat(90), b: 1 } }, { headers: { a: 'x'.repeat(90), b: 2 } })
+    expect(obj).toMatch(/"b":1.* → .*"b":2/)
+    expect(shownChange(60, 30)).toBe('60 → 30')
+  })
+})

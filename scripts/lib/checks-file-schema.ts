@@ -37,6 +37,9 @@ export function checksFileJsonSchema(): Record<string, unknown> {
   for (const [field, description] of Object.entries(DESCRIPTIONS)) {
     properties[field] = { description, ...properties[field] }
   }
+  // What the action refuses, where JSON Schema can say it: empty names, URLs that are not http(s).
+  for (const field of ['name', 'type', 'status']) properties[field] = { ...properties[field], minLength: 1 }
+  properties.url = { ...properties.url, pattern: '^(https?://|\\$\\{)' }
   // A number may be written as a template (interval: ${INTERVAL}): the action fills it in.
   const { description: intervalText, ...interval } = properties.interval
   properties.interval = {

@@ -96,6 +96,16 @@ export class FakeGitHub {
     if (!/^(token|bearer) \S+$/i.test(req.headers.authorization ?? '')) {
       return send(401, { message: 'Requires authentication' })
     }
+    const token = (req.headers.authorization ?? '').split(' ')[1] ?? ''
+    // An installation token (the job's) cannot read /user and writes as a bot; a personal one is a user.
+    const author = token.startsWith('ghs_')
+      ? { login: 'github-actions[bot]', type: 'Bot' }
+      : { login: 'octo-pat', type: 'User' }
+    if (url.pathname === '/user' && req.method === 'GET') {
+      return token.startsWith('ghs_')
+        ? send(403, { message: 'Resource not accessible by integration' })
+        : send(200, { login: author.login, type: author.type })
+    }
     const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname)
     if (list) {
       const issue = `${list[1]}/${list[2]}#${list[3]}`
@@ -114,7 +124,7 @@ export class FakeGitHub {
         return send(200, comments.slice((page - 1) * perPage, page * perPage), headers)
       }
       if (req.method === 'POST') {
-        const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, 'github-actions[bot]', 'Bot')
+        const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
         this.comments.set(issue, [...comments, made])
         return send(201, made)
       }

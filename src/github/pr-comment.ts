@@ -34,6 +34,26 @@ export function markerOf(identity: string[]): string {
   return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`
 }
 
+type Octokit = ReturnType<Awaited<ReturnType<typeof importGithub>>['getOctokit']>
+type Author = { login?: string; type?: string } | null | undefined
+
+/**
+ * Which comments this token wrote. A personal token can say who it is
+ * (GET /user); the job's token (an app installation) cannot, and writes as a
+ * bot: then only a bot's comment can be ours. People's comments never are.
+ */
+async function authorTest(
+  octokit: Octokit,
+  bounded: () => { signal: AbortSignal }
+): Promise<(author: Author) => boolean> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated({ request: bounded() })
+    return author => author?.login === data.login
+  } catch {
+    return author => author?.type === 'Bot'
+  }
+}
+
 interface GitHubError {
   status?: number
   message?: string
@@ -69,9 +89,11 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     }
     const { owner, repo } = github.context.repo
     const octokit = github.getOctokit(req.token)
-    // Each call (the whole listing, then the write) ends by request-timeout, or when the job is cancelled.
-    const bounded = () => ({ signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) })
+    // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
+    const overall = AbortSignal.timeout(req.timeoutMs * 3)
+    const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) })
     const marker = markerOf(req.identity)
+    const mine = await authorTest(octokit, bounded)
     const body = `${marker}\n${req.markdown}`
     // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
     let existing: number | undefined
@@ -84,7 +106,8 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
         page,
         request: bounded()
       })
-      existing = listed.data.find(comment => comment.body?.startsWith(marker))?.id
+      // Only a comment this token wrote: anyone can post a comment that starts with the marker.
+      existing = listed.data.find(comment => comment.body?.startsWith(marker) && mine(comment.user))?.id
       if (!/rel="next"/.test(listed.headers.link ?? '')) break
     }
     const written =

@@ -28,7 +28,14 @@ export interface ChecksFileOptions {
   warn?: (message: string, place: FilePlace) => void
   /** The file as annotations name it (relative to the repository); default: `file`. */
   annotateAs?: string
+  /** A value that came from a variable whose name says it is a secret: to be masked everywhere. */
+  secret?: (value: string) => void
 }
+
+/** Variables of the runner and of the action itself: never readable from a checks file. */
+const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/
+/** Names that say the value is a secret: masked in the log, *** in outputs, summary, comment and plan file. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i
 
 /** The fields of a check the action knows; the others pass through. */
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status']
@@ -92,12 +99,23 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
       line
     )
   }
-  fillTemplates(doc, options.env ?? {}, (name, node) =>
-    fail(
-      `line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`,
-      lineOf(node)
-    )
-  )
+  fillTemplates(doc, (name, node) => {
+    if (OFF_LIMITS.test(name)) {
+      fail(
+        `line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`,
+        lineOf(node)
+      )
+    }
+    const value = options.env?.[name]
+    if (value === undefined) {
+      fail(
+        `line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`,
+        lineOf(node)
+      )
+    }
+    if (SECRET_NAME.test(name)) options.secret?.(value as string)
+    return value as string
+  })
   let seq: unknown = doc.contents
   if (yaml.isMap(seq)) seq = seq.get('checks', true)
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
@@ -139,21 +157,18 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
 }
 
 /**
- * Replace `${NAME}` in every value of the document (never in keys) with the
- * environment's NAME; `$${` is a literal `${`. An unset variable is `missing`.
+ * Replace `${NAME}` in every value of the document (never in keys) with
+ * `valueOf(NAME)`; `$${` is a literal `${`.
  */
 function fillTemplates(
   doc: ReturnType<typeof yaml.parseDocument>,
-  env: NodeJS.ProcessEnv,
-  missing: (name: string, node: Located) => never
+  valueOf: (name: string, node: Located) => string
 ): void {
   yaml.visit(doc, {
     Scalar(key, node) {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return
       const filled = node.value.replace(TEMPLATE, (_match: string, name: string | undefined) => {
-        if (name === undefined) return '${'
-        const value = env[name]
-        return value === undefined ? missing(name, node as Located) : value
+        return name === undefined ? '${' : valueOf(name, node as Located)
       })
       node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled
     }

@@ -1,14 +1,21 @@
 /**
- * Release gating: poll checks until every one reports the expected status
- * (and response time, and a result fresher than the step's start), or the
- * timeout passes. A closed gate fails the step; an unreachable API is an error.
+ * Release gating: poll checks until every one has met the expected status
+ * (and response time, and a result fresher than the step's start) in
+ * `consecutive-passes` results in a row, or the timeout passes. Outcomes:
+ * passed, timed-out (a closed gate fails the step), error (the API, the
+ * network or a cancel ended it). Every path reports the failing checks.
  */
+import * as path from 'node:path'
 import type { Check } from '../api/schemas.js'
 import { ApiError } from '../api/errors.js'
+import { redact } from '../secrets.js'
 import { str } from './common.js'
 import { checkOutputs, targetChecks } from './check-targets.js'
-import type { Operation } from './types.js'
-import { OperationError, withKnownOutputs } from './types.js'
+import { TestCase, junitXml } from './junit.js'
+import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
+import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
+import { OperationError } from './types.js'
+import { cannotWrite, writeWhole } from './write-whole.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -52,99 +59,257 @@ function describeCheck(check: Check): string {
   } ms, checked ${str(check.lastCheckedAt) || 'never'}`
 }
 
-/** The gate; on an error (not a closed gate) `passed` is still set, to false. */
-export const waitForCheck: Operation = ctx => withKnownOutputs({ passed: false }, () => gate(ctx))
+export type Outcome = 'passed' | 'timed-out' | 'error'
 
-const gate: Operation = async untimed => {
+/** One check through the gate. */
+interface Track {
+  check: Check
+  /** Results in a row that met the condition, each with its own lastCheckedAt. */
+  streak: number
+  /** lastCheckedAt of the last result counted (a result seen again never counts twice). */
+  lastKey?: string
+  verdict?: Verdict
+  /** Each poll: ✅ met, ❌ missed, ↺ the same result as the poll before. */
+  marks: string[]
+  /** Response times of the distinct results seen. */
+  times: number[]
+  /** When it passed, in ms after the step started. */
+  passedAfterMs?: number
+}
+
+/** What a check that did not pass missed, in words. */
+function reasonOf(track: Track, needed: number): string {
+  const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit']
+  if (missed.length > 0) return missed.join('; ')
+  return `met the condition in ${track.streak} of ${needed} results in a row`
+}
+
+/** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
+export const waitForCheck: Operation = async untimed => {
   const { config, clock } = untimed
   const rules: GateRules = {
     expectedStatus: config.expectedStatus,
     maxResponseTimeMs: config.maxResponseTimeMs,
     freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
   }
+  const needed = config.consecutivePasses
   const deadline = untimed.startedAt + config.timeoutMs
   // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
   const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) }
   const hardStop = deadline + config.requestTimeoutMs + 1_000
-
-  const { checks: targets } = await targetChecks(ctx, false)
-  const latest = new Map<string, Check>(targets.map(c => [c.id, c]))
-  const verdicts = new Map<string, Verdict>()
-  const pending = new Set(targets.map(c => c.id))
-  let round = 0
-  /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
-  let cutShort: string | undefined
+  const tracks = new Map<string, Track>()
   const conditions = [
     `status ${rules.expectedStatus}`,
     rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
-    rules.freshAfter !== undefined ? 'a result from after the step started' : ''
+    rules.freshAfter !== undefined ? 'a result from after the step started' : '',
+    needed > 1 ? `${needed} results in a row` : ''
   ].filter(Boolean)
-  ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
+  let round = 0
 
-  for (;;) {
-    round++
-    await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
-      for (const id of [...pending]) {
-        if (clock.now() > hardStop) return
-        let check: Check | null
-        try {
-          check = await ctx.api.getCheck(id)
-        } catch (error) {
-          if (error instanceof ApiError && error.kind === 'deadline') {
-            cutShort = error.message
-            return
+  try {
+    const { checks: targets } = await targetChecks(ctx, false)
+    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [] })
+    const pending = new Set(targets.map(c => c.id))
+    /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
+    let cutShort: string | undefined
+    ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
+
+    for (;;) {
+      round++
+      await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
+        for (const id of [...pending]) {
+          if (clock.now() > hardStop) return
+          let check: Check | null
+          try {
+            check = await ctx.api.getCheck(id)
+          } catch (error) {
+            if (error instanceof ApiError && error.kind === 'deadline') {
+              cutShort = error.message
+              return
+            }
+            throw error
           }
-          throw error
+          if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
+          const track = tracks.get(id) as Track
+          track.check = check
+          const progress = observe(track, check, rules, needed, clock.now() > deadline)
+          if (track.streak >= needed) {
+            track.passedAfterMs = clock.now() - ctx.startedAt
+            pending.delete(id)
+          }
+          ctx.log.info(`${describeCheck(check)}: ${progress} (${track.streak}/${needed})`)
         }
-        if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
-        latest.set(id, check)
-        let verdict = judge(check, rules)
-        // A gate whose time ran out never passes: an answer that arrives after the timeout is
-        // reported, but does not count.
-        if (verdict.passed && clock.now() > deadline) {
-          verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
-        }
-        verdicts.set(id, verdict)
-        ctx.log.info(`${describeCheck(check)}: ${verdict.passed ? 'passed' : verdict.missed.join('; ')}`)
-        if (verdict.passed) pending.delete(id)
-      }
-    })
-    if (pending.size === 0 || cutShort !== undefined) break
-    const now = clock.now()
-    if (now >= deadline) break
-    await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
-    if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
+      })
+      if (pending.size === 0 || cutShort !== undefined) break
+      const now = clock.now()
+      if (now >= deadline) break
+      await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
+      if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
+    }
+    const outcome: Outcome = pending.size === 0 ? 'passed' : 'timed-out'
+    const result = await report(ctx, outcome, [...tracks.values()], round, conditions)
+    if (outcome === 'passed') return result
+    const failures = [...tracks.values()]
+      .filter(t => t.streak < needed)
+      .map(t => `${describeCheck(t.check)}: ${reasonOf(t, needed)}`)
+    return {
+      ...result,
+      gateClosed: `wait-for-check: ${pending.size} of ${tracks.size} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const known = error instanceof OperationError ? error.outputs : {}
+    let reported: OperationResult
+    try {
+      reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
+    } catch (writing) {
+      throw new OperationError(`${message}; also: ${writing instanceof Error ? writing.message : String(writing)}`, {
+        passed: false,
+        outcome: 'error',
+        'failed-checks': []
+      })
+    }
+    throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary)
   }
+}
 
-  const checks = targets.map(t => latest.get(t.id) as Check)
-  const passed = pending.size === 0
-  const rows = checks.map(c => {
-    const v = verdicts.get(c.id)
-    return [
-      c.name,
-      c.id,
-      c.status,
-      c.responseTime,
-      c.lastCheckedAt,
-      v?.passed ? 'passed' : `not passed: ${v ? v.missed.join('; ') : 'not polled before the time limit'}`
-    ]
-  })
-  const elapsed = ((clock.now() - ctx.startedAt) / 1000).toFixed(1)
-  const outputs = { ...checkOutputs(checks[0]), result: checks, passed }
-  const summary = {
-    title: passed ? 'Release gate passed' : 'Release gate closed',
-    lines: [
-      `${passed ? 'Every check' : `${pending.size} of ${checks.length} check(s) did not`} ${passed ? 'met' : 'meet'}: ${conditions.join(', ')} (${round} poll(s), ${elapsed} s).`
-    ],
-    tables: [{ head: ['Check', 'ID', 'Status', 'Response time (ms)', 'Checked at', 'Verdict'], rows }]
+/** Count one result of a check; returns what it was, in words. */
+function observe(track: Track, check: Check, rules: GateRules, needed: number, late: boolean): string {
+  const key = str(check.lastCheckedAt)
+  if (track.verdict && key === track.lastKey) {
+    track.marks.push('↺')
+    return track.streak >= needed ? 'passed' : 'no new result since the last poll'
   }
-  if (passed) return { outputs, summary }
-  const failures = checks
-    .filter(c => pending.has(c.id))
-    .map(c => `${describeCheck(c)}: ${(verdicts.get(c.id)?.missed ?? ['not polled before the time limit']).join('; ')}`)
-  return {
-    outputs,
-    summary,
-    gateClosed: `wait-for-check: ${pending.size} of ${checks.length} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
+  let verdict = judge(check, rules)
+  // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
+  if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
+  track.verdict = verdict
+  track.lastKey = key
+  if (typeof check.responseTime === 'number') track.times.push(check.responseTime)
+  track.streak = verdict.passed ? track.streak + 1 : 0
+  track.marks.push(verdict.passed ? '✅' : '❌')
+  return verdict.passed ? (track.streak >= needed ? 'passed' : 'met the condition') : verdict.missed.join('; ')
+}
+
+/** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
+async function report(
+  ctx: OperationContext,
+  outcome: Outcome,
+  tracks: Track[],
+  polls: number,
+  conditions: string[],
+  error?: string
+): Promise<OperationResult> {
+  const { config, clock } = ctx
+  const needed = config.consecutivePasses
+  const now = clock.now()
+  const failed = tracks.filter(t => t.streak < needed)
+  const reason = (t: Track) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed))
+  const failedChecks = failed.map(t => ({
+    id: t.check.id,
+    name: t.check.name ?? null,
+    status: t.check.status ?? null,
+    responseTime: t.check.responseTime ?? null,
+    lastCheckedAt: t.check.lastCheckedAt ?? null,
+    reason: reason(t)
+  }))
+  const outputs: Outputs = {
+    ...checkOutputs((failed[0] ?? tracks[0])?.check),
+    result: tracks.map(t => t.check),
+    passed: outcome === 'passed',
+    outcome,
+    'failed-checks': failedChecks
+  }
+  const elapsedMs = now - ctx.startedAt
+  const elapsed = (elapsedMs / 1000).toFixed(1)
+  if (config.junitFile !== undefined) await writeJunit(ctx, tracks, elapsedMs, reason, error)
+  const titles: Record<Outcome, string> = {
+    passed: 'Release gate passed',
+    'timed-out': 'Release gate closed: the time ran out',
+    error: 'Release gate ended with an error'
+  }
+  const summary: Summary = {
+    title: titles[outcome],
+    lines: [
+      outcome === 'passed'
+        ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
+        : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+      ...(error ? [`Error: ${error}`] : [])
+    ],
+    tables: [
+      {
+        head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+        rows: tracks.map(t => [
+          t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
+          t.check.name,
+          t.check.id,
+          t.check.status,
+          t.check.responseTime,
+          ago(t.check.lastCheckedAt, now),
+          `${t.streak}/${needed}`,
+          t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
+        ])
+      },
+      {
+        head: [
+          'Check',
+          'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
+          'Response time min / avg / p95 (ms)',
+          'Trend'
+        ],
+        rows: tracks.map(t => [
+          t.check.name ?? t.check.id,
+          t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
+          spreadText(spreadOf(t.times)),
+          sparkline(t.times)
+        ])
+      }
+    ]
+  }
+  return { outputs, summary }
+}
+
+async function writeJunit(
+  ctx: OperationContext,
+  tracks: Track[],
+  elapsedMs: number,
+  reason: (t: Track) => string,
+  error: string | undefined
+): Promise<void> {
+  const { config } = ctx
+  const file = path.resolve(ctx.workspace, config.junitFile as string)
+  const safe = (text: string) => ctx.redact(redact(text, [config.apiKey]))
+  const cases: TestCase[] = tracks.map(t => ({
+    name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
+    classname: 'wait-for-check',
+    time: (t.passedAfterMs ?? elapsedMs) / 1000,
+    ...(t.streak >= config.consecutivePasses
+      ? {}
+      : {
+          failure: {
+            type: error ? ('error' as const) : ('timed-out' as const),
+            message: safe(reason(t)),
+            details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+          }
+        })
+  }))
+  if (cases.length === 0 && error) {
+    cases.push({
+      name: 'wait-for-check',
+      classname: 'wait-for-check',
+      time: elapsedMs / 1000,
+      failure: { type: 'error', message: safe(error) }
+    })
+  }
+  const xml = junitXml({
+    name: 'wait-for-check',
+    timestamp: new Date(ctx.startedAt).toISOString(),
+    time: elapsedMs / 1000,
+    cases
+  })
+  try {
+    await writeWhole(file, xml)
+  } catch (failure) {
+    throw new OperationError(`junit-file ${config.junitFile}: ${cannotWrite(file, failure)}`)
   }
 }

@@ -3,12 +3,11 @@
  * `approved-plan` reads one back and holds this run to it. Both files are
  * plain JSON that a workflow passes between jobs as an artifact.
  */
-import { randomBytes } from 'node:crypto'
-import { readFile, rename, rm, writeFile } from 'node:fs/promises'
-import * as path from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { Mapping, isMapping } from '../values.js'
 import { canonical } from './common.js'
 import { PlanEntry, entryResult, sameEntry, shown } from './plan.js'
+import { cannotWrite, writeWhole } from './write-whole.js'
 
 export const PLAN_VERSION = 1
 
@@ -24,16 +23,18 @@ export function planDocument(plan: PlanEntry[]): { version: number; checks: Mapp
   return { version: PLAN_VERSION, checks: plan.map(e => entryResult({ ...e, outcome: undefined })) }
 }
 
-/** Write the plan whole or not at all: a temporary file beside it, then a rename. */
-export async function writePlanFile(given: string, file: string, plan: PlanEntry[]): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+/** Write the plan whole or not at all. */
+export async function writePlanFile(
+  given: string,
+  file: string,
+  plan: PlanEntry[],
+  redact: (text: string) => string = text => text
+): Promise<void> {
   try {
-    await writeFile(temporary, JSON.stringify(planDocument(plan), null, 2) + '\n', { flag: 'wx' })
-    await rename(temporary, file)
+    // Secrets (a templated token) are *** in the file as in every other report.
+    await writeWhole(file, redact(JSON.stringify(planDocument(plan), null, 2)) + '\n')
   } catch (error) {
-    await rm(temporary, { force: true })
-    const code = (error as { code?: string }).code
-    throw new PlanFileError(`plan-file ${given}: cannot write ${file}${code ? ` (${code})` : ''}`)
+    throw new PlanFileError(`plan-file ${given}: ${cannotWrite(file, error)}`)
   }
 }
 
@@ -74,8 +75,13 @@ const label = (e: Mapping) => `${String(e.action)} ${JSON.stringify(e.name)}${e.
  * difference (none: the same plan). Unchanged entries count too: a check
  * that changed on the service since the review makes the plans differ.
  */
-export function planDifferences(approved: Mapping[], now: PlanEntry[]): string[] {
-  const current = now.map(e => entryResult({ ...e, outcome: undefined }))
+export function planDifferences(
+  approved: Mapping[],
+  now: PlanEntry[],
+  redact: (text: string) => string = text => text
+): string[] {
+  // Compared as the plan file holds them: secrets *** on both sides.
+  const current = now.map(e => JSON.parse(redact(JSON.stringify(entryResult({ ...e, outcome: undefined })))) as Mapping)
   const key = (e: Mapping) => `${String(e.action)}\u0000${String(e.name)}\u0000${String(e.id ?? '')}`
   const left = new Map(approved.map(e => [key(e), e]))
   const out: string[] = []

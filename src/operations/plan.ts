@@ -104,6 +104,30 @@ export function shown(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
+/**
+ * Old and new value as `a → b`. Long ones are cut around where they differ,
+ * with the same context on both sides, so a change is never hidden by the cut
+ * (`…?region=eu-west&…` → `…?region=attacker.example&…`).
+ */
+export function shownChange(from: unknown, to: unknown, max = 80): string {
+  const a = from === undefined ? 'absent' : canonical(from)
+  const b = to === undefined ? 'absent' : canonical(to)
+  if (a.length <= max && b.length <= max) return `${a} → ${b}`
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start++
+  let end = 0
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  const context = 12
+  const from0 = Math.max(0, start - context)
+  const cut = (text: string) => {
+    const stop = Math.min(text.length, text.length - end + context)
+    const middle = text.slice(from0, stop)
+    const inner = middle.length > max ? `${middle.slice(0, max - 1)}…` : middle
+    return `${from0 > 0 ? '…' : ''}${inner}${stop < text.length ? '…' : ''}`
+  }
+  return `${cut(a)} → ${cut(b)}`
+}
+
 /** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
 export function describeChanges(entry: PlanEntry): string {
   return entry.fields
@@ -111,7 +135,7 @@ export function describeChanges(entry: PlanEntry): string {
       const change = entry.changes[field] ?? {}
       if (entry.action === 'create') return `${field}: ${shown(change.to)}`
       if (entry.action === 'delete') return `${field}: ${shown(change.from)}`
-      return `${field}: ${shown(change.from)} → ${shown(change.to)}`
+      return `${field}: ${shownChange(change.from, change.to)}`
     })
     .join('; ')
 }

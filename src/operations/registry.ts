@@ -13,7 +13,7 @@ import { waitForCheck } from './gate.js'
 import * as incidents from './incidents.js'
 import * as pages from './status-pages.js'
 import { syncChecks } from './sync.js'
-import type { Operation, OperationContext, Summary } from './types.js'
+import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 
 /** Work for the post step (runs.post), which runs when the job ends whatever its outcome. */
 export interface PostStep {
@@ -36,6 +36,8 @@ export interface OperationEntry {
   post?: PostStep
   /** With pr-comment: what this step's comment is about (part of the marker that finds it again). */
   commentTarget?: (config: Config) => string
+  /** Outputs set when the step fails before the handler could say more (a bad input, say). */
+  errorOutputs?: Outputs
 }
 
 const checkName = (c: Config) =>
@@ -74,7 +76,8 @@ export const REGISTRY = {
     run: waitForCheck,
     writes: false,
     targets: 'several',
-    commentTarget: c => [...c.checkIds, ...c.checkNames].join(',')
+    commentTarget: c => [...c.checkIds, ...c.checkNames].join(','),
+    errorOutputs: { passed: false, outcome: 'error', 'failed-checks': [] }
   },
   'sync-checks': {
     run: syncChecks,

@@ -140,7 +140,7 @@ function refusal(ctx: OperationContext, plan: PlanEntry[], approved: Mapping[] |
     return `sync-checks refused: the plan deletes ${deletes} checks, more than max-deletions (${ctx.config.maxDeletions}). Nothing was written. If these deletes are meant, raise max-deletions for this run; else fix the checks file or prune-prefix.`
   }
   if (approved === undefined) return undefined
-  const differences = planDifferences(approved, plan)
+  const differences = planDifferences(approved, plan, ctx.redact)
   if (differences.length === 0) return undefined
   const shownDifferences = differences.slice(0, 10).join('; ')
   const more = differences.length > 10 ? `; and ${differences.length - 10} more` : ''
@@ -155,7 +155,8 @@ export const syncChecks: Operation = async ctx => {
   const wanted = parseChecksFile(text, config.checksFile as string, {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
-    annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative
+    annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
+    secret: value => ctx.addSecret(value)
   })
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
@@ -178,14 +179,16 @@ export const syncChecks: Operation = async ctx => {
     }
   })
   if (config.planFile !== undefined) {
-    await writePlanFile(config.planFile, path.resolve(ctx.workspace, config.planFile), plan)
+    await writePlanFile(config.planFile, path.resolve(ctx.workspace, config.planFile), plan, ctx.redact)
     ctx.log.info(`Plan written to ${config.planFile}.`)
   }
   const refused = refusal(ctx, plan, approved)
   if (refused !== undefined) {
+    // Nothing was written: the counts (and `changed`) say so; `result` still holds the refused plan.
+    for (const e of changes) e.outcome = 'not applied'
     throw new OperationError(
       refused,
-      planOutputs(plan, wanted.length, false),
+      planOutputs(plan, wanted.length, true),
       planSummary('Sync refused', plan, [refused])
     )
   }

@@ -32,6 +32,10 @@ export interface OperationContext {
   workspace: string
   /** The step's environment (checks-file templates read it). */
   env: NodeJS.ProcessEnv
+  /** A value to treat as a secret from now on: masked in the log, *** in outputs, summary and reports. */
+  addSecret: (value: string) => void
+  /** Text with every secret known so far replaced by ***, for files the action writes. */
+  redact: (text: string) => string
   /** Save a value for the post step now (core.saveState): it survives a failure or cancel later in the step. */
   remember: (name: string, value: string) => void
   /** Aborted when the job is being cancelled. */
@@ -56,6 +60,9 @@ export interface Outputs {
   deleted?: number
   unchanged?: number
   passed?: boolean
+  outcome?: 'passed' | 'timed-out' | 'error'
+  'failed-checks'?: unknown[]
+  'response-time-p95'?: string
   uptime?: string
   'comment-url'?: string
   error?: string

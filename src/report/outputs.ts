@@ -20,6 +20,9 @@ export const OUTPUTS = [
   'deleted',
   'unchanged',
   'passed',
+  'outcome',
+  'failed-checks',
+  'response-time-p95',
   'uptime',
   'comment-url',
   'error'

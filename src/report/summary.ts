@@ -16,10 +16,11 @@ const MAX_LINE_BYTES = 16 * 1024
 /** Room kept for the "not shown" notes. */
 const NOTE_ROOM = 1024
 
-/** Redact, escape and cut one value. */
-function safe(value: unknown, secrets: string[], maxBytes: number): string {
+/** Redact, escape and cut one value; in a comment, `@name` and `#12` notify or link nobody. */
+function safe(value: unknown, secrets: string[], maxBytes: number, quiet = false): string {
   const text = redact(value === undefined || value === null ? '' : String(value), secrets)
-  return cutToBytes(markdownText(text), maxBytes)
+  const escaped = markdownText(text)
+  return cutToBytes(quiet ? escaped.replace(/([@#])(?=[\w-])/g, '$1\u200B') : escaped, maxBytes)
 }
 
 /** Where a summary goes: its size limit (bytes), what to say when cut, and when to fold a table. */
@@ -31,6 +32,8 @@ export interface RenderOptions {
   tableCut?: string
   /** Tables with more rows than this are folded in a <details> block. */
   foldOver?: number
+  /** No mentions (`@name`) or references (`#12`) in values: a comment would notify or link them. */
+  quiet?: boolean
 }
 
 export const JOB_SUMMARY: RenderOptions = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' }
@@ -43,7 +46,8 @@ export const PR_COMMENT: RenderOptions = {
   maxBytes: 60_000,
   limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
   tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
-  foldOver: 10
+  foldOver: 10,
+  quiet: true
 }
 
 export function renderSummary(
@@ -64,12 +68,12 @@ export function renderSummary(
     return true
   }
   let linesLeft = 0
-  add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`)
+  add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES, options.quiet)}`)
   add('')
   add(`Operation: ${safe(operation, secrets, 200)}`)
   add('')
   for (const [i, line] of summary.lines.entries()) {
-    if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
+    if (!add(safe(line, secrets, MAX_LINE_BYTES, options.quiet)) || !add('')) {
       linesLeft = summary.lines.length - i
       break
     }
@@ -81,7 +85,7 @@ export function renderSummary(
       rowsLeft += table.rows.length
       continue
     }
-    const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES))
+    const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES, options.quiet))
     if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
       rowsLeft += table.rows.length
       if (fold) parts.push('', '</details>', '')
@@ -89,7 +93,7 @@ export function renderSummary(
     }
     let shown = 0
     for (const row of table.rows.slice(0, MAX_ROWS)) {
-      if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`)) break
+      if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES, options.quiet)).join(' | ')} |`)) break
       shown++
     }
     const notShown = table.rows.length - shown

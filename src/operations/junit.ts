@@ -1,0 +1,61 @@
+/**
+ * The gate as a JUnit XML report (`junit-file`): one testsuite, one testcase
+ * per check with the time it took, a failure (or an error) with the reason.
+ * The shape the common test-report actions read.
+ */
+export interface TestCase {
+  name: string
+  classname: string
+  /** Seconds. */
+  time: number
+  failure?: { type: 'timed-out' | 'error'; message: string; details?: string }
+}
+
+export interface TestSuite {
+  name: string
+  /** ISO 8601 start. */
+  timestamp: string
+  time: number
+  cases: TestCase[]
+}
+
+/** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
+export function xmlText(value: string): string {
+  return value
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+      ''
+    )
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+}
+
+const seconds = (s: number) => s.toFixed(3)
+
+export function junitXml(suite: TestSuite): string {
+  const failures = suite.cases.filter(c => c.failure?.type === 'timed-out').length
+  const errors = suite.cases.filter(c => c.failure?.type === 'error').length
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" time="${seconds(suite.time)}">`,
+    `  <testsuite name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(suite.time)}" timestamp="${xmlText(suite.timestamp)}">`
+  ]
+  for (const c of suite.cases) {
+    const open = `    <testcase name="${xmlText(c.name)}" classname="${xmlText(c.classname)}" time="${seconds(c.time)}"`
+    if (!c.failure) {
+      lines.push(`${open}/>`)
+      continue
+    }
+    const tag = c.failure.type === 'error' ? 'error' : 'failure'
+    lines.push(
+      `${open}>`,
+      `      <${tag} type="${c.failure.type}" message="${xmlText(c.failure.message)}">${xmlText(c.failure.details ?? c.failure.message)}</${tag}>`,
+      '    </testcase>'
+    )
+  }
+  lines.push('  </testsuite>', '</testsuites>', '')
+  return lines.join('\n')
+}
