@@ -104,6 +104,10 @@ describe('plan-file and approved-plan', () => {
     file('bad.json', '{"version": 2, "checks": []}')
     const bad = await sync({ 'checks-file': f, 'approved-plan': 'bad.json' })
     expect(bad.core.failed).toContain('approved-plan bad.json: is not a plan file of version 1')
+    const twice = { action: 'create', name: 'a', id: null, fields: [], changes: {} }
+    file('twice.json', JSON.stringify({ version: 1, checks: [twice, twice] }))
+    const doubled = await sync({ 'checks-file': f, 'approved-plan': 'twice.json' })
+    expect(doubled.core.failed).toContain('approved-plan twice.json: has the entry create "a" twice')
     expect(emulator.count()).toBe(0)
   })
 

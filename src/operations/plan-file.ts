@@ -3,13 +3,15 @@
  * `approved-plan` reads one back and holds this run to it. Both files are
  * plain JSON that a workflow passes between jobs as an artifact.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { Mapping, isMapping } from '../values.js'
 import { canonical } from './common.js'
 import { PlanEntry, entryResult, sameEntry, shown } from './plan.js'
 import { cannotWrite, writeWhole } from './write-whole.js'
 
 export const PLAN_VERSION = 1
+/** The largest approved plan read (a plan of thousands of checks is far smaller). */
+const MAX_PLAN_BYTES = 20 * 1024 * 1024
 
 export class PlanFileError extends Error {
   constructor(message: string) {
@@ -38,6 +40,8 @@ export async function writePlanFile(
   }
 }
 
+const label = (e: Mapping) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` (${String(e.id)})` : ''}`
+
 /** Read an approved plan: JSON with version 1 and a list of entries, else an error naming the input. */
 export async function readApprovedPlan(given: string, file: string): Promise<Mapping[]> {
   const fail = (why: string): never => {
@@ -45,8 +49,11 @@ export async function readApprovedPlan(given: string, file: string): Promise<Map
   }
   let text = ''
   try {
+    const size = (await stat(file)).size
+    if (size > MAX_PLAN_BYTES) fail(`is ${size} bytes, more than the ${MAX_PLAN_BYTES} a plan file may have`)
     text = await readFile(file, 'utf8')
   } catch (error) {
+    if (error instanceof PlanFileError) throw error
     const code = (error as { code?: string }).code
     fail(
       `cannot read ${file}${code ? ` (${code})` : ''}; it is the plan-file of the reviewed dry-run (download its artifact first)`
@@ -65,10 +72,14 @@ export async function readApprovedPlan(given: string, file: string): Promise<Map
   if (!checks.every(e => isMapping(e) && typeof e.action === 'string' && typeof e.name === 'string')) {
     fail('has an entry without an action and a name')
   }
+  const seen = new Set<string>()
+  for (const entry of checks as Mapping[]) {
+    const key = `${String(entry.action)} ${JSON.stringify(entry.name)} ${String(entry.id ?? '')}`
+    if (seen.has(key)) fail(`has the entry ${label(entry)} twice: it was not written by plan-file`)
+    seen.add(key)
+  }
   return checks as Mapping[]
 }
-
-const label = (e: Mapping) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` (${String(e.id)})` : ''}`
 
 /**
  * How the plan computed now differs from the approved one, one line per
