@@ -13213,13 +13213,36 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/incident-text.ts
-/** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
-function fillRunFacts(text, run) {
+/** The placeholders a user's incident text may hold. */
+const PLACEHOLDERS = (/* unused pure expression or super */ null && ([
+    'workflow',
+    'job',
+    'repository',
+    'ref',
+    'ref_name',
+    'sha',
+    'short_sha',
+    'run_id',
+    'run_number',
+    'run_attempt',
+    'run_url',
+    'job_url',
+    'actor',
+    'event'
+]));
+/**
+ * Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with
+ * facts of the run. `{job_url}` is the job's own page when it was found
+ * (`jobUrl`), else the run's.
+ */
+function fillRunFacts(text, run, jobUrl) {
     const facts = {
         workflow: run.workflow,
         job: run.job,
         repository: run.repository,
         ref: run.ref,
+        ref_name: run.refName,
+        job_url: jobUrl || run.runUrl,
         sha: run.sha,
         short_sha: run.shortSha,
         run_id: run.runId,
@@ -13275,17 +13298,28 @@ const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
 /** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
 async function incidentMessage(ctx, fallback) {
     const given = ctx.config.incident.message;
-    const run = await ctx.runContext();
-    return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run);
+    return typeof given === 'string' ? filled(ctx, given) : fallback(await ctx.runContext());
+}
+/** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
+async function filled(ctx, text) {
+    const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined;
+    return fillRunFacts(text, await ctx.runContext(), jobUrl);
+}
+/**
+ * Titles the same incident: exactly, or (`loose`, for resolve-incident) after
+ * trimming and ignoring case, so "Deploy failed " resolves "deploy failed".
+ */
+function sameTitle(a, b, loose) {
+    return loose ? str(a).trim().toLowerCase() === b.trim().toLowerCase() : a === b;
 }
 /**
  * The newest unresolved incident with this exact title: the latest createdAt
  * (else updatedAt); without either, the last in list order.
  */
-function newestUnresolved(incidents, title) {
+function newestUnresolved(incidents, title, loose = false) {
     const candidates = incidents
         .map((incident, index) => ({ incident, index }))
-        .filter(({ incident }) => incident.title === title && !isResolved(incident));
+        .filter(({ incident }) => sameTitle(incident.title, title, loose) && !isResolved(incident));
     const time = (i) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
     candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index);
     return candidates[candidates.length - 1]?.incident;
@@ -13315,13 +13349,13 @@ function incidentSummary(title, incidents, lines = []) {
  * field, as concurrent runs of one step make them), they are one incident: the
  * oldest is kept (the same rule as converge.ts) and the others are duplicates.
  */
-function byTitle(incidents, title) {
-    const open = incidents.filter(i => i.title === title && !isResolved(i));
+function byTitle(incidents, title, loose = false) {
+    const open = incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i));
     if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
         const incident = survivorOf(open);
         return { incident, duplicates: open.filter(i => i !== incident) };
     }
-    return { incident: newestUnresolved(incidents, title), duplicates: [] };
+    return { incident: newestUnresolved(incidents, title, loose), duplicates: [] };
 }
 const duplicateMessage = (survivor) => `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`;
 /** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
@@ -13429,7 +13463,7 @@ async function apply(ctx, current, changes, title) {
  * The incident incident-id names, or else the unresolved one incident-title
  * means (identical duplicates resolved first: `healed` counts them).
  */
-async function target(ctx) {
+async function target(ctx, loose = false) {
     const all = await ctx.api.listIncidents();
     const id = ctx.config.incidentId;
     if (id) {
@@ -13438,7 +13472,7 @@ async function target(ctx) {
             throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
         return { incident, healed: 0 };
     }
-    const titled = byTitle(all, str(ctx.config.incident.title));
+    const titled = byTitle(all, str(ctx.config.incident.title), loose);
     return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
 }
 const createIncident = ctx => incidents_create(ctx);
@@ -13464,11 +13498,11 @@ const updateIncident = async (ctx) => {
     if (!ctx.config.incidentId)
         delete changes.title;
     if (typeof changes.message === 'string')
-        changes.message = fillRunFacts(changes.message, await ctx.runContext());
+        changes.message = await filled(ctx, changes.message);
     return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed);
 };
 const resolveIncident = async (ctx) => {
-    const { incident, healed } = await target(ctx);
+    const { incident, healed } = await target(ctx, true);
     if (!incident || isResolved(incident)) {
         const why = incident
             ? `Incident ${incident.id} is already resolved.`
@@ -13950,6 +13984,8 @@ function sameEntry(a, b) {
 
 
 const PLAN_VERSION = 1;
+/** The largest approved plan read (a plan of thousands of checks is far smaller). */
+const MAX_PLAN_BYTES = 20 * 1024 * 1024;
 class PlanFileError extends Error {
     constructor(message) {
         super(message);
@@ -13970,6 +14006,7 @@ async function writePlanFile(given, file, plan, redact = text => text) {
         throw new PlanFileError(`plan-file ${given}: ${cannotWrite(file, error)}`);
     }
 }
+const label = (e) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` (${String(e.id)})` : ''}`;
 /** Read an approved plan: JSON with version 1 and a list of entries, else an error naming the input. */
 async function readApprovedPlan(given, file) {
     const fail = (why) => {
@@ -13977,9 +14014,14 @@ async function readApprovedPlan(given, file) {
     };
     let text = '';
     try {
+        const size = (await (0,promises_namespaceObject.stat)(file)).size;
+        if (size > MAX_PLAN_BYTES)
+            fail(`is ${size} bytes, more than the ${MAX_PLAN_BYTES} a plan file may have`);
         text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
     }
     catch (error) {
+        if (error instanceof PlanFileError)
+            throw error;
         const code = error.code;
         fail(`cannot read ${file}${code ? ` (${code})` : ''}; it is the plan-file of the reviewed dry-run (download its artifact first)`);
     }
@@ -13997,9 +14039,15 @@ async function readApprovedPlan(given, file) {
     if (!checks.every(e => isMapping(e) && typeof e.action === 'string' && typeof e.name === 'string')) {
         fail('has an entry without an action and a name');
     }
+    const seen = new Set();
+    for (const entry of checks) {
+        const key = `${String(entry.action)} ${JSON.stringify(entry.name)} ${String(entry.id ?? '')}`;
+        if (seen.has(key))
+            fail(`has the entry ${label(entry)} twice: it was not written by plan-file`);
+        seen.add(key);
+    }
     return checks;
 }
-const label = (e) => `${String(e.action)} ${JSON.stringify(e.name)}${e.id ? ` (${String(e.id)})` : ''}`;
 /**
  * How the plan computed now differs from the approved one, one line per
  * difference (none: the same plan). Unchanged entries count too: a check
@@ -14774,7 +14822,8 @@ const MAX_RESULT_BYTES = 512 * 1024;
 function outputValue(name, value) {
     if (value === undefined || value === null)
         return '';
-    if (name === 'result') {
+    // `result`, `failed-checks`: JSON, bounded.
+    if (typeof value === 'object') {
         const json = JSON.stringify(value);
         const bytes = Buffer.byteLength(json);
         if (bytes <= MAX_RESULT_BYTES)
@@ -14782,7 +14831,7 @@ function outputValue(name, value) {
         const count = Array.isArray(value) ? ` (${value.length} items)` : '';
         return JSON.stringify({
             truncated: true,
-            note: `result${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
+            note: `${name}${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
         });
     }
     return String(value);
@@ -14919,6 +14968,7 @@ function runContextOf(ctx, env = process.env) {
         job: ctx.job ?? '',
         repository,
         ref: ctx.ref ?? '',
+        refName: env.GITHUB_REF_NAME || (ctx.ref ?? '').replace(/^refs\/(heads|tags)\//, ''),
         sha,
         shortSha: sha.slice(0, 7),
         runId,
@@ -14932,6 +14982,46 @@ function runContextOf(ctx, env = process.env) {
             : '',
         commitUrl: repository && sha ? `${serverUrl}/${repository}/commit/${sha}` : ''
     };
+}
+
+;// CONCATENATED MODULE: ./src/github/job-url.ts
+/**
+ * `{job_url}`: the job's own page. The runner does not say which job it is
+ * running, but a runner runs one job at a time: the job of this run attempt
+ * that is in progress on this runner (RUNNER_NAME) is this one. Found through
+ * the GitHub API with the job's token (`actions: read`); when that cannot be
+ * done (no token, no permission, no answer in time) the run's page is used.
+ */
+
+
+async function findJobUrl(req) {
+    const { RUNNER_NAME, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_REPOSITORY, GITHUB_API_URL } = req.env;
+    if (!req.token || !RUNNER_NAME || !GITHUB_RUN_ID || !GITHUB_REPOSITORY?.includes('/') || !GITHUB_API_URL) {
+        return undefined;
+    }
+    try {
+        await (0,modules.load)('undici');
+        const github = await importGithub(req.env);
+        const octokit = github.getOctokit(req.token);
+        const [owner, repo] = GITHUB_REPOSITORY.split('/');
+        const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
+            owner,
+            repo,
+            run_id: Number(GITHUB_RUN_ID),
+            attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
+            per_page: 100,
+            request: { signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) }
+        });
+        const job = data.jobs.find(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress');
+        if (!job?.html_url)
+            req.log.debug(`{job_url}: no job in progress on runner ${RUNNER_NAME}; the run's page is used`);
+        return job?.html_url ?? undefined;
+    }
+    catch (error) {
+        const { status, message } = error;
+        req.log.debug(`{job_url}: the job's page could not be found (${status ? `HTTP ${status}: ` : ''}${message ?? 'no answer'}; it needs permissions: actions: read); the run's page is used`);
+        return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/pr-comment.ts
@@ -15059,6 +15149,7 @@ async function commentOnPullRequest(req) {
 
 
 
+
 const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
@@ -15109,6 +15200,7 @@ function contextFor(deps, config, log, signal, startedAt, secrets) {
         clock: deps.clock,
         startedAt,
         runContext: once(deps.runContext),
+        jobUrl: once(() => findJobUrl({ token: config.githubToken, env: deps.env, signal, timeoutMs: config.requestTimeoutMs, log })),
         workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
         env: deps.env,
         addSecret: value => {

@@ -16,6 +16,7 @@ import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { PR_COMMENT, renderSummary } from './report/summary.js'
 import { markdownText } from './report/text.js'
+import { findJobUrl } from './github/job-url.js'
 import { commentOnPullRequest } from './github/pr-comment.js'
 import { redact } from './secrets.js'
 import { RunContext, loadRunContext } from './run-context.js'
@@ -94,6 +95,9 @@ function contextFor(
     clock: deps.clock,
     startedAt,
     runContext: once(deps.runContext),
+    jobUrl: once(() =>
+      findJobUrl({ token: config.githubToken, env: deps.env, signal, timeoutMs: config.requestTimeoutMs, log })
+    ),
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
     addSecret: value => {

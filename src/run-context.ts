@@ -11,6 +11,8 @@ export interface RunContext {
   job: string
   repository: string
   ref: string
+  /** The branch or tag name (GITHUB_REF_NAME; else the ref without refs/heads/ or refs/tags/). */
+  refName: string
   sha: string
   shortSha: string
   runId: string
@@ -60,6 +62,7 @@ export function runContextOf(ctx: ContextLike, env: NodeJS.ProcessEnv = process.
     job: ctx.job ?? '',
     repository,
     ref: ctx.ref ?? '',
+    refName: env.GITHUB_REF_NAME || (ctx.ref ?? '').replace(/^refs\/(heads|tags)\//, ''),
     sha,
     shortSha: sha.slice(0, 7),
     runId,

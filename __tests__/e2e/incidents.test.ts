@@ -1,7 +1,7 @@
 /** Incident automation and status pages through dist/index.js, with the runner's GITHUB_* context. */
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
-import { runStep } from '../helpers/runner.js'
+import { FakeGitHub, runStep } from '../helpers/runner.js'
 
 const emulator = useEmulator()
 
@@ -58,5 +58,78 @@ describe('status pages through dist/index.js', () => {
     const listed = await step({ operation: 'list-status-pages' })
     expect(listed.outputs.count).toBe('1')
     expect(listed.outputs['status-page-id']).toBe(id)
+  })
+})
+
+describe('{job_url} through dist/index.js', () => {
+  const github = new FakeGitHub()
+  beforeAll(() => github.start())
+  afterAll(() => github.stop())
+
+  it("is the page of the job in progress on this runner, found with the job's token", async () => {
+    github.jobs = [
+      {
+        id: 1,
+        name: 'build',
+        status: 'completed',
+        runner_name: 'runner-7',
+        html_url: 'https://github.example.com/acme/shop/actions/runs/4242/job/1'
+      },
+      {
+        id: 2,
+        name: 'deploy (eu)',
+        status: 'in_progress',
+        runner_name: 'runner-9',
+        html_url: 'https://github.example.com/acme/shop/actions/runs/4242/job/2'
+      },
+      {
+        id: 3,
+        name: 'deploy (us)',
+        status: 'in_progress',
+        runner_name: 'runner-7',
+        html_url: 'https://github.example.com/acme/shop/actions/runs/4242/job/3'
+      }
+    ]
+    const r = await step(
+      {
+        operation: 'open-incident',
+        'incident-title': 'Deploy failed',
+        'incident-message': 'See {job_url}',
+        'github-token': 'ghs_job0123456789'
+      },
+      { RUNNER_NAME: 'runner-7', GITHUB_API_URL: github.url }
+    )
+    expect(r.code).toBe(0)
+    expect(emulator.incidents.get(r.outputs['incident-id'])?.message).toBe(
+      'See https://github.example.com/acme/shop/actions/runs/4242/job/3'
+    )
+    expect(github.requests.map(q => q.path)).toEqual([
+      '/repos/acme/shop/actions/runs/4242/attempts/1/jobs?per_page=100'
+    ])
+  })
+
+  it('falls back to the run when GitHub refuses (no actions: read), and asks nothing when the text does not want it', async () => {
+    github.reset()
+    github.refuse = 403
+    const r = await step(
+      {
+        operation: 'open-incident',
+        'incident-title': 'Deploy failed 2',
+        'incident-message': 'See {job_url}',
+        'github-token': 'ghs_job0123456789'
+      },
+      { RUNNER_NAME: 'runner-7', GITHUB_API_URL: github.url }
+    )
+    expect(r.code).toBe(0)
+    expect(emulator.incidents.get(r.outputs['incident-id'])?.message).toBe(
+      'See https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+    )
+    expect(r.stdout).toContain('it needs permissions: actions: read')
+    github.reset()
+    await step(
+      { operation: 'open-incident', 'incident-title': 'Deploy failed 3', 'github-token': 'ghs_job0123456789' },
+      { RUNNER_NAME: 'runner-7', GITHUB_API_URL: github.url }
+    )
+    expect(github.requests).toEqual([])
   })
 })

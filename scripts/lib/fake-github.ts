@@ -25,6 +25,8 @@ export class FakeGitHub {
   /** Comments by "owner/repo#number". */
   readonly comments = new Map<string, FakeComment[]>()
   readonly requests: SeenRequest[] = []
+  /** The jobs of every run attempt (GET .../actions/runs/{id}/attempts/{n}/jobs). */
+  jobs: Array<{ id: number; name: string; status: string; runner_name: string | null; html_url: string }> = []
   /** Answer every request with this status (403, 404...) and GitHub's kind of message. */
   refuse: number | undefined
   /** Never answer (a GitHub that hangs). */
@@ -53,6 +55,7 @@ export class FakeGitHub {
     this.requests.length = 0
     this.refuse = undefined
     this.hang = false
+    this.jobs = []
   }
 
   /** Comments someone else wrote, to push ours to a later page. */
@@ -128,6 +131,9 @@ export class FakeGitHub {
         this.comments.set(issue, [...comments, made])
         return send(201, made)
       }
+    }
+    if (/^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/attempts\/\d+\/jobs$/.test(url.pathname) && req.method === 'GET') {
+      return send(200, { total_count: this.jobs.length, jobs: this.jobs })
     }
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)
     if (one && req.method === 'PATCH') {

@@ -1,13 +1,37 @@
 /** The text of incidents the action writes: the run's facts, in a user's message or in the action's own. */
 import type { RunContext } from '../run-context.js'
 
-/** Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with facts of the run. */
-export function fillRunFacts(text: string, run: RunContext): string {
+/** The placeholders a user's incident text may hold. */
+export const PLACEHOLDERS = [
+  'workflow',
+  'job',
+  'repository',
+  'ref',
+  'ref_name',
+  'sha',
+  'short_sha',
+  'run_id',
+  'run_number',
+  'run_attempt',
+  'run_url',
+  'job_url',
+  'actor',
+  'event'
+]
+
+/**
+ * Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with
+ * facts of the run. `{job_url}` is the job's own page when it was found
+ * (`jobUrl`), else the run's.
+ */
+export function fillRunFacts(text: string, run: RunContext, jobUrl?: string): string {
   const facts: Record<string, string> = {
     workflow: run.workflow,
     job: run.job,
     repository: run.repository,
     ref: run.ref,
+    ref_name: run.refName,
+    job_url: jobUrl || run.runUrl,
     sha: run.sha,
     short_sha: run.shortSha,
     run_id: run.runId,

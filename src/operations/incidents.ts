@@ -19,18 +19,31 @@ const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RE
 /** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
 async function incidentMessage(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
   const given = ctx.config.incident.message
-  const run = await ctx.runContext()
-  return typeof given === 'string' ? fillRunFacts(given, run) : fallback(run)
+  return typeof given === 'string' ? filled(ctx, given) : fallback(await ctx.runContext())
+}
+
+/** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
+async function filled(ctx: OperationContext, text: string): Promise<string> {
+  const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined
+  return fillRunFacts(text, await ctx.runContext(), jobUrl)
+}
+
+/**
+ * Titles the same incident: exactly, or (`loose`, for resolve-incident) after
+ * trimming and ignoring case, so "Deploy failed " resolves "deploy failed".
+ */
+function sameTitle(a: unknown, b: string, loose: boolean): boolean {
+  return loose ? str(a).trim().toLowerCase() === b.trim().toLowerCase() : a === b
 }
 
 /**
  * The newest unresolved incident with this exact title: the latest createdAt
  * (else updatedAt); without either, the last in list order.
  */
-export function newestUnresolved(incidents: Incident[], title: string): Incident | undefined {
+export function newestUnresolved(incidents: Incident[], title: string, loose = false): Incident | undefined {
   const candidates = incidents
     .map((incident, index) => ({ incident, index }))
-    .filter(({ incident }) => incident.title === title && !isResolved(incident))
+    .filter(({ incident }) => sameTitle(incident.title, title, loose) && !isResolved(incident))
   const time = (i: Incident) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
   candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index)
   return candidates[candidates.length - 1]?.incident
@@ -69,13 +82,13 @@ interface Titled {
  * field, as concurrent runs of one step make them), they are one incident: the
  * oldest is kept (the same rule as converge.ts) and the others are duplicates.
  */
-export function byTitle(incidents: Incident[], title: string): Titled {
-  const open = incidents.filter(i => i.title === title && !isResolved(i))
+export function byTitle(incidents: Incident[], title: string, loose = false): Titled {
+  const open = incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i))
   if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
     const incident = survivorOf(open)
     return { incident, duplicates: open.filter(i => i !== incident) }
   }
-  return { incident: newestUnresolved(incidents, title), duplicates: [] }
+  return { incident: newestUnresolved(incidents, title, loose), duplicates: [] }
 }
 
 const duplicateMessage = (survivor: Incident) =>
@@ -196,7 +209,7 @@ async function apply(
  * The incident incident-id names, or else the unresolved one incident-title
  * means (identical duplicates resolved first: `healed` counts them).
  */
-async function target(ctx: OperationContext): Promise<{ incident?: Incident; healed: number }> {
+async function target(ctx: OperationContext, loose = false): Promise<{ incident?: Incident; healed: number }> {
   const all = await ctx.api.listIncidents()
   const id = ctx.config.incidentId
   if (id) {
@@ -204,7 +217,7 @@ async function target(ctx: OperationContext): Promise<{ incident?: Incident; hea
     if (!incident) throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`)
     return { incident, healed: 0 }
   }
-  const titled = byTitle(all, str(ctx.config.incident.title))
+  const titled = byTitle(all, str(ctx.config.incident.title), loose)
   return { incident: titled.incident, healed: await settleDuplicates(ctx, titled) }
 }
 
@@ -229,12 +242,12 @@ export const updateIncident: Operation = async ctx => {
   if (!incident) throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`)
   const changes: Mapping = { ...ctx.config.incident }
   if (!ctx.config.incidentId) delete changes.title
-  if (typeof changes.message === 'string') changes.message = fillRunFacts(changes.message, await ctx.runContext())
+  if (typeof changes.message === 'string') changes.message = await filled(ctx, changes.message)
   return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed)
 }
 
 export const resolveIncident: Operation = async ctx => {
-  const { incident, healed } = await target(ctx)
+  const { incident, healed } = await target(ctx, true)
   if (!incident || isResolved(incident)) {
     const why = incident
       ? `Incident ${incident.id} is already resolved.`

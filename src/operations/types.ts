@@ -28,6 +28,8 @@ export interface OperationContext {
   startedAt: number
   /** Facts of the workflow run (loaded on first use). */
   runContext: () => Promise<RunContext>
+  /** The job's own page, when it can be found (asked of GitHub on first use); else undefined. */
+  jobUrl: () => Promise<string | undefined>
   /** Directory a relative checks-file is resolved against. */
   workspace: string
   /** The step's environment (checks-file templates read it). */

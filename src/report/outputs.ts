@@ -33,14 +33,15 @@ export const MAX_RESULT_BYTES = 512 * 1024
 
 export function outputValue(name: keyof Outputs, value: unknown): string {
   if (value === undefined || value === null) return ''
-  if (name === 'result') {
+  // `result`, `failed-checks`: JSON, bounded.
+  if (typeof value === 'object') {
     const json = JSON.stringify(value)
     const bytes = Buffer.byteLength(json)
     if (bytes <= MAX_RESULT_BYTES) return json
     const count = Array.isArray(value) ? ` (${value.length} items)` : ''
     return JSON.stringify({
       truncated: true,
-      note: `result${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
+      note: `${name}${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
     })
   }
   return String(value)

@@ -1,0 +1,207 @@
+/**
+ * Gate v2: consecutive passes, the three outcomes, failed-checks, the JUnit
+ * report, and the summary. The emulator does not probe here: a scripted clock
+ * sets each check's next result between polls, so every count is exact.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { XMLParser } from 'fast-xml-parser'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Clock } from '../../src/api/pacer.js'
+import { runAction, useEmulator } from '../helpers/harness.js'
+
+const emulator = useEmulator()
+const dir = mkdtempSync(join(tmpdir(), 'gate-v2-'))
+const START = Date.parse('2026-11-23T08:00:00Z')
+const at = (s: number) => new Date(START + s * 1000).toISOString()
+
+type Result = { status?: string; lastCheckedAt?: string; responseTime?: number }
+
+/** A clock that starts at START; each sleep moves it on and gives each check its next scripted result. */
+function scripted(script: Record<string, Result[]>): Clock {
+  let now = START
+  let poll = 0
+  return {
+    now: () => now,
+    sleep: async ms => {
+      now += ms
+      poll++
+      for (const [id, results] of Object.entries(script)) {
+        const next = results[Math.min(poll, results.length - 1)]
+        Object.assign(emulator.checks.get(id) as object, next)
+      }
+    }
+  }
+}
+
+function gate(inputs: Record<string, string>, script: Record<string, Result[]>) {
+  for (const [id, results] of Object.entries(script)) Object.assign(emulator.checks.get(id) as object, results[0])
+  return runAction(
+    emulator,
+    { operation: 'wait-for-check', 'poll-interval': '1s', timeout: '20s', 'require-fresh': 'false', ...inputs },
+    { clock: scripted(script), env: { GITHUB_WORKSPACE: dir } }
+  )
+}
+
+const up = (s: number, responseTime = 100): Result => ({ status: 'up', lastCheckedAt: at(s), responseTime })
+const down = (s: number): Result => ({ status: 'down', lastCheckedAt: at(s), responseTime: 900 })
+
+describe('consecutive-passes', () => {
+  it('counts results in a row with distinct lastCheckedAt: a repeat never counts twice, a miss resets', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const { core } = await gate(
+      { 'check-id': c.id, 'consecutive-passes': '3' },
+      {
+        // poll:  1      2 (same)  3      4 (miss)  5      6      7
+        [c.id]: [up(1), up(1), up(2), down(3), up(4), up(5), up(6)]
+      }
+    )
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed', 'failed-checks': '[]' })
+    const progress = core.logs.filter(l => l.startsWith('info: shop ')).map(l => l.slice(l.lastIndexOf(': ') + 2))
+    expect(progress).toEqual([
+      'met the condition (1/3)',
+      'no new result since the last poll (1/3)',
+      'met the condition (2/3)',
+      'status is down, expected up (0/3)',
+      'met the condition (1/3)',
+      'met the condition (2/3)',
+      'passed (3/3)'
+    ])
+    expect(core.summaryText).toContain('| shop | ✅↺✅❌✅✅✅ | 100 / 233 / 900 | ▁▁█▁▁▁ |') // the timeline, oldest first
+  })
+
+  it('with the default of 1, one fresh result that meets the condition passes at once', async () => {
+    const c = emulator.seedCheck({ name: 'one', url: 'https://one.example.com/' })
+    const { core } = await gate({ 'check-id': c.id }, { [c.id]: [up(1)] })
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
+    expect(core.logs.filter(l => l.startsWith('group: Poll'))).toHaveLength(1)
+  })
+})
+
+describe('outcomes', () => {
+  it('timed-out: failed-checks names the failing check and why; the single-check outputs describe it', async () => {
+    const good = emulator.seedCheck({ name: 'good', url: 'https://good.example.com/' })
+    const stuck = emulator.seedCheck({ name: 'stuck', url: 'https://stuck.example.com/' })
+    const { core } = await gate(
+      { 'check-id': `${good.id},${stuck.id}`, 'consecutive-passes': '2', timeout: '5s', 'junit-file': 'gate.xml' },
+      { [good.id]: [up(1), up(2)], [stuck.id]: [up(1)] }
+    )
+    expect(core.outputs).toMatchObject({
+      passed: 'false',
+      outcome: 'timed-out',
+      'check-id': stuck.id,
+      'check-name': 'stuck'
+    })
+    expect(JSON.parse(core.outputs['failed-checks'])).toEqual([
+      {
+        id: stuck.id,
+        name: 'stuck',
+        status: 'up',
+        responseTime: 100,
+        lastCheckedAt: at(1),
+        reason: 'met the condition in 1 of 2 results in a row'
+      }
+    ])
+    expect(core.failed).toContain('1 of 2 check(s) did not pass within 5 s')
+    expect(core.summaryText).toContain('Release gate closed: the time ran out')
+  })
+
+  it('error: an API failure ends the gate with outcome error, the pending checks and the reason', async () => {
+    const c = emulator.seedCheck({ name: 'api-down', url: 'https://a.example.com/' })
+    const clock = scripted({ [c.id]: [down(1)] })
+    const sleep = clock.sleep
+    clock.sleep = async (ms, signal) => {
+      emulator.inject({ status: 500, body: { message: 'database on fire' }, times: Infinity })
+      return sleep(ms, signal)
+    }
+    Object.assign(emulator.checks.get(c.id) as object, down(1))
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, 'poll-interval': '1s', timeout: '20s', 'max-retries': '0' },
+      { clock, env: { GITHUB_WORKSPACE: dir } }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error', 'check-id': c.id })
+    const [failed] = JSON.parse(core.outputs['failed-checks']) as Array<{ reason: string }>
+    expect(failed.reason).toMatch(
+      /^the gate ended with an error: GET \/checks\/chk_\w+ failed: HTTP 500.*database on fire/
+    )
+    expect(core.failed).toMatch(/HTTP 500/)
+    expect(core.summaryText).toContain('Release gate ended with an error')
+  })
+
+  it('error: a bad input still sets outcome, passed and failed-checks', async () => {
+    const { core } = await runAction(emulator, { operation: 'wait-for-check', 'check-id': 'chk_1', timeout: 'soon' })
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error', 'failed-checks': '[]' })
+    expect(core.failed).toMatch(/^timeout /)
+    expect(emulator.count()).toBe(0)
+  })
+})
+
+describe('junit-file', () => {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' })
+
+  it('one testsuite, a testcase per check with its time, a failure with the reason; hostile names stay data', async () => {
+    const ok = emulator.seedCheck({ name: 'ok <b>&"quoted"', url: 'https://ok.example.com/' })
+    const bad = emulator.seedCheck({ name: 'bad\u0001 ]]> </testcase>', url: 'https://bad.example.com/' })
+    await gate(
+      { 'check-id': `${ok.id},${bad.id}`, timeout: '3s', 'junit-file': 'report.xml' },
+      { [ok.id]: [down(1), up(2)], [bad.id]: [down(1)] }
+    )
+    const xml = readFileSync(join(dir, 'report.xml'), 'utf8')
+    const doc = parser.parse(xml) as {
+      testsuites: {
+        testsuite: { tests: string; failures: string; errors: string; testcase: Array<Record<string, unknown>> }
+      }
+    }
+    const suite = doc.testsuites.testsuite
+    expect(suite).toMatchObject({ tests: '2', failures: '1', errors: '0' })
+    const [passed, failed] = suite.testcase
+    expect(passed).toMatchObject({ name: `ok <b>&"quoted" (${ok.id})`, classname: 'wait-for-check', time: '1.000' })
+    expect(passed.failure).toBeUndefined()
+    expect(failed).toMatchObject({ name: `bad ]]> </testcase> (${bad.id})` })
+    expect(failed.failure).toMatchObject({ type: 'timed-out', message: 'status is down, expected up' })
+    expect(Number(failed.time)).toBeGreaterThanOrEqual(3)
+  })
+
+  it('written on an error too, with <error>; a path that cannot be written is an error naming junit-file', async () => {
+    const c = emulator.seedCheck({ name: 'e', url: 'https://e.example.com/' })
+    emulator.inject({ status: 500, times: Infinity })
+    await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, 'max-retries': '0', 'junit-file': 'error.xml' },
+      { env: { GITHUB_WORKSPACE: dir } }
+    )
+    const doc = parser.parse(readFileSync(join(dir, 'error.xml'), 'utf8')) as {
+      testsuites: { testsuite: { errors: string; testcase: { error: { type: string } } } }
+    }
+    expect(doc.testsuites.testsuite.errors).toBe('1')
+    expect(doc.testsuites.testsuite.testcase.error.type).toBe('error')
+    emulator.reset()
+    const d = emulator.seedCheck({ name: 'w', url: 'https://w.example.com/' })
+    const { core } = await gate({ 'check-id': d.id, 'junit-file': 'no/such/dir/r.xml' }, { [d.id]: [up(1)] })
+    expect(core.failed).toMatch(/^junit-file no\/such\/dir\/r.xml: cannot write .* \(ENOENT\)/)
+    expect(core.outputs.outcome).toBe('error')
+  })
+})
+
+describe('the gate summary', () => {
+  it('marks each check, shows relative times, the timeline and response-time figures, escaped', async () => {
+    const a = emulator.seedCheck({ name: 'web | <img src=x>', url: 'https://w.example.com/' })
+    const p = emulator.seedCheck({ name: 'paused-one', url: 'https://p.example.com/' })
+    const { core } = await gate(
+      { 'check-id': `${a.id},${p.id}`, timeout: '2s' },
+      { [a.id]: [up(-12, 120), up(1, 80), up(2, 100)], [p.id]: [{ status: 'paused', lastCheckedAt: at(-3600) }] }
+    )
+    const text = core.summaryText
+    expect(text).toContain('### Release gate closed: the time ran out')
+    expect(text).toMatch(/\| ✅ \| web \\\| &lt;img src=x&gt; \|/)
+    expect(text).toContain('| ⏸ | paused-one |')
+    expect(text).toContain('14 s ago (07:59:48 UTC)') // the summary is written 2 s after the start
+    expect(text).toContain('1 h ago')
+    expect(text).toContain('| 120 / 120 / 120 |')
+    expect(text).not.toContain('<img')
+    expect(text.replace(/chk\\_[0-9a-f]+/g, 'chk\\_ID')).toMatchSnapshot()
+  })
+})

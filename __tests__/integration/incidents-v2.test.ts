@@ -1,0 +1,75 @@
+/** Incident text placeholders {ref_name} and {job_url}, incident-key, and resolve-incident's loose title match. */
+import { describe, expect, it } from '@jest/globals'
+import { runAction, useEmulator } from '../helpers/harness.js'
+
+const emulator = useEmulator()
+const incidents = () => [...emulator.incidents.values()]
+
+describe('placeholders', () => {
+  it('{ref_name} is the branch; {job_url} falls back to the run when the job cannot be found', async () => {
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'open-incident',
+        'incident-title': 'Deploy failed',
+        'incident-message': 'Deploy of {ref_name} failed: {job_url}'
+      },
+      { env: { GITHUB_REF: 'refs/heads/release/2.1', GITHUB_REF_NAME: 'release/2.1' } }
+    )
+    expect(core.failed).toBeUndefined()
+    expect(incidents()[0].message).toBe(
+      'Deploy of release/2.1 failed: https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+    )
+  })
+
+  it('{ref_name} without GITHUB_REF_NAME is the ref without refs/tags/', async () => {
+    await runAction(
+      emulator,
+      { operation: 'open-incident', 'incident-title': 'Tag failed', 'incident-message': 'tag {ref_name}' },
+      { env: { GITHUB_REF: 'refs/tags/v1.2.3', GITHUB_REF_NAME: '' } }
+    )
+    expect(incidents()[0].message).toBe('tag v1.2.3')
+  })
+})
+
+describe('incident-key', () => {
+  it('matrix legs keep one incident each; the same key updates and resolves its own', async () => {
+    const open = (key: string) =>
+      runAction(emulator, { operation: 'open-incident', 'incident-title': 'Tests failed', 'incident-key': key })
+    await open('linux')
+    await open('windows')
+    await open('linux')
+    expect(
+      incidents()
+        .map(i => i.title)
+        .sort()
+    ).toEqual(['Tests failed [linux]', 'Tests failed [windows]'])
+    const { core } = await runAction(emulator, {
+      operation: 'resolve-incident',
+      'incident-title': 'Tests failed',
+      'incident-key': 'windows'
+    })
+    expect(core.failed).toBeUndefined()
+    const byTitle = Object.fromEntries(incidents().map(i => [i.title, i.status]))
+    expect(byTitle).toEqual({ 'Tests failed [linux]': 'investigating', 'Tests failed [windows]': 'resolved' })
+  })
+})
+
+describe('resolve-incident by title', () => {
+  it('matches after trimming and ignoring case', async () => {
+    emulator.seedIncident({ title: 'Checkout Down', message: 'm', status: 'investigating' })
+    const { core } = await runAction(emulator, {
+      operation: 'resolve-incident',
+      'incident-title': '  checkout down '
+    })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['incident-status']).toBe('resolved')
+    expect(incidents()[0]).toMatchObject({ title: 'Checkout Down', status: 'resolved' })
+  })
+
+  it('open-incident still matches the exact title (a differently cased title is another incident)', async () => {
+    emulator.seedIncident({ title: 'Checkout Down', message: 'm', status: 'investigating' })
+    await runAction(emulator, { operation: 'open-incident', 'incident-title': 'checkout down' })
+    expect(incidents()).toHaveLength(2)
+  })
+})

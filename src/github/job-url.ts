@@ -1,0 +1,48 @@
+/**
+ * `{job_url}`: the job's own page. The runner does not say which job it is
+ * running, but a runner runs one job at a time: the job of this run attempt
+ * that is in progress on this runner (RUNNER_NAME) is this one. Found through
+ * the GitHub API with the job's token (`actions: read`); when that cannot be
+ * done (no token, no permission, no answer in time) the run's page is used.
+ */
+import { load } from '../lazy/modules.cjs'
+import { importGithub } from '../run-context.js'
+import type { Logger } from '../api/types.js'
+
+export interface JobUrlRequest {
+  token: string | undefined
+  env: NodeJS.ProcessEnv
+  signal: AbortSignal
+  timeoutMs: number
+  log: Logger
+}
+
+export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined> {
+  const { RUNNER_NAME, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_REPOSITORY, GITHUB_API_URL } = req.env
+  if (!req.token || !RUNNER_NAME || !GITHUB_RUN_ID || !GITHUB_REPOSITORY?.includes('/') || !GITHUB_API_URL) {
+    return undefined
+  }
+  try {
+    await load('undici')
+    const github = await importGithub(req.env)
+    const octokit = github.getOctokit(req.token)
+    const [owner, repo] = GITHUB_REPOSITORY.split('/')
+    const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
+      owner,
+      repo,
+      run_id: Number(GITHUB_RUN_ID),
+      attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
+      per_page: 100,
+      request: { signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) }
+    })
+    const job = data.jobs.find(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress')
+    if (!job?.html_url) req.log.debug(`{job_url}: no job in progress on runner ${RUNNER_NAME}; the run's page is used`)
+    return job?.html_url ?? undefined
+  } catch (error) {
+    const { status, message } = error as { status?: number; message?: string }
+    req.log.debug(
+      `{job_url}: the job's page could not be found (${status ? `HTTP ${status}: ` : ''}${message ?? 'no answer'}; it needs permissions: actions: read); the run's page is used`
+    )
+    return undefined
+  }
+}
