@@ -3810,6 +3810,50 @@ function idProblem(id) {
     }
     return undefined;
 }
+/** Edits (insert, delete, replace, swap two neighbours) from one word to another. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    return d[a.length][b.length];
+}
+/**
+ * The known words closest to `word` (case aside), nearest first, within
+ * `max` edits (by default a third of the word's length, at least 2). Long
+ * lists are compared only with words of about the same length.
+ */
+function closest(word, known, limit = 3, max) {
+    const w = word.trim().toLowerCase();
+    const bound = max ?? Math.max(2, Math.floor(w.length / 3));
+    const scored = [];
+    for (const candidate of new Set(known)) {
+        const c = candidate.toLowerCase();
+        if (Math.abs(c.length - w.length) > bound)
+            continue;
+        const distance = editDistance(w, c);
+        if (distance <= bound)
+            scored.push([candidate, distance]);
+    }
+    return scored
+        .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+        .slice(0, limit)
+        .map(([candidate]) => candidate);
+}
+/** " (did you mean "a" or "b"?)", or nothing. */
+function didYouMean(word, known) {
+    const near = closest(word, known);
+    if (near.length === 0)
+        return '';
+    const quoted = near.map(n => JSON.stringify(n));
+    return ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0]}?)`;
+}
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
@@ -4701,15 +4745,17 @@ class ApiClient {
                 : status !== undefined
                     ? `failed: HTTP ${status}`
                     : failure.detail;
+            // A retry is a log line, not a warning: a run whose retries end in success stays green. If
+            // they do not, the error that fails the step says how many attempts were made.
             if (status === 429) {
                 this.pacer?.pause(decision.waitMs);
-                this.log.warning(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`);
+                this.log.info(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`);
             }
             else if (status !== undefined) {
-                this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`);
+                this.log.info(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`);
             }
             else {
-                this.log.warning(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`);
+                this.log.info(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`);
             }
             await this.waitToRetry(decision.waitMs, method, path, why);
         }
@@ -11915,6 +11961,8 @@ class MonitoringApi {
     }
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: ./src/lazy/yaml.cjs
 var yaml = __nccwpck_require__(4488);
 var yaml_default = /*#__PURE__*/__nccwpck_require__.n(yaml);
@@ -12289,6 +12337,7 @@ async function withKnownOutputs(outputs, fn) {
 
 
 
+
 const PAUSED = 'paused';
 const isPaused = (c) => str(c.status).toLowerCase() === PAUSED;
 function checkOutputs(check) {
@@ -12385,7 +12434,7 @@ async function targetCheck(ctx, write) {
     const all = await ctx.api.listChecks();
     const named = findByName(all, checkNames[0]);
     if (!named.check) {
-        throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)`);
+        throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)${didYouMean(checkNames[0], all.map(c => str(c.name)))}`);
     }
     return { check: named.check, healed: await settleDuplicates(ctx, named, write) };
 }
@@ -12412,10 +12461,14 @@ async function targetChecks(ctx, write) {
             if (one.check)
                 named.push(one);
             else
-                missing.push(JSON.stringify(name));
+                missing.push(name);
         }
-        if (missing.length > 0)
-            throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`);
+        if (missing.length > 0) {
+            const near = missing
+                .map(name => didYouMean(name, all.map(c => str(c.name))))
+                .join('');
+            throw new OperationError(`no check named ${missing.map(name => JSON.stringify(name)).join(', ')} (looked through ${all.length} checks)${near}`);
+        }
         for (const one of named) {
             healed += await settleDuplicates(ctx, one, write);
             found.push(one.check);
@@ -13214,7 +13267,7 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
 
 ;// CONCATENATED MODULE: ./src/operations/incident-text.ts
 /** The placeholders a user's incident text may hold. */
-const PLACEHOLDERS = (/* unused pure expression or super */ null && ([
+const PLACEHOLDERS = [
     'workflow',
     'job',
     'repository',
@@ -13229,7 +13282,7 @@ const PLACEHOLDERS = (/* unused pure expression or super */ null && ([
     'job_url',
     'actor',
     'event'
-]));
+];
 /**
  * Replace `{workflow}`, `{repository}`, `{run_url}`... in a user's text with
  * facts of the run. `{job_url}` is the job's own page when it was found
@@ -13292,6 +13345,7 @@ function resolvedMessage(run) {
 
 
 
+
 const DEFAULT_INCIDENT_STATUS = 'investigating';
 const RESOLVED = 'resolved';
 const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
@@ -13302,6 +13356,12 @@ async function incidentMessage(ctx, fallback) {
 }
 /** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
 async function filled(ctx, text) {
+    for (const [, name] of text.matchAll(/\{([A-Za-z_]+)\}/g)) {
+        if (PLACEHOLDERS.includes(name))
+            continue;
+        const near = closest(name, PLACEHOLDERS);
+        ctx.log.warning(`incident-message: {${name}} is not a placeholder${near.length ? ` (did you mean ${near.map(n => `{${n}}`).join(' or ')}?)` : ''}; it is sent as written. Placeholders: ${PLACEHOLDERS.map(p => `{${p}}`).join(', ')}.`);
+    }
     const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined;
     return fillRunFacts(text, await ctx.runContext(), jobUrl);
 }
@@ -13691,20 +13751,8 @@ const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AU
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status'];
 /** `${NAME}` (a variable), or `$${` (a literal `${`). */
 const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Edits (insert, delete, replace, swap two neighbours) from one word to another. */
-function editDistance(a, b) {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++) {
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-                d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    }
-    return d[a.length][b.length];
-}
 /** The known field a name is a slip of (within two edits, case aside), if any. */
+
 function suggestField(name) {
     if (KNOWN_FIELDS.includes(name))
         return undefined;
@@ -13822,7 +13870,10 @@ async function readChecksFile(given, file) {
     }
     catch (error) {
         const code = error.code;
-        throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`);
+        const hint = code === 'ENOENT'
+            ? '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
+            : '';
+        throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}${hint}`);
     }
     try {
         const info = await handle.stat();
@@ -14414,6 +14465,7 @@ function entryOf(name) {
 
 
 
+
 /** A bad input: the message always starts with the input's name. */
 class InputError extends Error {
     constructor(message) {
@@ -14443,7 +14495,7 @@ function parseOperation(value) {
     const name = value.trim();
     if (isOperationName(name))
         return name;
-    throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}`);
+    throw new ValueError(`must be one of ${OPERATIONS.join(', ')}; got ${quote(value)}${didYouMean(name, OPERATIONS)}`);
 }
 /**
  * Every input, once: its name, how its string is parsed and its default.
@@ -14504,6 +14556,77 @@ const YAML_INPUTS = INPUTS.filter(name => schema.shape[name] === yamlMapping);
 async function loadParsers(raw) {
     if (YAML_INPUTS.some(name => raw[name]?.trim()))
         await (0,modules.load)('yaml');
+}
+const CHECK_WRITES = ['create-check', 'update-check', 'upsert-check'];
+const INCIDENT_WRITES = ['create-incident', 'open-incident', 'update-incident', 'resolve-incident'];
+const GATE = ['wait-for-check'];
+const SYNC = ['sync-checks'];
+/** Inputs only some operations read (the others ignore them); the rest apply to all, or to most. */
+const APPLIES_TO = {
+    check: CHECK_WRITES,
+    'check-url': CHECK_WRITES,
+    'check-type': CHECK_WRITES,
+    'check-interval': CHECK_WRITES,
+    'alert-channels': CHECK_WRITES,
+    'check-status': CHECK_WRITES,
+    'checks-file': SYNC,
+    prune: SYNC,
+    'prune-prefix': SYNC,
+    'max-deletions': SYNC,
+    'plan-file': SYNC,
+    'approved-plan': SYNC,
+    'auto-resume': ['pause-check'],
+    'expected-status': GATE,
+    'max-response-time': GATE,
+    'require-fresh': GATE,
+    timeout: GATE,
+    'poll-interval': GATE,
+    'consecutive-passes': GATE,
+    'junit-file': GATE,
+    since: ['check-history'],
+    'pr-comment': [...SYNC, ...GATE],
+    incident: INCIDENT_WRITES,
+    'incident-id': ['update-incident', 'resolve-incident'],
+    'incident-title': INCIDENT_WRITES,
+    'incident-message': INCIDENT_WRITES,
+    'incident-status': ['create-incident', 'open-incident', 'update-incident'],
+    'incident-key': INCIDENT_WRITES,
+    'status-page': ['create-status-page'],
+    'status-page-id': ['get-status-page'],
+    'status-page-name': ['create-status-page']
+};
+/**
+ * Inputs set to something other than their default that the operation does
+ * not read, each as "<input> applies to <operations>, not <operation>": worth
+ * a warning, since the user expected them to do something. (The runner passes
+ * action.yml's default for an input that is not set, so a default is silent.)
+ */
+function inputsNotApplying(raw, operation) {
+    const out = [];
+    for (const [name, operations] of Object.entries(APPLIES_TO)) {
+        const value = raw[name];
+        if (value === undefined || value.trim() === '' || operations.includes(operation))
+            continue;
+        let isDefault;
+        try {
+            isDefault = (0,external_node_util_.isDeepStrictEqual)(parseInput(name, value), parseInput(name, undefined));
+        }
+        catch {
+            isDefault = false;
+        }
+        if (!isDefault)
+            out.push(`${name} applies to ${operations.join(', ')}, not ${operation}: it is ignored`);
+    }
+    return out;
+}
+/** The statuses the service is known to report (the document names `up`; the others are what it does). */
+const KNOWN_STATUSES = ['up', 'down', 'paused', 'pending'];
+/** A warning for an expected-status the service never reports (`upp`), before a gate waits for it in vain. */
+function expectedStatusWarning(config) {
+    if (config.operation !== 'wait-for-check' || KNOWN_STATUSES.includes(config.expectedStatus.toLowerCase())) {
+        return undefined;
+    }
+    return `expected-status ${JSON.stringify(config.expectedStatus)} is not a status the service is known to report (${KNOWN_STATUSES.join(', ')})${didYouMean(config.expectedStatus, KNOWN_STATUSES)}: the gate waits for it anyway, and will time out unless the service reports it`;
 }
 /** One input's value as the action reads it (undefined: not set), for tests that hold action.yml to the code. */
 function parseInput(name, value) {
@@ -15279,6 +15402,11 @@ async function run(deps = defaultDependencies()) {
         await loadParsers(raw);
         config = parseConfig(raw);
         jobSummary = config.jobSummary;
+        for (const unused of inputsNotApplying(raw, config.operation))
+            log.warning(`${unused}.`);
+        const statusWarning = expectedStatusWarning(config);
+        if (statusWarning)
+            log.warning(`${statusWarning}.`);
         const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets);
         if (config.dryRun)
             log.info('dry-run: writes are printed, not sent.');
@@ -15296,7 +15424,8 @@ async function run(deps = defaultDependencies()) {
             log.fail(result.gateClosed);
     }
     catch (error) {
-        const message = redact(messageOf(error), secrets);
+        const hint = hintFor(error, deps.env, config);
+        const message = redact(hint ? messageOf(error).replace(/\.$/, '') + hint : messageOf(error), secrets);
         debugStack(log, error);
         const known = error instanceof OperationError ? error.outputs : {};
         const fallback = isOperationName(operation) ? (entryOf(operation).errorOutputs ?? {}) : {};
@@ -15331,6 +15460,26 @@ async function run(deps = defaultDependencies()) {
         }
         stopListening();
     }
+}
+/**
+ * What the user can do about an error, when the message alone would leave
+ * them guessing: a missing key where secrets are withheld, a base URL
+ * without its version segment.
+ */
+function hintFor(error, env, config) {
+    if (error instanceof InputError && error.message.startsWith('api-key is required')) {
+        const event = env.GITHUB_EVENT_NAME ?? '';
+        if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
+            return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot";
+        }
+    }
+    if (error instanceof ApiError && error.status === 404 && config) {
+        const base = config.baseUrl.replace(/\/+$/, '');
+        if (!/\/v\d+$/.test(new URL(base).pathname)) {
+            return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`;
+        }
+    }
+    return '';
 }
 /** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
 function placeOf(error) {

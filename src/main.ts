@@ -8,7 +8,15 @@ import { ApiError } from './api/errors.js'
 import { MonitoringApi } from './api/monitoring.js'
 import { Clock, realClock } from './api/pacer.js'
 import type { Config } from './config.js'
-import { InputError, failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs.js'
+import {
+  InputError,
+  expectedStatusWarning,
+  failOnErrorOf,
+  inputsNotApplying,
+  loadParsers,
+  parseConfig,
+  readInputs
+} from './inputs.js'
 import { OperationName, entryOf, isOperationName } from './operations/registry.js'
 import type { FilePlace, OperationContext, OperationLog, Outputs, Summary } from './operations/types.js'
 import { OperationError } from './operations/types.js'
@@ -178,6 +186,9 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     await loadParsers(raw)
     config = parseConfig(raw)
     jobSummary = config.jobSummary
+    for (const unused of inputsNotApplying(raw, config.operation)) log.warning(`${unused}.`)
+    const statusWarning = expectedStatusWarning(config)
+    if (statusWarning) log.warning(`${statusWarning}.`)
     const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets)
     if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
     const entry = entryOf(config.operation)
@@ -190,7 +201,8 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     writeOutputs(runner.setOutput, outputs, secrets)
     if (result.gateClosed) log.fail(result.gateClosed)
   } catch (error) {
-    const message = redact(messageOf(error), secrets)
+    const hint = hintFor(error, deps.env, config)
+    const message = redact(hint ? messageOf(error).replace(/\.$/, '') + hint : messageOf(error), secrets)
     debugStack(log, error)
     const known = error instanceof OperationError ? error.outputs : {}
     const fallback = isOperationName(operation) ? (entryOf(operation).errorOutputs ?? {}) : {}
@@ -219,6 +231,27 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     }
     stopListening()
   }
+}
+
+/**
+ * What the user can do about an error, when the message alone would leave
+ * them guessing: a missing key where secrets are withheld, a base URL
+ * without its version segment.
+ */
+function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config | undefined): string {
+  if (error instanceof InputError && error.message.startsWith('api-key is required')) {
+    const event = env.GITHUB_EVENT_NAME ?? ''
+    if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
+      return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot"
+    }
+  }
+  if (error instanceof ApiError && error.status === 404 && config) {
+    const base = config.baseUrl.replace(/\/+$/, '')
+    if (!/\/v\d+$/.test(new URL(base).pathname)) {
+      return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`
+    }
+  }
+  return ''
 }
 
 /** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */

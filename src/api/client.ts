@@ -198,15 +198,17 @@ export class ApiClient {
           : status !== undefined
             ? `failed: HTTP ${status}`
             : (failure as ApiError).detail
+      // A retry is a log line, not a warning: a run whose retries end in success stays green. If
+      // they do not, the error that fails the step says how many attempts were made.
       if (status === 429) {
         this.pacer?.pause(decision.waitMs)
-        this.log.warning(
+        this.log.info(
           `${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`
         )
       } else if (status !== undefined) {
-        this.log.warning(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`)
+        this.log.info(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`)
       } else {
-        this.log.warning(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`)
+        this.log.info(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`)
       }
       await this.waitToRetry(decision.waitMs, method, path, why)
     }

@@ -5,7 +5,7 @@
  */
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
+import { type Mapping, didYouMean } from '../values.js'
 import { differences, dryRunSkips, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
@@ -127,7 +127,12 @@ export async function targetCheck(ctx: OperationContext, write: boolean): Promis
   const all = await ctx.api.listChecks()
   const named = findByName(all, checkNames[0])
   if (!named.check) {
-    throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)`)
+    throw new OperationError(
+      `no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)${didYouMean(
+        checkNames[0],
+        all.map(c => str(c.name))
+      )}`
+    )
   }
   return { check: named.check, healed: await settleDuplicates(ctx, named, write) }
 }
@@ -155,10 +160,21 @@ export async function targetChecks(
     for (const name of checkNames) {
       const one = findByName(all, name)
       if (one.check) named.push(one)
-      else missing.push(JSON.stringify(name))
+      else missing.push(name)
     }
-    if (missing.length > 0)
-      throw new OperationError(`no check named ${missing.join(', ')} (looked through ${all.length} checks)`)
+    if (missing.length > 0) {
+      const near = missing
+        .map(name =>
+          didYouMean(
+            name,
+            all.map(c => str(c.name))
+          )
+        )
+        .join('')
+      throw new OperationError(
+        `no check named ${missing.map(name => JSON.stringify(name)).join(', ')} (looked through ${all.length} checks)${near}`
+      )
+    }
     for (const one of named) {
       healed += await settleDuplicates(ctx, one, write)
       found.push(one.check as Check)

@@ -7,7 +7,7 @@ import { FileHandle, open } from 'node:fs/promises'
 import { load } from '../lazy/modules.cjs'
 import yaml from '../lazy/yaml.cjs'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
-import { Mapping, isMapping } from '../values.js'
+import { Mapping, editDistance, isMapping } from '../values.js'
 import type { FilePlace } from './types.js'
 
 export class ChecksFileError extends Error {
@@ -43,23 +43,9 @@ const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'statu
 /** `${NAME}` (a variable), or `$${` (a literal `${`). */
 const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
-/** Edits (insert, delete, replace, swap two neighbours) from one word to another. */
-export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
-  )
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
-    }
-  }
-  return d[a.length][b.length]
-}
-
 /** The known field a name is a slip of (within two edits, case aside), if any. */
+export { editDistance }
+
 export function suggestField(name: string): string | undefined {
   if (KNOWN_FIELDS.includes(name)) return undefined
   let best: { field: string; distance: number } | undefined
@@ -197,7 +183,11 @@ export async function readChecksFile(given: string, file: string): Promise<strin
     handle = await open(file, 'r')
   } catch (error) {
     const code = (error as { code?: string }).code
-    throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}`)
+    const hint =
+      code === 'ENOENT'
+        ? '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
+        : ''
+    throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}${hint}`)
   }
   try {
     const info = await handle.stat()

@@ -4,9 +4,9 @@
  */
 import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
+import { type Mapping, closest } from '../values.js'
 import type { RunContext } from '../run-context.js'
-import { failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
+import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, dryRunSkips, signature, str, writableOf } from './common.js'
 import { convergeCreated, settleMs, survivorOf } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
@@ -24,6 +24,13 @@ async function incidentMessage(ctx: OperationContext, fallback: (run: RunContext
 
 /** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
 async function filled(ctx: OperationContext, text: string): Promise<string> {
+  for (const [, name] of text.matchAll(/\{([A-Za-z_]+)\}/g)) {
+    if (PLACEHOLDERS.includes(name)) continue
+    const near = closest(name, PLACEHOLDERS)
+    ctx.log.warning(
+      `incident-message: {${name}} is not a placeholder${near.length ? ` (did you mean ${near.map(n => `{${n}}`).join(' or ')}?)` : ''}; it is sent as written. Placeholders: ${PLACEHOLDERS.map(p => `{${p}}`).join(', ')}.`
+    )
+  }
   const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined
   return fillRunFacts(text, await ctx.runContext(), jobUrl)
 }
