@@ -12061,21 +12061,43 @@ function parseMilliseconds(value) {
         throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
     }
 }
-/** `since`: a duration back from now (`24h`, `90m`), or an ISO 8601 time. */
+/** The furthest back `since` may reach. */
+const MAX_SINCE_MS = 366 * 86_400_000;
+/**
+ * `since`: a duration back from the step's start (`90m`, `48h`, `7d`), or an
+ * ISO 8601 date (`2026-11-23`, midnight UTC) or time with its offset
+ * (`2026-11-23T08:00:00Z`, `...+02:00`). A date that does not exist is refused.
+ */
 function parseSince(value) {
     const text = value.trim();
-    if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    const bad = () => new ValueError(`must be a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z), got ${quote(value)}`);
+    const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text);
+    if (iso) {
+        const [, y, m, d] = iso;
+        const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+        if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
+            throw new ValueError(`names a day that does not exist, got ${quote(value)}`);
+        }
         const at = Date.parse(text);
         if (Number.isNaN(at))
-            throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time, got ${quote(value)}`);
+            throw bad();
         return { at };
     }
-    try {
-        return { agoMs: parseDuration(text) };
+    const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text);
+    let agoMs;
+    if (long)
+        agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000);
+    else {
+        try {
+            agoMs = parseDuration(text);
+        }
+        catch {
+            throw bad();
+        }
     }
-    catch {
-        throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time (2026-11-23T08:00:00Z), got ${quote(value)}`);
-    }
+    if (agoMs > MAX_SINCE_MS)
+        throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`);
+    return { agoMs };
 }
 /**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
@@ -12678,11 +12700,14 @@ function spreadOf(values) {
     const p95 = percentile(values, 95);
     if (p95 === undefined)
         return undefined;
-    return {
-        min: Math.min(...values),
-        avg: Math.round(values.reduce((a, b) => a + b, 0) / values.length),
-        p95
-    };
+    let min = Number.POSITIVE_INFINITY;
+    let sum = 0;
+    for (const v of values) {
+        if (v < min)
+            min = v;
+        sum += v;
+    }
+    return { min, avg: Math.round(sum / values.length), p95 };
 }
 const spreadText = (s) => (s ? `${s.min} / ${s.avg} / ${s.p95}` : '');
 const BARS = '▁▂▃▄▅▆▇█';
@@ -12706,12 +12731,15 @@ function ago(iso, now) {
         return 'never';
     const seconds = Math.round((now - at) / 1000);
     const size = Math.abs(seconds);
+    // Round, then choose the unit: 3570 s is "1 h", not "60 min".
+    const minutes = Math.round(size / 60);
+    const hours = Math.round(size / 3600);
     const amount = size < 60
         ? `${size} s`
-        : size < 3600
-            ? `${Math.round(size / 60)} min`
-            : size < 86_400
-                ? `${Math.round(size / 3600)} h`
+        : minutes < 60
+            ? `${minutes} min`
+            : hours < 24
+                ? `${hours} h`
                 : `${Math.round(size / 86_400)} d`;
     const clock = new Date(at).toISOString().slice(11, 19);
     return `${seconds >= 0 ? `${amount} ago` : `in ${amount}`} (${clock} UTC)`;
@@ -12752,7 +12780,8 @@ const checkHistory = async (ctx) => {
     const times = entries.map(e => e.responseTime).filter((t) => typeof t === 'number');
     const p95 = percentile(times, 95);
     // The API's order is kept in `result`; the chart reads oldest first when the entries say when.
-    const chronological = [...entries].sort((a, b) => Date.parse(str(a.checkedAt)) - Date.parse(str(b.checkedAt)));
+    const when = (e) => Date.parse(str(e.checkedAt)) || 0;
+    const chronological = [...entries].sort((a, b) => when(a) - when(b));
     const trend = sparkline(chronological.map(e => e.responseTime).filter((t) => typeof t === 'number'));
     const shown = entries.slice(0, SHOWN);
     return {
@@ -13007,6 +13036,8 @@ function cannotWrite(file, error) {
 
 /** Allowance for clock skew between the runner and the service. */
 const FRESHNESS_SKEW_MS = 5_000;
+/** A poll timed to the deadline may start this much after it (timers wake late). */
+const DEADLINE_GRACE_MS = 1_000;
 function judge(check, rules) {
     const missed = [];
     const status = str(check.status);
@@ -13072,6 +13103,12 @@ const waitForCheck = async (untimed) => {
             round++;
             await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
                 for (const id of [...pending]) {
+                    // No request starts once the time is up (a second's grace for the poll that the
+                    // last wait times to the deadline itself): its answer could not count.
+                    if (clock.now() > deadline + DEADLINE_GRACE_MS) {
+                        cutShort ??= 'the time ran out during the poll';
+                        return;
+                    }
                     if (clock.now() > hardStop)
                         return;
                     let check;
@@ -13121,38 +13158,40 @@ const waitForCheck = async (untimed) => {
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const known = error instanceof OperationError ? error.outputs : {};
-        let reported;
-        try {
-            reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message);
-        }
-        catch (writing) {
-            throw new OperationError(`${message}; also: ${writing instanceof Error ? writing.message : String(writing)}`, {
-                passed: false,
-                outcome: 'error',
-                'failed-checks': []
-            });
-        }
+        const reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message);
         throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary);
     }
 };
-/** Count one result of a check; returns what it was, in words. */
+/**
+ * Count one result of a check; returns what it was, in words. Every result is
+ * judged: one that misses resets the count, even when it repeats a time
+ * already seen. One that meets the condition counts only when it is newer
+ * than every result seen before (its lastCheckedAt, parsed).
+ */
 function observe(track, check, rules, needed, late) {
-    const key = str(check.lastCheckedAt);
-    if (track.verdict && key === track.lastKey) {
-        track.marks.push('↺');
-        return track.streak >= needed ? 'passed' : 'no new result since the last poll';
-    }
+    const parsed = Date.parse(str(check.lastCheckedAt));
+    const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
+    const newer = track.seenUpTo === undefined || time > track.seenUpTo;
+    track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
     let verdict = judge(check, rules);
     // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
     if (verdict.passed && late)
         verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
     track.verdict = verdict;
-    track.lastKey = key;
-    if (typeof check.responseTime === 'number')
+    if (newer && typeof check.responseTime === 'number')
         track.times.push(check.responseTime);
-    track.streak = verdict.passed ? track.streak + 1 : 0;
-    track.marks.push(verdict.passed ? '✅' : '❌');
-    return verdict.passed ? (track.streak >= needed ? 'passed' : 'met the condition') : verdict.missed.join('; ');
+    if (!verdict.passed) {
+        track.streak = 0;
+        track.marks.push('❌');
+        return verdict.missed.join('; ');
+    }
+    if (!newer) {
+        track.marks.push('↺');
+        return track.streak >= needed ? 'passed' : 'no new result since the last poll';
+    }
+    track.streak++;
+    track.marks.push('✅');
+    return track.streak >= needed ? 'passed' : 'met the condition';
 }
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
 async function report(ctx, outcome, tracks, polls, conditions, error) {
@@ -13178,8 +13217,15 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
     };
     const elapsedMs = now - ctx.startedAt;
     const elapsed = (elapsedMs / 1000).toFixed(1);
-    if (config.junitFile !== undefined)
-        await writeJunit(ctx, tracks, elapsedMs, reason, error);
+    // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
+    if (config.junitFile !== undefined) {
+        try {
+            await writeJunit(ctx, tracks, elapsedMs, reason, error);
+        }
+        catch (failure) {
+            ctx.log.warning(`${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`);
+        }
+    }
     const titles = {
         passed: 'Release gate passed',
         'timed-out': 'Release gate closed: the time ran out',
@@ -13532,7 +13578,10 @@ async function target(ctx, loose = false) {
             throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
         return { incident, healed: 0 };
     }
-    const titled = byTitle(all, str(ctx.config.incident.title), loose);
+    const title = str(ctx.config.incident.title);
+    // The exact title first; only when no unresolved incident has it, the loose match.
+    const exact = byTitle(all, title);
+    const titled = exact.incident || !loose ? exact : byTitle(all, title, true);
     return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
 }
 const createIncident = ctx => incidents_create(ctx);
@@ -15127,18 +15176,29 @@ async function findJobUrl(req) {
         const github = await importGithub(req.env);
         const octokit = github.getOctokit(req.token);
         const [owner, repo] = GITHUB_REPOSITORY.split('/');
-        const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
-            owner,
-            repo,
-            run_id: Number(GITHUB_RUN_ID),
-            attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
-            per_page: 100,
-            request: { signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) }
-        });
-        const job = data.jobs.find(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress');
-        if (!job?.html_url)
-            req.log.debug(`{job_url}: no job in progress on runner ${RUNNER_NAME}; the run's page is used`);
-        return job?.html_url ?? undefined;
+        // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
+        const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]);
+        const matches = [];
+        for (let page = 1; page <= 10; page++) {
+            const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
+                owner,
+                repo,
+                run_id: Number(GITHUB_RUN_ID),
+                attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
+                per_page: 100,
+                page,
+                request: { signal }
+            });
+            matches.push(...data.jobs.filter(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress'));
+            if (data.jobs.length < 100)
+                break;
+        }
+        // Only one job in progress on this runner can be this one; otherwise the run's page.
+        if (matches.length !== 1 || !matches[0].html_url) {
+            req.log.debug(`{job_url}: ${matches.length} jobs in progress on runner ${RUNNER_NAME}; the run's page is used`);
+            return undefined;
+        }
+        return matches[0].html_url;
     }
     catch (error) {
         const { status, message } = error;

@@ -96,21 +96,43 @@ export function parseMilliseconds(value: string): number {
   }
 }
 
-/** `since`: a duration back from now (`24h`, `90m`), or an ISO 8601 time. */
+/** The furthest back `since` may reach. */
+const MAX_SINCE_MS = 366 * 86_400_000
+
+/**
+ * `since`: a duration back from the step's start (`90m`, `48h`, `7d`), or an
+ * ISO 8601 date (`2026-11-23`, midnight UTC) or time with its offset
+ * (`2026-11-23T08:00:00Z`, `...+02:00`). A date that does not exist is refused.
+ */
 export function parseSince(value: string): { agoMs: number } | { at: number } {
   const text = value.trim()
-  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+  const bad = () =>
+    new ValueError(
+      `must be a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z), got ${quote(value)}`
+    )
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text)
+  if (iso) {
+    const [, y, m, d] = iso
+    const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)))
+    if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
+      throw new ValueError(`names a day that does not exist, got ${quote(value)}`)
+    }
     const at = Date.parse(text)
-    if (Number.isNaN(at)) throw new ValueError(`must be a duration (24h, 90m) or an ISO 8601 time, got ${quote(value)}`)
+    if (Number.isNaN(at)) throw bad()
     return { at }
   }
-  try {
-    return { agoMs: parseDuration(text) }
-  } catch {
-    throw new ValueError(
-      `must be a duration (24h, 90m) or an ISO 8601 time (2026-11-23T08:00:00Z), got ${quote(value)}`
-    )
+  const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text)
+  let agoMs: number
+  if (long) agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000)
+  else {
+    try {
+      agoMs = parseDuration(text)
+    } catch {
+      throw bad()
+    }
   }
+  if (agoMs > MAX_SINCE_MS) throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`)
+  return { agoMs }
 }
 
 /**

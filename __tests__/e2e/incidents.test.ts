@@ -104,7 +104,7 @@ describe('{job_url} through dist/index.js', () => {
       'See https://github.example.com/acme/shop/actions/runs/4242/job/3'
     )
     expect(github.requests.map(q => q.path)).toEqual([
-      '/repos/acme/shop/actions/runs/4242/attempts/1/jobs?per_page=100'
+      '/repos/acme/shop/actions/runs/4242/attempts/1/jobs?per_page=100&page=1'
     ])
   })
 

@@ -67,6 +67,18 @@ describe('resolve-incident by title', () => {
     expect(incidents()[0]).toMatchObject({ title: 'Checkout Down', status: 'resolved' })
   })
 
+  it('an exact match wins over a loose one (another key differing only in case is not resolved)', async () => {
+    emulator.seedIncident({ title: 'Deploy failed [Prod]', message: 'm', status: 'investigating' })
+    emulator.seedIncident({ title: 'Deploy failed [prod]', message: 'm', status: 'investigating' })
+    await runAction(emulator, {
+      operation: 'resolve-incident',
+      'incident-title': 'Deploy failed',
+      'incident-key': 'Prod'
+    })
+    const status = Object.fromEntries(incidents().map(i => [i.title, i.status]))
+    expect(status).toEqual({ 'Deploy failed [Prod]': 'resolved', 'Deploy failed [prod]': 'investigating' })
+  })
+
   it('open-incident still matches the exact title (a differently cased title is another incident)', async () => {
     emulator.seedIncident({ title: 'Checkout Down', message: 'm', status: 'investigating' })
     await runAction(emulator, { operation: 'open-incident', 'incident-title': 'checkout down' })

@@ -57,7 +57,7 @@ describe('check-history', () => {
     })
     expect(core.outputs.count).toBe('1')
     const bad = await runAction(emulator, { operation: 'check-history', 'check-id': check.id, since: 'yesterday' })
-    expect(bad.core.failed).toMatch(/^since must be a duration \(24h, 90m\) or an ISO 8601 time/)
+    expect(bad.core.failed).toMatch(/^since must be a duration \(90m, 48h, 7d\) or an ISO 8601 time with its offset/)
   })
 
   it('no response times: p95 is empty, and the summary says nothing about them', async () => {

@@ -27,17 +27,28 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
     const github = await importGithub(req.env)
     const octokit = github.getOctokit(req.token)
     const [owner, repo] = GITHUB_REPOSITORY.split('/')
-    const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
-      owner,
-      repo,
-      run_id: Number(GITHUB_RUN_ID),
-      attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
-      per_page: 100,
-      request: { signal: AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) }
-    })
-    const job = data.jobs.find(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress')
-    if (!job?.html_url) req.log.debug(`{job_url}: no job in progress on runner ${RUNNER_NAME}; the run's page is used`)
-    return job?.html_url ?? undefined
+    // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
+    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)])
+    const matches: Array<{ html_url: string | null }> = []
+    for (let page = 1; page <= 10; page++) {
+      const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
+        owner,
+        repo,
+        run_id: Number(GITHUB_RUN_ID),
+        attempt_number: Number(GITHUB_RUN_ATTEMPT || 1),
+        per_page: 100,
+        page,
+        request: { signal }
+      })
+      matches.push(...data.jobs.filter(j => j.runner_name === RUNNER_NAME && j.status === 'in_progress'))
+      if (data.jobs.length < 100) break
+    }
+    // Only one job in progress on this runner can be this one; otherwise the run's page.
+    if (matches.length !== 1 || !matches[0].html_url) {
+      req.log.debug(`{job_url}: ${matches.length} jobs in progress on runner ${RUNNER_NAME}; the run's page is used`)
+      return undefined
+    }
+    return matches[0].html_url
   } catch (error) {
     const { status, message } = error as { status?: number; message?: string }
     req.log.debug(

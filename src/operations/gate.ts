@@ -19,6 +19,8 @@ import { cannotWrite, writeWhole } from './write-whole.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
+/** A poll timed to the deadline may start this much after it (timers wake late). */
+const DEADLINE_GRACE_MS = 1_000
 
 export interface Verdict {
   passed: boolean
@@ -64,10 +66,14 @@ export type Outcome = 'passed' | 'timed-out' | 'error'
 /** One check through the gate. */
 interface Track {
   check: Check
-  /** Results in a row that met the condition, each with its own lastCheckedAt. */
+  /** Results in a row that met the condition, each newer than every result seen before it. */
   streak: number
-  /** lastCheckedAt of the last result counted (a result seen again never counts twice). */
-  lastKey?: string
+  /**
+   * The latest lastCheckedAt seen (ms; -Infinity for a result without one). A
+   * result counts only when it is newer: a result seen again, or written
+   * another way, or an older one, never counts twice.
+   */
+  seenUpTo?: number
   verdict?: Verdict
   /** Each poll: ✅ met, ❌ missed, ↺ the same result as the poll before. */
   marks: string[]
@@ -118,6 +124,12 @@ export const waitForCheck: Operation = async untimed => {
       round++
       await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
         for (const id of [...pending]) {
+          // No request starts once the time is up (a second's grace for the poll that the
+          // last wait times to the deadline itself): its answer could not count.
+          if (clock.now() > deadline + DEADLINE_GRACE_MS) {
+            cutShort ??= 'the time ran out during the poll'
+            return
+          }
           if (clock.now() > hardStop) return
           let check: Check | null
           try {
@@ -159,36 +171,39 @@ export const waitForCheck: Operation = async untimed => {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const known = error instanceof OperationError ? error.outputs : {}
-    let reported: OperationResult
-    try {
-      reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
-    } catch (writing) {
-      throw new OperationError(`${message}; also: ${writing instanceof Error ? writing.message : String(writing)}`, {
-        passed: false,
-        outcome: 'error',
-        'failed-checks': []
-      })
-    }
+    const reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
     throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary)
   }
 }
 
-/** Count one result of a check; returns what it was, in words. */
+/**
+ * Count one result of a check; returns what it was, in words. Every result is
+ * judged: one that misses resets the count, even when it repeats a time
+ * already seen. One that meets the condition counts only when it is newer
+ * than every result seen before (its lastCheckedAt, parsed).
+ */
 function observe(track: Track, check: Check, rules: GateRules, needed: number, late: boolean): string {
-  const key = str(check.lastCheckedAt)
-  if (track.verdict && key === track.lastKey) {
-    track.marks.push('↺')
-    return track.streak >= needed ? 'passed' : 'no new result since the last poll'
-  }
+  const parsed = Date.parse(str(check.lastCheckedAt))
+  const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
+  const newer = track.seenUpTo === undefined || time > track.seenUpTo
+  track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
   let verdict = judge(check, rules)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
   track.verdict = verdict
-  track.lastKey = key
-  if (typeof check.responseTime === 'number') track.times.push(check.responseTime)
-  track.streak = verdict.passed ? track.streak + 1 : 0
-  track.marks.push(verdict.passed ? '✅' : '❌')
-  return verdict.passed ? (track.streak >= needed ? 'passed' : 'met the condition') : verdict.missed.join('; ')
+  if (newer && typeof check.responseTime === 'number') track.times.push(check.responseTime)
+  if (!verdict.passed) {
+    track.streak = 0
+    track.marks.push('❌')
+    return verdict.missed.join('; ')
+  }
+  if (!newer) {
+    track.marks.push('↺')
+    return track.streak >= needed ? 'passed' : 'no new result since the last poll'
+  }
+  track.streak++
+  track.marks.push('✅')
+  return track.streak >= needed ? 'passed' : 'met the condition'
 }
 
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
@@ -222,7 +237,16 @@ async function report(
   }
   const elapsedMs = now - ctx.startedAt
   const elapsed = (elapsedMs / 1000).toFixed(1)
-  if (config.junitFile !== undefined) await writeJunit(ctx, tracks, elapsedMs, reason, error)
+  // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
+  if (config.junitFile !== undefined) {
+    try {
+      await writeJunit(ctx, tracks, elapsedMs, reason, error)
+    } catch (failure) {
+      ctx.log.warning(
+        `${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`
+      )
+    }
+  }
   const titles: Record<Outcome, string> = {
     passed: 'Release gate passed',
     'timed-out': 'Release gate closed: the time ran out',

@@ -28,7 +28,8 @@ export const checkHistory: Operation = async ctx => {
   const times = entries.map(e => e.responseTime).filter((t): t is number => typeof t === 'number')
   const p95 = percentile(times, 95)
   // The API's order is kept in `result`; the chart reads oldest first when the entries say when.
-  const chronological = [...entries].sort((a, b) => Date.parse(str(a.checkedAt)) - Date.parse(str(b.checkedAt)))
+  const when = (e: HistoryEntry) => Date.parse(str(e.checkedAt)) || 0
+  const chronological = [...entries].sort((a, b) => when(a) - when(b))
   const trend = sparkline(chronological.map(e => e.responseTime).filter((t): t is number => typeof t === 'number'))
   const shown = entries.slice(0, SHOWN)
   return {

@@ -224,7 +224,10 @@ async function target(ctx: OperationContext, loose = false): Promise<{ incident?
     if (!incident) throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`)
     return { incident, healed: 0 }
   }
-  const titled = byTitle(all, str(ctx.config.incident.title), loose)
+  const title = str(ctx.config.incident.title)
+  // The exact title first; only when no unresolved incident has it, the loose match.
+  const exact = byTitle(all, title)
+  const titled = exact.incident || !loose ? exact : byTitle(all, title, true)
   return { incident: titled.incident, healed: await settleDuplicates(ctx, titled) }
 }
 

@@ -22,11 +22,13 @@ export function percentile(values: number[], p: number): number | undefined {
 export function spreadOf(values: number[]): Spread | undefined {
   const p95 = percentile(values, 95)
   if (p95 === undefined) return undefined
-  return {
-    min: Math.min(...values),
-    avg: Math.round(values.reduce((a, b) => a + b, 0) / values.length),
-    p95
+  let min = Number.POSITIVE_INFINITY
+  let sum = 0
+  for (const v of values) {
+    if (v < min) min = v
+    sum += v
   }
+  return { min, avg: Math.round(sum / values.length), p95 }
 }
 
 export const spreadText = (s: Spread | undefined): string => (s ? `${s.min} / ${s.avg} / ${s.p95}` : '')
@@ -55,13 +57,16 @@ export function ago(iso: unknown, now: number): string {
   if (Number.isNaN(at)) return 'never'
   const seconds = Math.round((now - at) / 1000)
   const size = Math.abs(seconds)
+  // Round, then choose the unit: 3570 s is "1 h", not "60 min".
+  const minutes = Math.round(size / 60)
+  const hours = Math.round(size / 3600)
   const amount =
     size < 60
       ? `${size} s`
-      : size < 3600
-        ? `${Math.round(size / 60)} min`
-        : size < 86_400
-          ? `${Math.round(size / 3600)} h`
+      : minutes < 60
+        ? `${minutes} min`
+        : hours < 24
+          ? `${hours} h`
           : `${Math.round(size / 86_400)} d`
   const clock = new Date(at).toISOString().slice(11, 19)
   return `${seconds >= 0 ? `${amount} ago` : `in ${amount}`} (${clock} UTC)`
