@@ -14642,7 +14642,7 @@ const APPLIES_TO = {
     'incident-key': INCIDENT_WRITES,
     'status-page': ['create-status-page'],
     'status-page-id': ['get-status-page'],
-    'status-page-name': ['create-status-page']
+    'status-page-name': ['create-status-page', 'get-status-page']
 };
 /**
  * Inputs set to something other than their default that the operation does

@@ -1,6 +1,7 @@
 /**
- * The README's inputs and outputs tables, generated from action.yml, and the
- * checks file's JSON Schema, generated from the zod schema.
+ * The inputs and outputs tables, generated from action.yml (compact in the
+ * README, in full in docs/reference.md), and the checks file's JSON Schema,
+ * generated from the zod schema.
  *   npm run docs          rewrite them
  *   npm run docs -- --check   exit 1 if they are out of date
  */
@@ -8,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
+import { APPLIES_TO } from '../src/inputs.js'
 import { SCHEMA_PATH, schemaText } from './lib/checks-file-schema.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
@@ -37,44 +39,73 @@ export function tables(actionYml: string): { inputs: string; outputs: string } {
   return { inputs, outputs }
 }
 
-export function render(readme: string, actionYml: string): string {
-  const t = tables(actionYml)
-  let out = readme
-  for (const [key, table] of Object.entries(t)) {
+/** The README's compact tables: each input with its default and the operations that read it; the outputs by name. */
+export function compactTables(actionYml: string): { inputs: string; outputs: string } {
+  const action = parse(actionYml) as ActionYml
+  const readBy = APPLIES_TO as Record<string, string[] | undefined>
+  // A list, not a table: a table is padded to its widest cell.
+  const inputs = Object.entries(action.inputs)
+    .map(([name, i]) => {
+      const notes = [
+        i.required ? 'required' : '',
+        i.default !== undefined ? `default \`${i.default}\`` : '',
+        readBy[name] ? `for ${(readBy[name] ?? []).join(', ')}` : ''
+      ].filter(Boolean)
+      return `\`${name}\`${notes.length ? ` (${notes.join('; ')})` : ''}`
+    })
+    .join(', ')
+  const outputs = `Outputs: ${Object.keys(action.outputs)
+    .map(name => `\`${name}\``)
+    .join(', ')}.`
+  return { inputs: `Inputs: ${inputs}.`, outputs }
+}
+
+/** `text` with each marked block (`<!-- key:start -->` ... `<!-- key:end -->`) replaced. */
+function fill(text: string, blocks: Record<string, string>, file: string): string {
+  let out = text
+  for (const [key, table] of Object.entries(blocks)) {
     const re = new RegExp(`(<!-- ${key}:start -->)[\\s\\S]*?(<!-- ${key}:end -->)`)
-    if (!re.test(out)) throw new Error(`README.md has no <!-- ${key}:start --> ... <!-- ${key}:end --> markers`)
+    if (!re.test(out)) throw new Error(`${file} has no <!-- ${key}:start --> ... <!-- ${key}:end --> markers`)
     out = out.replace(re, (_all, start: string, end: string) => `${start}\n${table}\n${end}`)
   }
   return out
 }
 
-/** The README with fresh tables, formatted as Prettier (the project's formatter) would. */
+export function render(readme: string, actionYml: string): string {
+  return fill(readme, compactTables(actionYml), 'README.md')
+}
+
+async function formatted(file: string, text: string): Promise<string> {
+  const options = (await prettier.resolveConfig(`${ROOT}${file}`)) ?? {}
+  return prettier.format(text, { ...options, parser: 'markdown' })
+}
+
+/** The README with fresh compact tables, formatted as Prettier (the project's formatter) would. */
 export async function renderFormatted(readme: string, actionYml: string): Promise<string> {
-  const options = (await prettier.resolveConfig(`${ROOT}README.md`)) ?? {}
-  return prettier.format(render(readme, actionYml), { ...options, parser: 'markdown' })
+  return formatted('README.md', render(readme, actionYml))
+}
+
+/** docs/reference.md with the full tables from action.yml. */
+export async function renderReference(reference: string, actionYml: string): Promise<string> {
+  return formatted('docs/reference.md', fill(reference, tables(actionYml), 'docs/reference.md'))
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const readmePath = `${ROOT}README.md`
-  const readme = readFileSync(readmePath, 'utf8')
-  const next = await renderFormatted(readme, readFileSync(`${ROOT}action.yml`, 'utf8'))
-  const schemaPath = `${ROOT}${SCHEMA_PATH}`
-  const schema = await schemaText(ROOT)
+  const actionYml = readFileSync(`${ROOT}action.yml`, 'utf8')
+  const files: Array<[string, string]> = [
+    ['README.md', await renderFormatted(readFileSync(`${ROOT}README.md`, 'utf8'), actionYml)],
+    ['docs/reference.md', await renderReference(readFileSync(`${ROOT}docs/reference.md`, 'utf8'), actionYml)],
+    [SCHEMA_PATH, await schemaText(ROOT)]
+  ]
   if (process.argv.includes('--check')) {
-    let stale = false
-    if (next !== readme) {
-      console.error('README.md inputs/outputs tables are out of date: run npm run docs')
-      stale = true
-    }
-    if (!existsSync(schemaPath) || readFileSync(schemaPath, 'utf8') !== schema) {
-      console.error(`${SCHEMA_PATH} is out of date: run npm run docs`)
-      stale = true
-    }
-    if (stale) process.exit(1)
-    console.log(`README.md tables match action.yml; ${SCHEMA_PATH} matches the zod schema`)
+    const stale = files.filter(
+      ([file, text]) => !existsSync(`${ROOT}${file}`) || readFileSync(`${ROOT}${file}`, 'utf8') !== text
+    )
+    for (const [file] of stale) console.error(`${file} is out of date: run npm run docs`)
+    if (stale.length > 0) process.exit(1)
+    console.log('README.md, docs/reference.md and the checks file schema are up to date')
   } else {
-    writeFileSync(readmePath, next)
-    writeFileSync(schemaPath, schema)
-    console.log(`README.md tables written from action.yml; ${SCHEMA_PATH} from the zod schema`)
+    for (const [file, text] of files) writeFileSync(`${ROOT}${file}`, text)
+    console.log('README.md and docs/reference.md tables written from action.yml; the checks file schema from zod')
   }
 }

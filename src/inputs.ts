@@ -133,7 +133,7 @@ const GATE: OperationName[] = ['wait-for-check']
 const SYNC: OperationName[] = ['sync-checks']
 
 /** Inputs only some operations read (the others ignore them); the rest apply to all, or to most. */
-const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
+export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   check: CHECK_WRITES,
   'check-url': CHECK_WRITES,
   'check-type': CHECK_WRITES,
@@ -164,7 +164,7 @@ const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'incident-key': INCIDENT_WRITES,
   'status-page': ['create-status-page'],
   'status-page-id': ['get-status-page'],
-  'status-page-name': ['create-status-page']
+  'status-page-name': ['create-status-page', 'get-status-page']
 }
 
 /**

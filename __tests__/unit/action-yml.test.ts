@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { INPUTS, parseInput } from '../../src/inputs.js'
@@ -70,12 +70,44 @@ describe('action.yml', () => {
   })
 })
 
-describe('README reference tables', () => {
-  it('match action.yml (run npm run docs to refresh)', async () => {
+describe('reference tables', () => {
+  const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
+
+  it("the README's compact list matches action.yml (run npm run docs to refresh)", async () => {
     const { renderFormatted } = await import('../../scripts/docs.js')
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
     expect(await renderFormatted(readme, actionYml)).toBe(readme)
+  })
+
+  it('docs/reference.md has every input and output in full (run npm run docs to refresh)', async () => {
+    const { renderReference } = await import('../../scripts/docs.js')
+    const reference = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8')
+    expect(await renderReference(reference, actionYml)).toBe(reference)
+    for (const name of [...INPUTS, ...OUTPUTS]) expect(reference).toContain(`| \`${name}\``)
+  })
+})
+
+describe('the README is for adopters', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+
+  it('is at most 12 KiB, with the three steps, the three stories and the local quick start', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(12 * 1024)
+    for (const heading of ['## Use it in three steps', '## The three stories', '## Try it locally']) {
+      expect(readme).toContain(heading)
+    }
+    for (const command of ['npm ci', 'npm run demo', 'npm test']) expect(readme).toContain(command)
+  })
+
+  it('links every example, and every link to a file of the repository resolves', () => {
+    for (const example of readdirSync(new URL('../../examples/', import.meta.url)).filter(f => f.endsWith('.yml'))) {
+      expect(readme).toContain(`(examples/${example})`)
+    }
+    const links = [...readme.matchAll(/\]\(((?:docs|examples|schemas)\/[^)#]+|[A-Z]+\.md)(?:#[^)]*)?\)/g)].map(
+      m => m[1]
+    )
+    expect(links.length).toBeGreaterThan(10)
+    for (const link of links)
+      expect([link, existsSync(new URL(`../../${link}`, import.meta.url))]).toEqual([link, true])
   })
 })
 
