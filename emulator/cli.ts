@@ -1,81 +1,37 @@
 /**
- * `npm run emulator`: the monitoring API emulator as a local server.
- *
- *   npm run emulator -- --port 8080 --api-key demo-key --time-scale 0.1
- *
- * Options (or environment variables):
- *   --port N            EMULATOR_PORT        default 8080 (0 = any free port)
- *   --api-key K[,K]     EMULATOR_API_KEYS    default test-key
- *   --rate-limit N/S    EMULATOR_RATE_LIMIT  requests per window in seconds, default 100/60; "off" disables
- *   --time-scale X      EMULATOR_TIME_SCALE  multiply every check interval by X (0.01 = 100 times faster)
- *   --no-probe          EMULATOR_PROBE=false do not probe check URLs
- *   --page-size N       EMULATOR_PAGE_SIZE   default 50
- *   --put merge         EMULATOR_PUT         PUT semantics: replace (default) or merge
- *   --create-latency D  EMULATOR_CREATE_LATENCY  hold every create (POST) for D before it takes effect (1s, 250ms)
- *   --latency "R=D"     (repeatable)         hold one route: "POST /checks=1s", "GET=200ms", "/incidents=2s"
- *
- * Durations: a number of seconds (1.5) or a number with ms, s or m.
- * Every answer carries X-RateLimit-* and RateLimit-* headers (the key's window).
+ * `npm run emulator`: the monitoring API emulator as a local server. The
+ * flags are in options.ts (`npm run emulator -- --help`).
  */
-import { parseArgs } from 'node:util'
+import { USAGE, parseCli } from './options.js'
 import { Emulator } from './server.js'
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    'api-key': { type: 'string' },
-    'rate-limit': { type: 'string' },
-    'time-scale': { type: 'string' },
-    'no-probe': { type: 'boolean' },
-    'page-size': { type: 'string' },
-    put: { type: 'string' },
-    'create-latency': { type: 'string' },
-    latency: { type: 'string', multiple: true }
-  }
-})
-
-/** Milliseconds of a duration flag; exits with a clear message when it is not one. */
-function durationMs(flag: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
-  if (!match) {
-    console.error(`${flag}: "${text}" is not a duration (a number of seconds, or a number with ms, s or m: 1s, 250ms)`)
-    process.exit(2)
-  }
-  const unit = match[2] ?? 's'
-  return Math.round(Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000))
+const parsed = parseCli(process.argv.slice(2), process.env)
+if ('help' in parsed) {
+  console.log(USAGE)
+  process.exit(0)
 }
-
-const latency: Record<string, number> = {}
-for (const entry of values.latency ?? []) {
-  const at = entry.lastIndexOf('=')
-  if (at <= 0) {
-    console.error(`--latency: "${entry}" should be ROUTE=DURATION, e.g. "POST /checks=1s"`)
-    process.exit(2)
-  }
-  latency[entry.slice(0, at).trim().replace(/\s+/g, ' ')] = durationMs('--latency', entry.slice(at + 1))
+if ('error' in parsed) {
+  console.error(parsed.error)
+  process.exit(2)
 }
-const createLatency = values['create-latency'] ?? process.env.EMULATOR_CREATE_LATENCY
-
-const env = process.env
-const rate = values['rate-limit'] ?? env.EMULATOR_RATE_LIMIT ?? '100/60'
-const [limit, seconds] = rate.split('/').map(Number)
-const emulator = new Emulator({
-  port: Number(values.port ?? env.EMULATOR_PORT ?? 8080),
-  apiKeys: (values['api-key'] ?? env.EMULATOR_API_KEYS ?? 'test-key').split(','),
-  rateLimit: rate === 'off' ? false : { limit, windowMs: (seconds || 60) * 1000 },
-  timeScale: Number(values['time-scale'] ?? env.EMULATOR_TIME_SCALE ?? 1),
-  probe: !(values['no-probe'] || env.EMULATOR_PROBE === 'false'),
-  pageSize: Number(values['page-size'] ?? env.EMULATOR_PAGE_SIZE ?? 50),
-  putSemantics: (values.put ?? env.EMULATOR_PUT) === 'merge' ? 'merge' : 'replace',
-  latency,
-  createLatencyMs: createLatency ? durationMs('--create-latency', createLatency) : undefined
-})
-
-const baseUrl = await emulator.start()
+const { options } = parsed
+const emulator = new Emulator(options)
+let baseUrl: string
+try {
+  baseUrl = await emulator.start()
+} catch (error) {
+  const code = (error as { code?: string }).code
+  console.error(
+    code === 'EADDRINUSE'
+      ? `port ${options.port} is in use by another process: stop it, or pick another port with --port (--port 0 takes any free one)`
+      : `the emulator could not start: ${error instanceof Error ? error.message : String(error)}`
+  )
+  process.exit(1)
+}
+const rate = options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs / 1000}` : 'off'
 console.log(`Monitoring API emulator listening: base-url ${baseUrl}`)
-console.log(
-  `API keys: ${emulator.options.apiKeys.length} configured; rate limit ${rate}; probing ${emulator.options.probe ? 'on' : 'off'}`
-)
+// Test keys for a local server, printed so a user can copy them (never use a real key here).
+console.log(`API key(s): ${options.apiKeys.join(', ')}; rate limit ${rate}; probing ${options.probe ? 'on' : 'off'}`)
 const held = Object.entries(emulator.latency)
 if (held.length > 0) console.log(`Latency: ${held.map(([route, ms]) => `${route} ${ms} ms`).join(', ')}`)
 console.log(
