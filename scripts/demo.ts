@@ -9,9 +9,11 @@
  *      re-run updates it; the app recovers, the incident is resolved.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Emulator } from '../emulator/server.js'
+import { PICTURES_PATH, Picture, renderPictures } from './lib/pictures.js'
 import { runStep, StepResult } from './lib/runner.js'
 import { Target } from './lib/target.js'
 
@@ -23,6 +25,15 @@ const paint = (code: string, text: string) => (color ? `${code}${text}${c.off}` 
 const emulator = new Emulator({ apiKeys: [KEY], probe: true, timeScale: 0.01 })
 const app = new Target()
 const checks: Array<[string, boolean]> = []
+const pictures: Picture[] = []
+let story = ''
+// --write-pictures: docs/pictures.md; --pictures-to FILE: elsewhere (the test that holds the page).
+const flag = (name: string) => process.argv.indexOf(name)
+const picturesTo = process.argv.includes('--write-pictures')
+  ? fileURLToPath(new URL(`../${PICTURES_PATH}`, import.meta.url))
+  : flag('--pictures-to') >= 0
+    ? process.argv[flag('--pictures-to') + 1]
+    : undefined
 
 function show(title: string, inputs: Record<string, string>, r: StepResult, expectSuccess: boolean): void {
   const ok = (r.code === 0) === expectSuccess
@@ -81,12 +92,14 @@ async function main(): Promise<void> {
   const step = async (title: string, inputs: Record<string, string>, expectSuccess = true, extraEnv = {}) => {
     const r = await runStep({ ...common, ...inputs }, { env: { ...env, ...extraEnv }, cwd: work })
     show(title, inputs, r, expectSuccess)
+    pictures.push({ story, step: title, summary: r.summary })
     return r
   }
   console.log(paint(c.bold, 'Monitoring action demo'))
   console.log(`emulator: ${baseUrl} (probes every check URL; intervals scaled 100x faster)`)
   console.log(`app:      ${appUrl}`)
 
+  story = 'Story 1: deploy'
   console.log(paint(c.bold, '\n##### Story 1: deploy'))
   const appCheck = {
     operation: 'upsert-check',
@@ -114,6 +127,7 @@ async function main(): Promise<void> {
     'checks-file': 'checks.yml'
   })
 
+  story = 'Story 2: release gate'
   console.log(paint(c.bold, '\n##### Story 2: release gate'))
   await step('gate: wait until the app is up, from a probe after the deploy', {
     operation: 'wait-for-check',
@@ -123,6 +137,7 @@ async function main(): Promise<void> {
     'poll-interval': '500ms'
   })
 
+  story = 'Story 3: incident automation'
   console.log(paint(c.bold, '\n##### Story 3: incident automation'))
   app.mode = 'down'
   // Let the service probe the app once after it went down: a result from before that, within the
@@ -171,6 +186,10 @@ async function main(): Promise<void> {
         )
       : paint(c.red, `\n${failed.length} step(s) did not behave: ${failed.map(([t]) => t).join('; ')}`)
   )
+  if (picturesTo) {
+    writeFileSync(picturesTo, renderPictures(pictures))
+    console.log(`job summaries written to ${picturesTo}`)
+  }
   process.exitCode = failed.length === 0 ? 0 : 1
 }
 
