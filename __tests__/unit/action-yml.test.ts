@@ -128,3 +128,16 @@ describe('the checks file JSON Schema (schemas/checks-file.schema.json)', () => 
     expect(check.additionalProperties).toEqual({})
   })
 })
+
+describe('the examples', () => {
+  const dir = new URL('../../examples/', import.meta.url)
+  const examples = readdirSync(dir).filter(f => f.endsWith('.yml'))
+
+  it('each states its permissions and a concurrency group', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(7)
+    for (const example of examples) {
+      const text = readFileSync(new URL(example, dir), 'utf8')
+      expect([example, /^\s*permissions:/m.test(text), /^\s*concurrency:/m.test(text)]).toEqual([example, true, true])
+    }
+  })
+})
