@@ -15156,6 +15156,17 @@ function runContextOf(ctx, env = process.env) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/octokit.ts
+/** `@actions/github` and an Octokit for a token: what every call to GitHub starts with. */
+
+
+/** Octokit's requests go through undici's fetch: undici is loaded first. */
+async function gitHubFor(token, env) {
+    await (0,modules.load)('undici');
+    const github = await importGithub(env);
+    return { github, octokit: github.getOctokit(token) };
+}
+
 ;// CONCATENATED MODULE: ./src/github/job-url.ts
 /**
  * `{job_url}`: the job's own page. The runner does not say which job it is
@@ -15165,16 +15176,13 @@ function runContextOf(ctx, env = process.env) {
  * done (no token, no permission, no answer in time) the run's page is used.
  */
 
-
 async function findJobUrl(req) {
     const { RUNNER_NAME, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_REPOSITORY, GITHUB_API_URL } = req.env;
     if (!req.token || !RUNNER_NAME || !GITHUB_RUN_ID || !GITHUB_REPOSITORY?.includes('/') || !GITHUB_API_URL) {
         return undefined;
     }
     try {
-        await (0,modules.load)('undici');
-        const github = await importGithub(req.env);
-        const octokit = github.getOctokit(req.token);
+        const { octokit } = await gitHubFor(req.token, req.env);
         const [owner, repo] = GITHUB_REPOSITORY.split('/');
         // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
         const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]);
@@ -15217,7 +15225,6 @@ async function findJobUrl(req) {
  * warning that names the fix.
  */
 
-
 /** The events that have a pull request to comment on. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 /** Pages of comments looked through for the marker (100 a page). */
@@ -15255,16 +15262,13 @@ async function commentOnPullRequest(req) {
         return undefined;
     }
     try {
-        // Octokit's requests go through undici's fetch.
-        await (0,modules.load)('undici');
-        const github = await importGithub(req.env);
+        const { github, octokit } = await gitHubFor(req.token, req.env);
         const number = github.context.payload.pull_request?.number;
         if (typeof number !== 'number') {
             req.log.warning('pr-comment: the event payload names no pull request; no comment written.');
             return undefined;
         }
         const { owner, repo } = github.context.repo;
-        const octokit = github.getOctokit(req.token);
         // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
         const overall = AbortSignal.timeout(req.timeoutMs * 3);
         const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) });

@@ -37,8 +37,8 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/github\//,
-    may: [/^src\/lazy\//, /^src\/run-context\.ts$/, /^src\/api\/types\.ts$/],
-    why: 'the pull-request comment talks to GitHub only; it is handed Markdown, never operations or inputs'
+    may: [/^src\/github\//, /^src\/lazy\//, /^src\/run-context\.ts$/, /^src\/api\/types\.ts$/],
+    why: 'the GitHub calls (the comment, the job page) talk to GitHub only; they are handed Markdown and facts, never operations or inputs'
   },
   {
     room: /^src\/report\//,

@@ -5,8 +5,7 @@
  * the GitHub API with the job's token (`actions: read`); when that cannot be
  * done (no token, no permission, no answer in time) the run's page is used.
  */
-import { load } from '../lazy/modules.cjs'
-import { importGithub } from '../run-context.js'
+import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
 
 export interface JobUrlRequest {
@@ -23,9 +22,7 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
     return undefined
   }
   try {
-    await load('undici')
-    const github = await importGithub(req.env)
-    const octokit = github.getOctokit(req.token)
+    const { octokit } = await gitHubFor(req.token, req.env)
     const [owner, repo] = GITHUB_REPOSITORY.split('/')
     // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)])

@@ -6,8 +6,7 @@
  * ever fails the step; GitHub refusing it (a fork's read-only token) is a
  * warning that names the fix.
  */
-import { load } from '../lazy/modules.cjs'
-import { importGithub } from '../run-context.js'
+import { Octokit, gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
 
 /** The events that have a pull request to comment on. */
@@ -34,7 +33,6 @@ export function markerOf(identity: string[]): string {
   return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`
 }
 
-type Octokit = ReturnType<Awaited<ReturnType<typeof importGithub>>['getOctokit']>
 type Author = { login?: string; type?: string } | null | undefined
 
 /**
@@ -79,16 +77,13 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     return undefined
   }
   try {
-    // Octokit's requests go through undici's fetch.
-    await load('undici')
-    const github = await importGithub(req.env)
+    const { github, octokit } = await gitHubFor(req.token, req.env)
     const number = github.context.payload.pull_request?.number
     if (typeof number !== 'number') {
       req.log.warning('pr-comment: the event payload names no pull request; no comment written.')
       return undefined
     }
     const { owner, repo } = github.context.repo
-    const octokit = github.getOctokit(req.token)
     // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
     const overall = AbortSignal.timeout(req.timeoutMs * 3)
     const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) })
