@@ -13033,7 +13033,6 @@ function cannotWrite(file, error) {
 
 
 
-
 /** Allowance for clock skew between the runner and the service. */
 const FRESHNESS_SKEW_MS = 5_000;
 /** A poll timed to the deadline may start this much after it (timers wake late). */
@@ -13274,7 +13273,8 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
 async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
     const { config } = ctx;
     const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.junitFile);
-    const safe = (text) => ctx.redact(redact(text, [config.apiKey]));
+    // The key and every other secret of the step are *** in the file as in every report.
+    const safe = ctx.redact;
     const cases = tracks.map(t => ({
         name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
         classname: 'wait-for-check',
@@ -13801,17 +13801,8 @@ const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'statu
 /** `${NAME}` (a variable), or `$${` (a literal `${`). */
 const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** The known field a name is a slip of (within two edits, case aside), if any. */
-
 function suggestField(name) {
-    if (KNOWN_FIELDS.includes(name))
-        return undefined;
-    let best;
-    for (const field of KNOWN_FIELDS) {
-        const distance = editDistance(name.toLowerCase(), field.toLowerCase());
-        if (distance <= 2 && (!best || distance < best.distance))
-            best = { field, distance };
-    }
-    return best?.field;
+    return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0];
 }
 /**
  * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`.

@@ -7,7 +7,7 @@ import { FileHandle, open } from 'node:fs/promises'
 import { load } from '../lazy/modules.cjs'
 import yaml from '../lazy/yaml.cjs'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
-import { Mapping, editDistance, isMapping } from '../values.js'
+import { Mapping, closest, isMapping } from '../values.js'
 import type { FilePlace } from './types.js'
 
 export class ChecksFileError extends Error {
@@ -44,16 +44,8 @@ const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'statu
 const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 /** The known field a name is a slip of (within two edits, case aside), if any. */
-export { editDistance }
-
 export function suggestField(name: string): string | undefined {
-  if (KNOWN_FIELDS.includes(name)) return undefined
-  let best: { field: string; distance: number } | undefined
-  for (const field of KNOWN_FIELDS) {
-    const distance = editDistance(name.toLowerCase(), field.toLowerCase())
-    if (distance <= 2 && (!best || distance < best.distance)) best = { field, distance }
-  }
-  return best?.field
+  return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0]
 }
 
 interface Located {
