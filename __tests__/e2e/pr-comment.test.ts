@@ -148,6 +148,30 @@ describe('pr-comment (dist/index.js)', () => {
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
+  it('a cancel (SIGINT) while GitHub hangs ends the comment at once; the job summary was written before it', async () => {
+    github.hang = true
+    const started = Date.now()
+    const r = await runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, 'pr-comment': 'true', 'github-token': TOKEN, ...syncPlan },
+      {
+        env: prEnv(),
+        cwd: dir,
+        onSpawn: child => {
+          // once GitHub has been asked (the first request arrives), the job is cancelled
+          const wait = setInterval(() => {
+            if (github.requests.length > 0) {
+              clearInterval(wait)
+              child.kill('SIGINT')
+            }
+          }, 20)
+        }
+      }
+    )
+    expect(Date.now() - started).toBeLessThan(10_000) // request-timeout is 30 s: the cancel ended it
+    expect(r.summary).toContain('### Sync plan (dry run: nothing sent)')
+    expect(r.stdout).toContain('::warning::pr-comment: the comment could not be written (the job was cancelled)')
+  })
+
   it('a failed sync still comments (the reviewer sees why), and the step still fails', async () => {
     for (let i = 0; i < 11; i++) emulator.seedCheck({ name: `old-${i}`, url: 'https://old.example.com/' })
     const r = await step({ ...syncPlan, prune: 'true' })

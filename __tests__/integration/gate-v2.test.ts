@@ -4,6 +4,7 @@
  * sets each check's next result between polls, so every count is exact.
  */
 import { describe, expect, it } from '@jest/globals'
+import { EventEmitter } from 'node:events'
 import { XMLParser } from 'fast-xml-parser'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -159,6 +160,31 @@ describe('outcomes', () => {
     )
     expect(core.failed).toMatch(/HTTP 500/)
     expect(core.summaryText).toContain('Release gate ended with an error')
+  })
+
+  it('error: a cancel (SIGINT) during the wait ends the gate at once with outcome error and the pending checks', async () => {
+    const c = emulator.seedCheck({ name: 'waiting', url: 'https://w.example.com/', status: 'down' })
+    const signals = new EventEmitter()
+    const running = runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        timeout: '30s',
+        'poll-interval': '5s',
+        'junit-file': 'cancel.xml'
+      },
+      { clock: realClock, signals, env: { GITHUB_WORKSPACE: dir } }
+    )
+    setTimeout(() => signals.emit('SIGINT'), 300)
+    const started = Date.now()
+    const { core } = await running
+    expect(Date.now() - started).toBeLessThan(3000)
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error', 'check-id': c.id })
+    expect(JSON.parse(core.outputs['failed-checks'])[0].reason).toBe(
+      'the gate ended with an error: wait-for-check was cancelled before the checks passed'
+    )
+    expect(readFileSync(join(dir, 'cancel.xml'), 'utf8')).toContain('<error type="error"')
   })
 
   it('error: a bad input still sets outcome, passed and failed-checks', async () => {
