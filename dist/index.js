@@ -847,6 +847,8 @@ __nccwpck_require__.d(core_namespaceObject, {
   warning: () => (warning)
 });
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -3854,6 +3856,20 @@ function didYouMean(word, known) {
     const quoted = near.map(n => JSON.stringify(n));
     return ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0]}?)`;
 }
+/** An ISO 8601 date and time without a zone (`2026-11-24T03:30:00`, or with a space): the API means UTC. */
+const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+/**
+ * A time from the service, in ms since the epoch (NaN when it is not a time).
+ * One without a zone is UTC, whatever the runner's time zone: `Date.parse`
+ * would read it as local time, and a self-hosted runner is often not on UTC.
+ */
+function timeOf(value) {
+    if (typeof value !== 'string')
+        return Number.NaN;
+    const text = value.trim();
+    const zoneless = ZONELESS.exec(text);
+    return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text);
+}
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
@@ -4536,16 +4552,79 @@ const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
 /**
- * Secrets in text: every occurrence of a secret becomes ***. Callers redact
- * before they shorten text, so no part of a secret survives a cut.
+ * Secrets in what the action writes: every form of a secret becomes ***.
+ *
+ * A secret can reach a report in more than its raw form: inside JSON text it
+ * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
+ * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
+ * replaced. Text is redacted before anything shortens it, so no part of a
+ * secret survives a cut; structured values (`result`, the plan file) are
+ * redacted value by value and then serialised, so the JSON stays JSON.
  */
+/** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
+const MIN_SECRET_LENGTH = 4;
+const hexLower = (text) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase());
+/** Every form in which `secret` may appear in text the action writes. */
+function formsOf(secret) {
+    const json = JSON.stringify(secret).slice(1, -1);
+    const component = encodeURIComponent(secret);
+    const form = new URLSearchParams({ s: secret }).toString().slice(2);
+    const uri = (() => {
+        try {
+            return encodeURI(secret);
+        }
+        catch {
+            return secret; // a lone surrogate: it has no encoded form
+        }
+    })();
+    const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)];
+    return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))];
+}
+/** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
+const NUMERIC = /^[-+]?\d+(\.\d+)?$/;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function replacer(secrets) {
+    const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort((a, b) => b.length - a.length);
+    return text => {
+        let out = text;
+        for (const form of forms) {
+            if (!out.includes(form))
+                continue;
+            out = NUMERIC.test(form)
+                ? out.replace(new RegExp(`(?<!\\d|\\d\\.)${escapeRegExp(form)}(?!\\d|\\.\\d)`, 'g'), '***')
+                : out.split(form).join('***');
+        }
+        return out;
+    };
+}
+/** `text` with every form of every secret replaced by ***. Redact before shortening. */
 function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets) {
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    }
-    return out;
+    return secrets.length === 0 ? text : replacer(secrets)(text);
+}
+/**
+ * A value with every secret in it replaced, field by field (keys too): a
+ * string is redacted as text; a number or boolean that is a secret becomes
+ * the string ***. Serialise the result: the JSON stays valid, and no other
+ * number is touched.
+ */
+function redactValue(value, secrets) {
+    if (secrets.length === 0)
+        return value;
+    const text = replacer(secrets);
+    const walk = (v) => {
+        if (typeof v === 'string')
+            return text(v);
+        if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+            return text(String(v)) === String(v) ? v : '***';
+        }
+        if (Array.isArray(v))
+            return v.map(walk);
+        if (v !== null && typeof v === 'object') {
+            return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
+        }
+        return v;
+    };
+    return walk(value);
 }
 /** A URL without its user name and password (a proxy URL may carry them). */
 function withoutCredentials(url) {
@@ -4635,7 +4714,7 @@ class ApiClient {
     }
     /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
     clean(text) {
-        return redact(text, [this.options.apiKey]);
+        return redact(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
     }
     // ---------------------------------------------------------------- waiting
     /** After a cancel, nothing new is sent. */
@@ -4795,9 +4874,25 @@ class ApiClient {
         const response = await this.send('DELETE', path, undefined, s => s === 404);
         return response.status !== 404 || response.attempts > 1;
     }
-    /** Every item of a collection, following the server's next-page signals (pagination.ts). */
+    /**
+     * Every item of a collection, following the server's next-page signals
+     * (pagination.ts). Each id once: with offset paging, a row inserted at the
+     * head between two page reads shows the last row of one page again on the
+     * next; it is one resource (the later read of it is kept, in the first place).
+     */
     async list(path, schema, what) {
         const items = [];
+        const placeOf = new Map();
+        const keep = (item) => {
+            const id = item?.id;
+            if (typeof id !== 'string')
+                return void items.push(item);
+            const place = placeOf.get(id);
+            if (place === undefined)
+                placeOf.set(id, items.push(item) - 1);
+            else
+                items[place] = item;
+        };
         const seen = new Set();
         const stop = (at, detail) => new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail });
         for (let next = this.url(path), page = 1; next; page++) {
@@ -4816,7 +4911,7 @@ class ApiClient {
                     detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
                 });
             }
-            rows.forEach((row, i) => items.push(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
+            rows.forEach((row, i) => keep(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
             next = nextPageOf(response.headers.link, body, current, this.base);
             if (next && next.origin !== this.base.origin) {
                 throw stop(current, `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`);
@@ -12247,7 +12342,7 @@ const str = (value) => (value === undefined || value === null ? '' : String(valu
 /** Most rounds of look-and-remove after one create (each round after the first confirms the last). */
 const MAX_ROUNDS = 3;
 const createdTime = (item) => {
-    const time = Date.parse(str(item.createdAt));
+    const time = timeOf(item.createdAt);
     return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
 };
 /** Survival order: the earliest createdAt first (none: last), then the smallest id in code-unit order. */
@@ -12257,9 +12352,26 @@ function bySurvival(a, b) {
         return byTime;
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-/** The one of several same-named resources that every run keeps. */
+/** The items once each: the same id listed twice (a list that shifted between pages) is one resource. */
+function uniqueById(items) {
+    const seen = new Set();
+    return items.filter(item => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+}
+/** The first of several same-named resources in survival order. */
 function survivorOf(items) {
-    return [...items].sort(bySurvival)[0];
+    return [...uniqueById(items)].sort(bySurvival)[0];
+}
+/**
+ * Can a run that created `mine` prove `other` did not exist before it started?
+ * Its own create, yes; another, only when both carry `createdAt` and the
+ * other's is later than its own (so it was made after this run's create).
+ */
+function provablyNewer(other, mine) {
+    if (other.id === mine.id)
+        return true;
+    const theirs = timeOf(other.createdAt);
+    const ours = timeOf(mine.createdAt);
+    return Number.isFinite(theirs) && Number.isFinite(ours) && theirs > ours;
 }
 /**
  * How long to wait after a create before looking again: creates that other
@@ -12271,25 +12383,27 @@ function settleMs(createTookMs, capMs) {
 }
 /**
  * After creating `created` (this run's new resources, each with the name and
- * fields it was created with), make each name hold one resource of each kind.
- * Returns, for each of `created` in order, the survivor of its kind.
+ * fields it was created with), remove what this run can prove are duplicates
+ * made by racing runs. Returns, for each of `created` in order, the survivor
+ * of its kind and what was kept.
  */
 async function convergeCreated(created, options) {
     const { nameOf, kindOf } = options;
-    const result = created.map(mine => ({ survivor: mine, removed: [], others: [] }));
+    const result = created.map(mine => ({ survivor: mine, removed: [], kept: [], others: [] }));
     const gone = new Set();
     if (created.length === 0)
         return result;
     await options.sleep(options.settleMs);
     for (let round = 1; round <= MAX_ROUNDS; round++) {
         const named = new Map();
-        for (const item of await options.list()) {
+        for (const item of uniqueById(await options.list())) {
             const name = nameOf(item);
             if (name === undefined || gone.has(item.id))
                 continue;
             named.set(name, [...(named.get(name) ?? []), item]);
         }
         let removedNow = 0;
+        let keptNow = 0;
         for (const [index, mine] of created.entries()) {
             const all = [...(named.get(nameOf(mine) ?? '') ?? [])];
             // The first look may come before the list shows our create: it is there all the same.
@@ -12302,23 +12416,39 @@ async function convergeCreated(created, options) {
                 continue; // everything of this kind is gone (removed by hand): keep what we knew
             const survivor = survivorOf(same);
             const removed = [...result[index].removed];
+            const kept = [];
             for (const duplicate of same) {
                 if (duplicate.id === survivor.id)
                     continue;
+                if (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine)) {
+                    kept.push(duplicate);
+                    continue;
+                }
                 await options.remove(duplicate, survivor);
                 gone.add(duplicate.id);
                 removed.push(duplicate.id);
                 removedNow++;
             }
-            result[index] = { survivor, removed, others: all.filter(i => kindOf(i) !== kind) };
+            keptNow += kept.length;
+            result[index] = { survivor, removed, kept, others: all.filter(i => kindOf(i) !== kind) };
         }
-        if (removedNow === 0)
+        if (removedNow === 0 && keptNow === 0)
             break;
+        // Kept ones may be the creates of racing runs that have yet to remove their own: give them the time.
+        if (removedNow === 0 && round < MAX_ROUNDS)
+            await options.sleep(options.settleMs);
         if (round === 1) {
-            options.log.info(`Concurrent runs created the same ${options.what}: kept the oldest, removed ${removedNow} duplicate(s); looking once more to confirm.`);
+            options.log.info(`Concurrent runs created the same ${options.what}: removed ${removedNow} duplicate(s) made by them; looking once more to confirm.`);
         }
     }
     return result;
+}
+/** The log line for resources a run kept because it could not prove them new; empty when none. */
+function keptLine(what, survivor, kept) {
+    if (kept.length === 0)
+        return '';
+    const ids = kept.map(k => k.id).join(', ');
+    return `Also found ${kept.length} other identical ${what}(s) of this name (${ids}) that this run cannot prove were created by a concurrent run (without createdAt, or created before this run's own, it may have existed before): kept, not removed. ${survivor.id} is used; remove the one you do not want yourself (by id).`;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/types.ts
@@ -12352,7 +12482,7 @@ async function withKnownOutputs(outputs, fn) {
 ;// CONCATENATED MODULE: ./src/operations/check-targets.ts
 /**
  * What every check operation shares: finding the targeted checks (by id, or
- * by name with identical duplicates healed or warned about), the check
+ * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
 
@@ -12405,69 +12535,61 @@ const statusSetting = (c) => {
     return MEASURED_STATUSES.includes(status) ? '' : status;
 };
 /**
- * The check named `name` in a list. Several identical ones (see sameSettings)
- * mean one check with duplicates: the survivor (oldest, see converge.ts) is the
- * check. Several that differ are an error naming them and what differs.
+ * The check named `name` in a list. The same id listed twice is one check.
+ * Several identical ones (see sameSettings) are used as one: the first in
+ * survival order (converge.ts) is the check, the others are named in a
+ * warning and never removed: they existed before this step. Several that
+ * differ are an error naming them and what differs.
  */
 function findByName(checks, name, where = '') {
-    const matches = checks.filter(c => c.name === name);
+    const matches = uniqueById(checks.filter(c => c.name === name));
     if (matches.length <= 1)
         return { check: matches[0], duplicates: [] };
     const check = survivorOf(matches);
-    const duplicates = matches.filter(c => c !== check);
+    const duplicates = matches.filter(c => c.id !== check.id);
     if (duplicates.every(c => sameSettings(c) === sameSettings(check)))
         return { check, duplicates };
     const differ = new Set(duplicates.flatMap(c => [...differences(writableOf(c), check), ...differences(writableOf(check), c)]));
     throw new OperationError(`${matches.length} checks${where} are named ${JSON.stringify(name)} (${matches.map(c => c.id).join(', ')}) and they differ (${[...differ].join(', ') || 'status'}), so the action will not choose between them; delete all but one, or target one with check-id`);
 }
-/**
- * Identical duplicates of a check left by concurrent runs: a write by name
- * removes them (dry-run: prints the deletes), a read warns and uses the
- * survivor. Returns how many were (or would be) removed.
- */
-async function settleDuplicates(ctx, named, write) {
+/** What is said about identical checks of one name: which one is used, and that the others stay. */
+function duplicatesLine(named) {
     const { check, duplicates } = named;
     if (!check || duplicates.length === 0)
-        return 0;
-    const ids = duplicates.map(c => c.id).join(', ');
-    const label = `${check.id} (${str(check.name)})`;
-    if (!write) {
-        ctx.log.warning(`${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}, as concurrent runs make them: using the oldest, ${check.id}. The next write by name (upsert-check, update-check, pause-check, resume-check, sync-checks) removes the others: ${ids}.`);
-        return 0;
-    }
-    for (const duplicate of duplicates) {
-        if (dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id)))
-            continue;
-        await withKnownOutputs(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id));
-    }
-    ctx.log.info(`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`);
-    return duplicates.length;
+        return '';
+    return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}: using ${check.id}; the others (${duplicates.map(c => c.id).join(', ')}) are left as they are, since they may have existed before this step and the action never deletes those. Delete the ones you do not want with delete-check and check-id.`;
 }
-const healedLines = (ctx, healed) => healed > 0 ? [`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${healed} identical duplicate(s) first.`] : [];
-/** The check that check-id (or else the single check-name) targets; `write` heals duplicates. */
-async function targetCheck(ctx, write) {
+/** Warn about identical checks of one name (see duplicatesLine). Returns the line for the summary, if any. */
+function warnDuplicates(ctx, named) {
+    const line = duplicatesLine(named);
+    if (line)
+        ctx.log.warning(line);
+    return line ? [line] : [];
+}
+/** The check that check-id (or else the single check-name) targets; identical duplicates are warned about. */
+async function targetCheck(ctx) {
     const { checkIds, checkNames } = ctx.config;
     if (checkIds.length > 0) {
         const check = await ctx.api.getCheck(checkIds[0]);
         if (!check)
             throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`);
-        return { check, healed: 0 };
+        return { check, notes: [] };
     }
     const all = await ctx.api.listChecks();
     const named = findByName(all, checkNames[0]);
     if (!named.check) {
         throw new OperationError(`no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)${didYouMean(checkNames[0], all.map(c => str(c.name)))}`);
     }
-    return { check: named.check, healed: await settleDuplicates(ctx, named, write) };
+    return { check: named.check, notes: warnDuplicates(ctx, named) };
 }
 /**
  * Every check that check-id and check-name (lists) target; names are looked up
- * with one list. `write` heals duplicates.
+ * with one list. Identical duplicates are warned about.
  */
-async function targetChecks(ctx, write) {
+async function targetChecks(ctx) {
     const { checkIds, checkNames } = ctx.config;
     const found = [];
-    let healed = 0;
+    const notes = [];
     for (const id of checkIds) {
         const check = await ctx.api.getCheck(id);
         if (!check)
@@ -12492,16 +12614,16 @@ async function targetChecks(ctx, write) {
             throw new OperationError(`no check named ${missing.map(name => JSON.stringify(name)).join(', ')} (looked through ${all.length} checks)${near}`);
         }
         for (const one of named) {
-            healed += await settleDuplicates(ctx, one, write);
+            notes.push(...warnDuplicates(ctx, one));
             found.push(one.check);
         }
     }
-    const seen = new Set();
-    return { checks: found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true))), healed };
+    return { checks: uniqueById(found), notes };
 }
 /** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
-function convergeChecks(ctx, created, createTookMs) {
+function convergeChecks(ctx, created, createTookMs, recovered = new Set()) {
     return convergeCreated(created, {
+        recovered,
         what: 'check',
         list: () => ctx.api.listChecks(),
         nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
@@ -12521,6 +12643,7 @@ function convergeChecks(ctx, created, createTookMs) {
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
  * is in pause.ts, history in history.ts, targeting in check-targets.ts.
  */
+
 
 
 
@@ -12562,11 +12685,11 @@ async function create(ctx, spec, existing, converge = false) {
     }
     // Ours as created: the fields sent, with what the server answered over them.
     const mine = { ...body, ...item };
-    const { survivor, removed, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs)).then(([converged]) => converged);
+    const { survivor, removed, kept: unproven, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []))).then(([converged]) => converged);
     const lines = [];
     let kept = survivor;
     if (survivor.id !== item.id) {
-        const line = `Another run created the same check at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was removed.`;
+        const line = `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the first look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`;
         ctx.log.info(line);
         lines.push(line);
         const fields = differences(body, survivor);
@@ -12574,7 +12697,12 @@ async function create(ctx, spec, existing, converge = false) {
             kept = (await applyChanges(ctx, survivor, body)).check;
     }
     else if (removed.length > 0) {
-        lines.push(`Concurrent runs created the same check: kept this one, the oldest; removed ${removed.join(', ')}.`);
+        lines.push(`Concurrent runs created the same check: kept this one, the first in order; removed theirs, ${removed.join(', ')}.`);
+    }
+    const keptNote = keptLine('check', survivor, unproven);
+    if (keptNote) {
+        ctx.log.warning(keptNote);
+        lines.push(keptNote);
     }
     if (others.length > 0) {
         throw new OperationError(`${others.length} other check(s) named ${JSON.stringify(str(item.name))} were created at the same time with another URL or type (${others.map(c => `${c.id}: ${str(c.url)}`).join(', ')}); none was removed, and name targeting fails until all but one are deleted`, { ...checkOutputs(kept), changed: true });
@@ -12586,7 +12714,7 @@ async function create(ctx, spec, existing, converge = false) {
 }
 const createCheck = ctx => create(ctx, ctx.config.check);
 const getCheck = async (ctx) => {
-    const { check } = await targetCheck(ctx, false);
+    const { check } = await targetCheck(ctx);
     return { outputs: { ...checkOutputs(check), result: check }, summary: checkSummary('Check', [check]) };
 };
 const listChecks = async (ctx) => {
@@ -12601,31 +12729,30 @@ function changedLine(changed, fields, dryRun) {
         return 'Nothing differs: no request sent.';
     return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`;
 }
-/** Apply `changes` to `current` and describe what happened; `healed` duplicates removed first count as a change. */
-async function update(ctx, current, changes, healed = 0) {
+/** Apply `changes` to `current` and describe what happened, after `notes` (identical duplicates left). */
+async function update(ctx, current, changes, notes = []) {
     const { check, changed, fields } = await applyChanges(ctx, current, changes);
-    const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)];
+    const lines = [...notes, changedLine(changed, fields, ctx.config.dryRun)];
     return {
-        outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
-        summary: checkSummary(changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged', [check], lines)
+        outputs: { ...checkOutputs(check), result: check, changed },
+        summary: checkSummary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
     };
 }
 const updateCheck = async (ctx) => {
-    const { check, healed } = await targetCheck(ctx, true);
-    return update(ctx, check, wantedChanges(ctx), healed);
+    const { check, notes } = await targetCheck(ctx);
+    return update(ctx, check, wantedChanges(ctx), notes);
 };
 const upsertCheck = async (ctx) => {
     const spec = ctx.config.check;
     if (ctx.config.checkIds.length > 0) {
-        const { check } = await targetCheck(ctx, true);
+        const { check } = await targetCheck(ctx);
         return update(ctx, check, withDefaultType(spec));
     }
     const all = await ctx.api.listChecks();
     const named = findByName(all, String(spec.name));
     if (!named.check)
         return create(ctx, spec, all, true);
-    const healed = await settleDuplicates(ctx, named, true);
-    return update(ctx, named.check, withDefaultType(spec), healed);
+    return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named));
 };
 const deleteCheck = async (ctx) => {
     const { checkIds, checkNames } = ctx.config;
@@ -12688,6 +12815,7 @@ const deleteCheck = async (ctx) => {
  * the summary renderer escapes it like any other value.
  */
 
+
 /** The nearest-rank percentile `p` (0-100) of the values; undefined when there are none. */
 function percentile(values, p) {
     if (values.length === 0)
@@ -12726,7 +12854,7 @@ function sparkline(values, width = 40) {
 }
 /** An ISO time as "12 s ago" (or "in 5 s" for a clock ahead), with the time of day in UTC. */
 function ago(iso, now) {
-    const at = Date.parse(str(iso));
+    const at = timeOf(iso);
     if (Number.isNaN(at))
         return 'never';
     const seconds = Math.round((now - at) / 1000);
@@ -12758,6 +12886,7 @@ function statusMark(status, wanted = 'up') {
 
 
 
+
 /** Percentage of entries that are up, among entries that carry a status. */
 function uptimeOf(entries) {
     const withStatus = entries.filter(e => typeof e.status === 'string');
@@ -12769,18 +12898,18 @@ function uptimeOf(entries) {
 /** Rows the summary's table shows; the rest are counted in a line. */
 const SHOWN = 50;
 const checkHistory = async (ctx) => {
-    const { check } = await targetCheck(ctx, false);
+    const { check } = await targetCheck(ctx);
     const all = await ctx.api.checkHistory(check.id);
     const now = ctx.clock.now();
     const since = ctx.config.since;
     const from = since === undefined ? undefined : 'at' in since ? since.at : ctx.startedAt - since.agoMs;
     // With since, only entries that say when they were checked, from that moment on.
-    const entries = from === undefined ? all : all.filter(e => Date.parse(str(e.checkedAt)) >= from);
+    const entries = from === undefined ? all : all.filter(e => timeOf(e.checkedAt) >= from);
     const uptime = uptimeOf(entries);
     const times = entries.map(e => e.responseTime).filter((t) => typeof t === 'number');
     const p95 = percentile(times, 95);
     // The API's order is kept in `result`; the chart reads oldest first when the entries say when.
-    const when = (e) => Date.parse(str(e.checkedAt)) || 0;
+    const when = (e) => timeOf(e.checkedAt) || 0;
     const chronological = [...entries].sort((a, b) => when(a) - when(b));
     const trend = sparkline(chronological.map(e => e.responseTime).filter((t) => typeof t === 'number'));
     const shown = entries.slice(0, SHOWN);
@@ -12879,7 +13008,7 @@ function recordedPauses(text) {
     }
 }
 const pauseCheck = async (ctx) => {
-    const { checks, healed } = await targetChecks(ctx, true);
+    const { checks, notes } = await targetChecks(ctx);
     const recorded = [];
     // Each check is recorded before its PUT, so that a failure or cancel later in the
     // step never hides a check this step may have paused from the post step.
@@ -12891,7 +13020,7 @@ const pauseCheck = async (ctx) => {
     };
     const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record);
     const lines = [
-        ...healedLines(ctx, healed),
+        ...notes,
         changedIds.length > 0
             ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
             : 'All were already paused: nothing sent.'
@@ -12899,17 +13028,17 @@ const pauseCheck = async (ctx) => {
     if (ctx.config.autoResume)
         lines.push('The post step resumes, when the job ends, the checks this step paused.');
     return {
-        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
         summary: checkSummary('Checks paused', results, lines)
     };
 };
 const resumeCheck = async (ctx) => {
-    const { checks, healed } = await targetChecks(ctx, true);
+    const { checks, notes } = await targetChecks(ctx);
     const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up');
     return {
-        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+        outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
         summary: checkSummary('Checks resumed', results, [
-            ...healedLines(ctx, healed),
+            ...notes,
             changedIds.length > 0
                 ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
                 : 'None was paused: nothing sent.'
@@ -12955,8 +13084,6 @@ async function resumePaused(ctx, ids) {
     return checkSummary('auto-resume: checks resumed', resumed, lines);
 }
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/operations/junit.ts
 /** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
 function xmlText(value) {
@@ -13033,6 +13160,7 @@ function cannotWrite(file, error) {
 
 
 
+
 /** Allowance for clock skew between the runner and the service. */
 const FRESHNESS_SKEW_MS = 5_000;
 /** A poll timed to the deadline may start this much after it (timers wake late). */
@@ -13051,7 +13179,7 @@ function judge(check, rules) {
             missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`);
     }
     if (rules.freshAfter !== undefined) {
-        const at = Date.parse(str(check.lastCheckedAt));
+        const at = timeOf(check.lastCheckedAt);
         if (Number.isNaN(at))
             missed.push('never checked');
         else if (at <= rules.freshAfter)
@@ -13091,7 +13219,7 @@ const waitForCheck = async (untimed) => {
     ].filter(Boolean);
     let round = 0;
     try {
-        const { checks: targets } = await targetChecks(ctx, false);
+        const { checks: targets } = await targetChecks(ctx);
         for (const check of targets)
             tracks.set(check.id, { check, streak: 0, marks: [], times: [] });
         const pending = new Set(targets.map(c => c.id));
@@ -13168,7 +13296,7 @@ const waitForCheck = async (untimed) => {
  * than every result seen before (its lastCheckedAt, parsed).
  */
 function observe(track, check, rules, needed, late) {
-    const parsed = Date.parse(str(check.lastCheckedAt));
+    const parsed = timeOf(check.lastCheckedAt);
     const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
     const newer = track.seenUpTo === undefined || time > track.seenUpTo;
     track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
@@ -13426,7 +13554,7 @@ function newestUnresolved(incidents, title, loose = false) {
     const candidates = incidents
         .map((incident, index) => ({ incident, index }))
         .filter(({ incident }) => sameTitle(incident.title, title, loose) && !isResolved(incident));
-    const time = (i) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
+    const time = (i) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
     candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index);
     return candidates[candidates.length - 1]?.incident;
 }
@@ -13452,16 +13580,17 @@ function incidentSummary(title, incidents, lines = []) {
 /**
  * The unresolved incident a title means: the newest. When every unresolved
  * incident with the title is identical (title, message, status and every other
- * field, as concurrent runs of one step make them), they are one incident: the
- * oldest is kept (the same rule as converge.ts) and the others are duplicates.
+ * field, as concurrent runs of one step make them), they are used as one: the
+ * first in survival order (converge.ts); the others are named, never resolved
+ * (they existed before this step). The same id listed twice is one incident.
  */
 function byTitle(incidents, title, loose = false) {
-    const open = incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i));
+    const open = uniqueById(incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i)));
     if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
         const incident = survivorOf(open);
-        return { incident, duplicates: open.filter(i => i !== incident) };
+        return { incident, duplicates: open.filter(i => i.id !== incident.id) };
     }
-    return { incident: newestUnresolved(incidents, title, loose), duplicates: [] };
+    return { incident: newestUnresolved(uniqueById(incidents), title, loose), duplicates: [] };
 }
 const duplicateMessage = (survivor) => `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`;
 /** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
@@ -13473,23 +13602,18 @@ async function resolveAsDuplicate(ctx, duplicate, survivor) {
         return;
     await ctx.api.updateIncident(duplicate.id, body);
 }
-/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
-async function incidents_settleDuplicates(ctx, titled) {
+/** Warn about identical unresolved incidents of one title: which is used; the others are left. */
+function incidents_warnDuplicates(ctx, titled) {
     const { incident, duplicates } = titled;
     if (!incident || duplicates.length === 0)
-        return 0;
-    for (const duplicate of duplicates) {
-        await withKnownOutputs(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident));
-    }
-    ctx.log.info(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`);
-    return duplicates.length;
+        return [];
+    const line = `${duplicates.length + 1} identical unresolved incidents are titled ${JSON.stringify(str(incident.title))}: using ${incident.id}; the others (${duplicates.map(i => i.id).join(', ')}) are left as they are, since they may have existed before this step and the action never resolves those. Resolve the ones you do not want with resolve-incident and incident-id.`;
+    ctx.log.warning(line);
+    return [line];
 }
-/** A result after `healed` duplicates were resolved first: that was a change too. */
-function withHealed(ctx, result, healed) {
-    if (healed === 0)
-        return result;
-    result.outputs.changed = true;
-    result.summary.lines.unshift(`${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`);
+/** A result with `notes` (identical duplicates left) before its lines. */
+function withNotes(result, notes) {
+    result.summary.lines.unshift(...notes);
     return result;
 }
 async function incidents_create(ctx, existing, converge = false) {
@@ -13505,7 +13629,7 @@ async function incidents_create(ctx, existing, converge = false) {
             summary: incidentSummary('Incident would be opened (dry run)', [body])
         };
     }
-    const { item, tookMs } = await ctx.api.createIncident(body, before);
+    const { item, tookMs, recovered } = await ctx.api.createIncident(body, before);
     ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`);
     if (!converge) {
         return {
@@ -13515,9 +13639,10 @@ async function incidents_create(ctx, existing, converge = false) {
     }
     // Ours as created: the fields sent, with what the server answered over them.
     const mine = { ...body, ...item };
-    const { survivor } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
+    const { survivor, kept } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
         const [converged] = await convergeCreated([mine], {
             what: 'incident',
+            recovered: new Set(recovered ? [item.id] : []),
             list: () => ctx.api.listIncidents(),
             nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
             kindOf: () => '',
@@ -13528,17 +13653,21 @@ async function incidents_create(ctx, existing, converge = false) {
         });
         return converged;
     });
+    const keptNote = keptLine('incident', survivor, kept);
+    if (keptNote)
+        ctx.log.warning(keptNote);
+    const notes = keptNote ? [keptNote] : [];
     if (survivor.id === item.id) {
         return {
             outputs: { ...incidentOutputs(item), result: item, changed: true },
-            summary: incidentSummary('Incident opened', [item])
+            summary: incidentSummary('Incident opened', [item], notes)
         };
     }
-    const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
+    const line = `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the first look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
     ctx.log.info(line);
     const updated = await apply(ctx, survivor, body, 'Incident opened');
     updated.outputs.changed = true;
-    updated.summary.lines.unshift(line);
+    updated.summary.lines.unshift(line, ...notes);
     return updated;
 }
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
@@ -13567,7 +13696,7 @@ async function apply(ctx, current, changes, title) {
 }
 /**
  * The incident incident-id names, or else the unresolved one incident-title
- * means (identical duplicates resolved first: `healed` counts them).
+ * means (identical duplicates warned about: `notes`).
  */
 async function target(ctx, loose = false) {
     const all = await ctx.api.listIncidents();
@@ -13576,13 +13705,13 @@ async function target(ctx, loose = false) {
         const incident = all.find(i => i.id === id);
         if (!incident)
             throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`);
-        return { incident, healed: 0 };
+        return { incident, notes: [] };
     }
     const title = str(ctx.config.incident.title);
     // The exact title first; only when no unresolved incident has it, the loose match.
     const exact = byTitle(all, title);
     const titled = exact.incident || !loose ? exact : byTitle(all, title, true);
-    return { incident: titled.incident, healed: await incidents_settleDuplicates(ctx, titled) };
+    return { incident: titled.incident, notes: incidents_warnDuplicates(ctx, titled) };
 }
 const createIncident = ctx => incidents_create(ctx);
 const openIncident = async (ctx) => {
@@ -13591,16 +13720,16 @@ const openIncident = async (ctx) => {
     const current = titled.incident;
     if (!current)
         return incidents_create(ctx, all, true);
-    const healed = await incidents_settleDuplicates(ctx, titled);
+    const notes = incidents_warnDuplicates(ctx, titled);
     const changes = {
         ...ctx.config.incident,
         message: await incidentMessage(ctx, failureMessage),
         status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
     };
-    return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed);
+    return withNotes(await apply(ctx, current, changes, 'Incident updated'), notes);
 };
 const updateIncident = async (ctx) => {
-    const { incident, healed } = await target(ctx);
+    const { incident, notes } = await target(ctx);
     if (!incident)
         throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`);
     const changes = { ...ctx.config.incident };
@@ -13608,10 +13737,10 @@ const updateIncident = async (ctx) => {
         delete changes.title;
     if (typeof changes.message === 'string')
         changes.message = await filled(ctx, changes.message);
-    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed);
+    return withNotes(await apply(ctx, incident, changes, 'Incident updated'), notes);
 };
 const resolveIncident = async (ctx) => {
-    const { incident, healed } = await target(ctx, true);
+    const { incident, notes } = await target(ctx, true);
     if (!incident || isResolved(incident)) {
         const why = incident
             ? `Incident ${incident.id} is already resolved.`
@@ -13623,7 +13752,7 @@ const resolveIncident = async (ctx) => {
         };
     }
     const changes = { status: RESOLVED, message: await incidentMessage(ctx, resolvedMessage) };
-    return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed);
+    return withNotes(await apply(ctx, incident, changes, 'Incident resolved'), notes);
 };
 const listIncidents = async (ctx) => {
     const all = await ctx.api.listIncidents();
@@ -13943,6 +14072,7 @@ async function readChecksFile(given, file) {
 ;// CONCATENATED MODULE: ./src/operations/plan.ts
 
 
+
 /** What a deleted check takes with it: its writable fields. */
 function deleted(check) {
     const changes = {};
@@ -13957,16 +14087,8 @@ function computePlan(wanted, server, options) {
     const plan = [];
     for (const spec of wanted) {
         const name = String(spec.name);
-        const { check: current, duplicates } = findByName(server, name, ' on the service');
-        for (const duplicate of duplicates) {
-            plan.push({
-                action: 'delete',
-                name,
-                id: duplicate.id,
-                ...deleted(duplicate),
-                note: `identical duplicate of ${current.id}`
-            });
-        }
+        // Identical checks of one name are used as one and never deleted here (sync warns about them).
+        const { check: current } = findByName(server, name, ' on the service');
         const body = withDefaultType(spec);
         if (!current) {
             const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]));
@@ -13981,7 +14103,7 @@ function computePlan(wanted, server, options) {
     }
     if (options.prune) {
         const listed = new Set(wanted.map(s => String(s.name)));
-        for (const check of server) {
+        for (const check of uniqueById(server)) {
             const name = str(check.name);
             if (listed.has(name))
                 continue;
@@ -14001,7 +14123,7 @@ function sortedForShow(plan) {
     const order = ['create', 'update', 'delete', 'unchanged'];
     return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action));
 }
-/** A value as it is shown in a plan: JSON, cut to `max` characters. */
+/** A value as it is shown in a plan: JSON, cut to `max` characters (see wholeValues for the rest). */
 function shown(value, max = 80) {
     const text = value === undefined ? 'absent' : JSON.stringify(value);
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -14032,18 +14154,38 @@ function shownChange(from, to, max = 80) {
     };
     return `${cut(a)} → ${cut(b)}`;
 }
-/** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
-function describeChanges(entry) {
-    return entry.fields
-        .map(field => {
-        const change = entry.changes[field] ?? {};
-        if (entry.action === 'create')
-            return `${field}: ${shown(change.to)}`;
-        if (entry.action === 'delete')
-            return `${field}: ${shown(change.from)}`;
-        return `${field}: ${shownChange(change.from, change.to)}`;
-    })
-        .join('; ');
+/** One field of an entry as shown: `interval: 60 → 30`; values cut to `max` (Infinity: whole). */
+function describeField(entry, field, max) {
+    const change = entry.changes[field] ?? {};
+    if (entry.action === 'create')
+        return `${field}: ${shown(change.to, max)}`;
+    if (entry.action === 'delete')
+        return `${field}: ${shown(change.from, max)}`;
+    return `${field}: ${shownChange(change.from, change.to, max)}`;
+}
+/**
+ * An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. Values
+ * longer than `max` are cut (see wholeValues for the rest). Pass an entry
+ * whose values are already redacted: redaction comes before any cut.
+ */
+function describeChanges(entry, max = 80) {
+    return entry.fields.map(field => describeField(entry, field, max)).join('; ');
+}
+/**
+ * The fields of a plan that describeChanges cuts, each in full: `"name" url:
+ * whole → whole`. A reviewer sees every character of what will be applied
+ * (the job summary and the comment fold them under the table).
+ */
+function wholeValues(plan, max = 80) {
+    const out = [];
+    for (const entry of plan) {
+        for (const field of entry.fields) {
+            const whole = describeField(entry, field, Number.POSITIVE_INFINITY);
+            if (whole !== describeField(entry, field, max))
+                out.push(`${entry.action} ${JSON.stringify(entry.name)} ${whole}`);
+        }
+    }
+    return out;
 }
 /** An entry as `result` and the plan file have it: no request body, no outcome unless applied. */
 function entryResult(e) {
@@ -14088,10 +14230,10 @@ function planDocument(plan) {
     return { version: PLAN_VERSION, checks: plan.map(e => entryResult({ ...e, outcome: undefined })) };
 }
 /** Write the plan whole or not at all. */
-async function writePlanFile(given, file, plan, redact = text => text) {
+async function writePlanFile(given, file, plan, redactValue = value => value) {
     try {
-        // Secrets (a templated token) are *** in the file as in every other report.
-        await writeWhole(file, redact(JSON.stringify(planDocument(plan), null, 2)) + '\n');
+        // Secrets (a templated token) are *** in the file as in every other report: value by value, so it stays JSON.
+        await writeWhole(file, JSON.stringify(redactValue(planDocument(plan)), null, 2) + '\n');
     }
     catch (error) {
         throw new PlanFileError(`plan-file ${given}: ${cannotWrite(file, error)}`);
@@ -14144,9 +14286,9 @@ async function readApprovedPlan(given, file) {
  * difference (none: the same plan). Unchanged entries count too: a check
  * that changed on the service since the review makes the plans differ.
  */
-function planDifferences(approved, now, redact = text => text) {
+function planDifferences(approved, now, redactValue = value => value) {
     // Compared as the plan file holds them: secrets *** on both sides.
-    const current = now.map(e => JSON.parse(redact(JSON.stringify(entryResult({ ...e, outcome: undefined })))));
+    const current = now.map(e => redactValue(entryResult({ ...e, outcome: undefined })));
     const key = (e) => `${String(e.action)}\u0000${String(e.name)}\u0000${String(e.id ?? '')}`;
     const left = new Map(approved.map(e => [key(e), e]));
     const out = [];
@@ -14202,26 +14344,39 @@ function changed(approved, now) {
 
 
 
+
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4;
-function planSummary(title, plan, lines) {
+/**
+ * The plan as people read it: a table (long values cut, marked) and, folded
+ * under it, every cut value whole. Secrets are redacted value by value first,
+ * so no cut can leave part of one.
+ */
+function planSummary(ctx, title, plan, lines) {
+    const shownPlan = sortedForShow(plan).map(e => ctx.redactValue(e));
+    const whole = wholeValues(shownPlan);
+    const cell = (e) => {
+        const text = e.note ?? describeChanges(e);
+        return e.note === undefined && wholeValues([e]).length > 0 ? `${text} (whole values below)` : text;
+    };
     return {
         title,
         lines,
         tables: [
             {
                 head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-                rows: sortedForShow(plan).map(e => [e.action, e.name, e.id, e.note ?? describeChanges(e), e.outcome])
+                rows: shownPlan.map(e => [e.action, e.name, e.id, cell(e), e.outcome])
             }
-        ]
+        ],
+        details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
     };
 }
 async function applyEntry(ctx, entry, before) {
     const api = ctx.api;
     if (entry.action === 'create') {
-        const { item, tookMs } = await api.createCheck(entry.body, before);
+        const { item, tookMs, recovered } = await api.createCheck(entry.body, before);
         entry.id = item.id;
-        return { entry, item, tookMs };
+        return { entry, item, tookMs, recovered };
     }
     else if (entry.action === 'update') {
         await api.updateCheck(entry.id, entry.body);
@@ -14239,16 +14394,19 @@ async function applyEntry(ctx, entry, before) {
  */
 async function convergeMade(ctx, made) {
     const slowest = Math.max(...made.map(m => m.tookMs));
-    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest);
+    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest, new Set(made.filter(m => m.recovered).map(m => m.item.id)));
     const conflicts = [];
     for (const [index, { entry, item }] of made.entries()) {
-        const { survivor, others } = converged[index];
+        const { survivor, others, kept } = converged[index];
         if (others.length > 0)
             conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`);
+        const keptNote = keptLine('check', survivor, kept);
+        if (keptNote)
+            ctx.log.warning(`${entry.name}: ${keptNote}`);
         if (survivor.id === item.id)
             continue;
         entry.id = survivor.id;
-        entry.note = `also created at the same time by another run: kept the oldest, ${survivor.id}; removed ${item.id}`;
+        entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`;
         ctx.log.info(`${entry.name}: ${entry.note}`);
         if (differences(entry.body, survivor).length > 0) {
             await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...entry.body });
@@ -14312,7 +14470,7 @@ function refusal(ctx, plan, approved) {
     }
     if (approved === undefined)
         return undefined;
-    const differences = planDifferences(approved, plan, ctx.redact);
+    const differences = planDifferences(approved, plan, ctx.redactValue);
     if (differences.length === 0)
         return undefined;
     const shownDifferences = differences.slice(0, 10).join('; ');
@@ -14337,17 +14495,20 @@ const syncChecks = async (ctx) => {
         ? undefined
         : await readApprovedPlan(config.approvedPlan, external_node_path_namespaceObject.resolve(ctx.workspace, config.approvedPlan));
     const server = await ctx.api.listChecks();
+    for (const spec of wanted)
+        warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'));
     const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix });
     const changes = plan.filter(e => e.action !== 'unchanged');
     const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`;
     await ctx.log.group(`Plan: ${tally}`, async () => {
-        for (const e of plan) {
-            const detail = e.note ?? describeChanges(e);
+        for (const e of plan.map(entry => ctx.redactValue(entry))) {
+            // The log has room for whole values (redacted before anything could cut them).
+            const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY);
             ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`);
         }
     });
     if (config.planFile !== undefined) {
-        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan, ctx.redact);
+        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan, ctx.redactValue);
         ctx.log.info(`Plan written to ${config.planFile}.`);
     }
     const refused = refusal(ctx, plan, approved);
@@ -14355,7 +14516,7 @@ const syncChecks = async (ctx) => {
         // Nothing was written: the counts (and `changed`) say so; `result` still holds the refused plan.
         for (const e of changes)
             e.outcome = 'not applied';
-        throw new OperationError(refused, planOutputs(plan, wanted.length, true), planSummary('Sync refused', plan, [refused]));
+        throw new OperationError(refused, planOutputs(plan, wanted.length, true), planSummary(ctx, 'Sync refused', plan, [refused]));
     }
     if (approved !== undefined)
         ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`);
@@ -14366,7 +14527,7 @@ const syncChecks = async (ctx) => {
         }
         return {
             outputs: planOutputs(plan, wanted.length, false),
-            summary: planSummary('Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
+            summary: planSummary(ctx, 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
         };
     }
     let failure;
@@ -14405,17 +14566,17 @@ const syncChecks = async (ctx) => {
     const outputs = planOutputs(plan, wanted.length, true);
     if (failure !== undefined) {
         const message = halfWayMessage(changes, failure.entry, failure.error);
-        throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]));
+        throw new OperationError(message, outputs, planSummary(ctx, 'Sync stopped half-way', plan, [message]));
     }
     if (convergeFailure !== undefined) {
-        const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again removes identical duplicates, if any were left.`;
-        throw new OperationError(message, outputs, planSummary('Checks in sync, not confirmed', plan, [message]));
+        const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again is safe; it reports any checks of the same name that were left.`;
+        throw new OperationError(message, outputs, planSummary(ctx, 'Checks in sync, not confirmed', plan, [message]));
     }
     if (conflicts.length > 0) {
         const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`;
-        throw new OperationError(message, outputs, planSummary('Checks in sync, with conflicts', plan, [message]));
+        throw new OperationError(message, outputs, planSummary(ctx, 'Checks in sync, with conflicts', plan, [message]));
     }
-    return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) };
+    return { outputs, summary: planSummary(ctx, 'Checks in sync', plan, [`Plan: ${tally}. All applied.`]) };
 };
 
 ;// CONCATENATED MODULE: ./src/operations/registry.ts
@@ -14898,6 +15059,23 @@ function markdownText(value) {
         .replace(/^[#+=-]/, ch => `\\${ch}`)
         .replace(/^(\d+)([.)])/, '$1\\$2');
 }
+/** A zero-width space: invisible, and it breaks what GitHub would make a link of. */
+const ZWSP = '\u200B';
+/**
+ * Text (already escaped by markdownText) that GitHub renders with nothing
+ * live in it: no autolink (GFM's extension links `https://…`, `www.…` and
+ * `a@b.c` in plain text), no mention (`@name` notifies), no reference
+ * (`#12`, `GH-12`, a commit's hex id). A zero-width space goes where each
+ * would start, or inside.
+ */
+function defused(escaped) {
+    return escaped
+        .replace(/(https?|ftp|mailto|xmpp):/gi, `$1:${ZWSP}`)
+        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}${ZWSP}.`)
+        .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZWSP}`)
+        .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
+        .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/gi, hex => hex.replace(/(.{6})(?=.)/g, `$1${ZWSP}`));
+}
 /**
  * `text` cut to at most `maxBytes` of UTF-8, at a character boundary, with
  * `…` when it was cut. Never splits a surrogate pair.
@@ -15001,8 +15179,13 @@ function outputValue(name, value) {
 }
 function writeOutputs(setOutput, outputs, secrets) {
     for (const name of OUTPUTS) {
-        if (name in outputs)
-            setOutput(name, redact(outputValue(name, outputs[name]), secrets));
+        if (!(name in outputs))
+            continue;
+        const value = outputs[name];
+        // JSON is redacted value by value, then serialised: masking its text could break it (`"ttl":***`).
+        setOutput(name, value !== null && typeof value === 'object'
+            ? outputValue(name, redactValue(value, secrets))
+            : redact(outputValue(name, value), secrets));
     }
 }
 /**
@@ -15022,11 +15205,16 @@ const MAX_CELL_BYTES = 4 * 1024;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Room kept for the "not shown" notes. */
 const NOTE_ROOM = 1024;
-/** Redact, escape and cut one value; in a comment, `@name` and `#12` notify or link nobody. */
-function safe(value, secrets, maxBytes, quiet = false) {
-    const text = redact(value === undefined || value === null ? '' : String(value), secrets);
-    const escaped = markdownText(text);
-    return cutToBytes(quiet ? escaped.replace(/([@#])(?=[\w-])/g, '$1\u200B') : escaped, maxBytes);
+/**
+ * Redact, escape, defuse and cut one value: shown as written, and nothing in
+ * it becomes a link, an image, a mention or a reference where GitHub renders
+ * it (the job summary, a comment, an issue).
+ */
+function safe(value, secrets, maxBytes) {
+    const text = typeof value === 'number'
+        ? String(redactValue(value, secrets))
+        : redact(value === undefined || value === null ? '' : String(value), secrets);
+    return cutToBytes(defused(markdownText(text)), maxBytes);
 }
 const JOB_SUMMARY = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' };
 /**
@@ -15037,8 +15225,7 @@ const PR_COMMENT = {
     maxBytes: 60_000,
     limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
     tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
-    foldOver: 10,
-    quiet: true
+    foldOver: 10
 };
 function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
     const parts = [];
@@ -15054,12 +15241,12 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
         return true;
     };
     let linesLeft = 0;
-    add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES, options.quiet)}`);
+    add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`);
     add('');
     add(`Operation: ${safe(operation, secrets, 200)}`);
     add('');
     for (const [i, line] of summary.lines.entries()) {
-        if (!add(safe(line, secrets, MAX_LINE_BYTES, options.quiet)) || !add('')) {
+        if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
             linesLeft = summary.lines.length - i;
             break;
         }
@@ -15071,7 +15258,7 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
             rowsLeft += table.rows.length;
             continue;
         }
-        const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES, options.quiet));
+        const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES));
         if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
             rowsLeft += table.rows.length;
             if (fold)
@@ -15080,7 +15267,7 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
         }
         let shown = 0;
         for (const row of table.rows.slice(0, MAX_ROWS)) {
-            if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES, options.quiet)).join(' | ')} |`))
+            if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`))
                 break;
             shown++;
         }
@@ -15090,6 +15277,23 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
         parts.push('');
         if (fold)
             parts.push('</details>', '');
+    }
+    for (const block of summary.details ?? []) {
+        const lines = block.lines.map(line => logLine(redact(line, secrets)));
+        // A fence longer than any run of backticks inside: nothing in the text can close it early.
+        const fence = '`'.repeat(Math.max(3, ...lines.map(l => Math.max(0, ...(l.match(/`+/g) ?? []).map(r => r.length + 1)))));
+        if (!add(`<details><summary>${safe(block.title, secrets, 200)}</summary>`) || !add('') || !add(`${fence}text`))
+            break;
+        let shown = 0;
+        for (const line of lines) {
+            if (Buffer.byteLength(line) > budget - bytes - 64 || !add(line))
+                break;
+            shown++;
+        }
+        parts.push(fence, '', '</details>', '');
+        if (shown < lines.length) {
+            parts.push(`_${lines.length - shown} more not shown here: ${options.limit}; the result output and plan-file hold every value._`, '');
+        }
     }
     if (linesLeft > 0)
         parts.push(`_${linesLeft} more lines not shown: ${options.limit}._`, '');
@@ -15216,18 +15420,32 @@ async function findJobUrl(req) {
  * warning that names the fix.
  */
 
+
 /** The events that have a pull request to comment on. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 /** Pages of comments looked through for the marker (100 a page). */
 const MAX_PAGES = 50;
-/** The hidden first line that finds the comment again; no part can close the HTML comment. */
-function markerOf(identity) {
-    return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`;
-}
 /**
- * Which comments this token wrote. A personal token can say who it is
- * (GET /user); the job's token (an app installation) cannot, and writes as a
- * bot: then only a bot's comment can be ours. People's comments never are.
+ * The hidden first line that finds the comment again: a digest of the
+ * identity, so its size never depends on the target (a gate on 250 checks)
+ * and no part of it can close the HTML comment.
+ */
+function markerOf(identity) {
+    const digest = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
+    return `<!-- monitoring-action: ${digest} -->`;
+}
+/** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
+const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1;
+/** GitHub refuses a comment body longer than this many characters. */
+const MAX_COMMENT_CHARACTERS = 65_536;
+/** The login the job's own token (GITHUB_TOKEN) writes as. */
+const ACTIONS_BOT = 'github-actions[bot]';
+/**
+ * Which comments this token wrote, provably. A personal token says who it is
+ * (GET /user). An installation token cannot (GET /user answers 403); the
+ * job's GITHUB_TOKEN writes as github-actions[bot], so only its comments are
+ * ours. Another app's comments are never taken for ours, even with the marker
+ * (anyone can copy it): such a token posts a new comment instead.
  */
 async function authorTest(octokit, bounded) {
     try {
@@ -15235,7 +15453,7 @@ async function authorTest(octokit, bounded) {
         return author => author?.login === data.login;
     }
     catch {
-        return author => author?.type === 'Bot';
+        return author => author?.login === ACTIONS_BOT && author?.type === 'Bot';
     }
 }
 /**
@@ -15265,7 +15483,11 @@ async function commentOnPullRequest(req) {
         const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) });
         const marker = markerOf(req.identity);
         const mine = await authorTest(octokit, bounded);
-        const body = `${marker}\n${req.markdown}`;
+        let body = `${marker}\n${req.markdown}`;
+        if (body.length > MAX_COMMENT_CHARACTERS) {
+            // Never sent over the limit (GitHub answers 422): a short note instead of a cut table.
+            body = `${marker}\nThe result is too long for a comment (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`;
+        }
         // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
         let existing;
         for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
@@ -15282,11 +15504,27 @@ async function commentOnPullRequest(req) {
             if (!/rel="next"/.test(listed.headers.link ?? ''))
                 break;
         }
-        const written = existing === undefined
-            ? await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })
-            : await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() });
-        req.log.info(`pr-comment: ${existing === undefined ? 'wrote' : 'updated'} ${written.data.html_url}`);
-        return written.data.html_url;
+        const create = async () => (await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })).data;
+        let written;
+        let edited = existing !== undefined;
+        try {
+            written =
+                existing === undefined
+                    ? await create()
+                    : (await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() }))
+                        .data;
+        }
+        catch (error) {
+            // The comment found is not ours to edit after all (GitHub says so): post a new one rather than none.
+            const status = error.status;
+            if (existing === undefined || !(status === 403 || status === 404 || status === 422))
+                throw error;
+            req.log.info(`pr-comment: GitHub refused to edit comment ${existing} (HTTP ${status}); posting a new one.`);
+            written = await create();
+            edited = false;
+        }
+        req.log.info(`pr-comment: ${edited ? 'updated' : 'wrote'} ${written.html_url}`);
+        return written.html_url;
     }
     catch (error) {
         const { status, message, name } = error;
@@ -15328,16 +15566,16 @@ async function commentOnPullRequest(req) {
 
 
 
-const IS_POST = 'isPost';
 /** Call `fn` at most once; later calls get the same promise. */
 function once(fn) {
     let value;
     return () => (value ??= fn());
 }
-function makeApi(config, log, signal) {
+function makeApi(config, log, signal, secrets = []) {
     return new MonitoringApi(new ApiClient({
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
+        secrets,
         maxRetries: config.maxRetries,
         requestTimeoutMs: config.requestTimeoutMs,
         log,
@@ -15369,11 +15607,23 @@ function messageOf(error) {
         return `unexpected failure: ${String(error)}`;
     }
 }
+/**
+ * Treat `value` as a secret from now on: the runner masks each of its forms
+ * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
+ * redaction replaces them in everything it writes.
+ */
+function addSecret(runner, secrets, value, minLength = 4) {
+    if (value.length < minLength || secrets.includes(value))
+        return;
+    for (const form of formsOf(value))
+        runner.setSecret(form);
+    secrets.push(value);
+}
 /** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
 function contextFor(deps, config, log, signal, startedAt, secrets) {
     return {
         config,
-        api: deps.makeApi(config, log, signal),
+        api: deps.makeApi(config, log, signal, secrets),
         log,
         clock: deps.clock,
         startedAt,
@@ -15381,13 +15631,9 @@ function contextFor(deps, config, log, signal, startedAt, secrets) {
         jobUrl: once(() => findJobUrl({ token: config.githubToken, env: deps.env, signal, timeoutMs: config.requestTimeoutMs, log })),
         workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
         env: deps.env,
-        addSecret: value => {
-            if (value.length < 4 || secrets.includes(value))
-                return;
-            deps.core.setSecret(value);
-            secrets.push(value);
-        },
+        addSecret: value => addSecret(deps.core, secrets, value),
         redact: text => redact(text, secrets),
+        redactValue: value => redactValue(value, secrets),
         remember: (name, value) => deps.core.saveState(name, value),
         signal
     };
@@ -15419,7 +15665,7 @@ function onCancel(deps, log, controller) {
         signals.off('SIGTERM', terminate);
     };
 }
-async function run(deps = defaultDependencies()) {
+async function run(deps = defaultDependencies(), stage = 'main') {
     const runner = deps.core;
     const startedAt = deps.clock.now();
     const secrets = [];
@@ -15437,11 +15683,8 @@ async function run(deps = defaultDependencies()) {
         // The key and the GitHub token are masked before anything else can print them:
         // also each line of one pasted with line breaks, so no line of it is ever shown.
         for (const key of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
-            for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
-                if (form !== '' && !secrets.includes(form)) {
-                    runner.setSecret(form);
-                    secrets.push(form);
-                }
+            for (const line of new Set([key, ...key.split(/\r?\n|\r/).map(part => part.trim())])) {
+                addSecret(runner, secrets, line, 1);
             }
         }
         failOnError = failOnErrorOf(raw);
@@ -15449,11 +15692,10 @@ async function run(deps = defaultDependencies()) {
         const named = raw.operation?.trim() ?? '';
         // Only a known name reaches the summary: the input itself could hold anything.
         operation = isOperationName(named) ? named : 'unknown';
-        if (runner.getState(IS_POST) === 'true') {
+        if (stage === 'post') {
             summary = await post(deps, raw, log, controller.signal, secrets);
             return;
         }
-        runner.saveState(IS_POST, 'true');
         await loadParsers(raw);
         config = parseConfig(raw);
         jobSummary = config.jobSummary;
@@ -15559,13 +15801,15 @@ async function pullRequestComment(deps, config, summary, log, signal, secrets) {
     const env = deps.env;
     const run = await deps.runContext();
     const footer = run.runUrl
-        ? `\n<sub>Written by [${markdownText(run.workflow || 'the workflow')} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
+        ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
         : '';
+    // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
+    const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES;
     return commentOnPullRequest({
         token: config.githubToken,
         // The API too: matrix legs of one job that sync one file to two services keep a comment each.
         identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
-        markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
+        markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
         log,
         signal,
         timeoutMs: config.requestTimeoutMs,
@@ -15611,7 +15855,10 @@ async function post(deps, raw, log, signal, secrets) {
 
 ;// CONCATENATED MODULE: ./src/index.ts
 
-void run();
+
+// The runner starts dist/post.js for the post step (action.yml runs.post); dist/post.js only imports
+// this file. The stage comes from the file the runner started, never from the environment.
+void run(defaultDependencies(), (0,external_node_path_namespaceObject.basename)(process.argv[1] ?? '') === 'post.js' ? 'post' : 'main');
 
 
 //# sourceMappingURL=index.js.map

@@ -23,10 +23,10 @@ import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { PR_COMMENT, renderSummary } from './report/summary.js'
-import { markdownText } from './report/text.js'
+import { defused, markdownText } from './report/text.js'
 import { findJobUrl } from './github/job-url.js'
-import { commentOnPullRequest } from './github/pr-comment.js'
-import { redact } from './secrets.js'
+import { MARKER_BYTES, commentOnPullRequest } from './github/pr-comment.js'
+import { formsOf, redact, redactValue } from './secrets.js'
 import { RunContext, loadRunContext } from './run-context.js'
 import type { CoreLike } from './runner.js'
 
@@ -35,14 +35,21 @@ export interface Dependencies {
   clock: Clock
   env: NodeJS.ProcessEnv
   runContext: () => Promise<RunContext>
-  makeApi: (config: Config, log: OperationLog, signal: AbortSignal) => MonitoringApi
+  /** The API client; `secrets` (the step's, growing) are redacted from server text before it is shortened. */
+  makeApi: (config: Config, log: OperationLog, signal: AbortSignal, secrets?: readonly string[]) => MonitoringApi
   /** Where SIGINT and SIGTERM arrive (the process); absent in tests that do not cancel. */
   signals?: NodeJS.EventEmitter
   /** Ends the process at once (on SIGTERM). */
   exit?: (code: number) => void
 }
 
-const IS_POST = 'isPost'
+/**
+ * Which stage of the step this process is: the runner starts dist/index.js
+ * for the main step and dist/post.js for the post step (action.yml). Never
+ * read from the environment or the saved state: a workflow's `env:` can set
+ * STATE_* variables, and must not turn a gate into a silent no-op.
+ */
+export type Stage = 'main' | 'post'
 
 /** Call `fn` at most once; later calls get the same promise. */
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -50,11 +57,17 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (value ??= fn())
 }
 
-export function makeApi(config: Config, log: OperationLog, signal: AbortSignal): MonitoringApi {
+export function makeApi(
+  config: Config,
+  log: OperationLog,
+  signal: AbortSignal,
+  secrets: readonly string[] = []
+): MonitoringApi {
   return new MonitoringApi(
     new ApiClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
+      secrets,
       maxRetries: config.maxRetries,
       requestTimeoutMs: config.requestTimeoutMs,
       log,
@@ -87,6 +100,17 @@ export function messageOf(error: unknown): string {
   }
 }
 
+/**
+ * Treat `value` as a secret from now on: the runner masks each of its forms
+ * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
+ * redaction replaces them in everything it writes.
+ */
+function addSecret(runner: CoreLike, secrets: string[], value: string, minLength = 4): void {
+  if (value.length < minLength || secrets.includes(value)) return
+  for (const form of formsOf(value)) runner.setSecret(form)
+  secrets.push(value)
+}
+
 /** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
 function contextFor(
   deps: Dependencies,
@@ -98,7 +122,7 @@ function contextFor(
 ): OperationContext {
   return {
     config,
-    api: deps.makeApi(config, log, signal),
+    api: deps.makeApi(config, log, signal, secrets),
     log,
     clock: deps.clock,
     startedAt,
@@ -108,12 +132,9 @@ function contextFor(
     ),
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
-    addSecret: value => {
-      if (value.length < 4 || secrets.includes(value)) return
-      deps.core.setSecret(value)
-      secrets.push(value)
-    },
+    addSecret: value => addSecret(deps.core, secrets, value),
     redact: text => redact(text, secrets),
+    redactValue: value => redactValue(value, secrets),
     remember: (name, value) => deps.core.saveState(name, value),
     signal
   }
@@ -146,7 +167,7 @@ function onCancel(deps: Dependencies, log: ActionLog, controller: AbortControlle
   }
 }
 
-export async function run(deps: Dependencies = defaultDependencies()): Promise<void> {
+export async function run(deps: Dependencies = defaultDependencies(), stage: Stage = 'main'): Promise<void> {
   const runner = deps.core
   const startedAt = deps.clock.now()
   const secrets: string[] = []
@@ -164,11 +185,8 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     // The key and the GitHub token are masked before anything else can print them:
     // also each line of one pasted with line breaks, so no line of it is ever shown.
     for (const key of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
-      for (const form of new Set([key, ...key.split(/\r?\n|\r/).map(line => line.trim())])) {
-        if (form !== '' && !secrets.includes(form)) {
-          runner.setSecret(form)
-          secrets.push(form)
-        }
+      for (const line of new Set([key, ...key.split(/\r?\n|\r/).map(part => part.trim())])) {
+        addSecret(runner, secrets, line, 1)
       }
     }
     failOnError = failOnErrorOf(raw)
@@ -177,11 +195,10 @@ export async function run(deps: Dependencies = defaultDependencies()): Promise<v
     // Only a known name reaches the summary: the input itself could hold anything.
     operation = isOperationName(named) ? named : 'unknown'
 
-    if (runner.getState(IS_POST) === 'true') {
+    if (stage === 'post') {
       summary = await post(deps, raw, log, controller.signal, secrets)
       return
     }
-    runner.saveState(IS_POST, 'true')
 
     await loadParsers(raw)
     config = parseConfig(raw)
@@ -284,13 +301,15 @@ async function pullRequestComment(
   const env = deps.env
   const run = await deps.runContext()
   const footer = run.runUrl
-    ? `\n<sub>Written by [${markdownText(run.workflow || 'the workflow')} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
+    ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
     : ''
+  // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
+  const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES
   return commentOnPullRequest({
     token: config.githubToken,
     // The API too: matrix legs of one job that sync one file to two services keep a comment each.
     identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
-    markdown: renderSummary(summary, config.operation, secrets, PR_COMMENT) + footer,
+    markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
     log,
     signal,
     timeoutMs: config.requestTimeoutMs,

@@ -1,13 +1,81 @@
 /**
- * Secrets in text: every occurrence of a secret becomes ***. Callers redact
- * before they shorten text, so no part of a secret survives a cut.
+ * Secrets in what the action writes: every form of a secret becomes ***.
+ *
+ * A secret can reach a report in more than its raw form: inside JSON text it
+ * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
+ * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
+ * replaced. Text is redacted before anything shortens it, so no part of a
+ * secret survives a cut; structured values (`result`, the plan file) are
+ * redacted value by value and then serialised, so the JSON stays JSON.
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('***')
+
+/** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
+const MIN_SECRET_LENGTH = 4
+
+const hexLower = (text: string) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase())
+
+/** Every form in which `secret` may appear in text the action writes. */
+export function formsOf(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1)
+  const component = encodeURIComponent(secret)
+  const form = new URLSearchParams({ s: secret }).toString().slice(2)
+  const uri = (() => {
+    try {
+      return encodeURI(secret)
+    } catch {
+      return secret // a lone surrogate: it has no encoded form
+    }
+  })()
+  const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)]
+  return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))]
+}
+
+/** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
+const NUMERIC = /^[-+]?\d+(\.\d+)?$/
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+function replacer(secrets: readonly string[]): (text: string) => string {
+  const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort(
+    (a, b) => b.length - a.length
+  )
+  return text => {
+    let out = text
+    for (const form of forms) {
+      if (!out.includes(form)) continue
+      out = NUMERIC.test(form)
+        ? out.replace(new RegExp(`(?<!\\d|\\d\\.)${escapeRegExp(form)}(?!\\d|\\.\\d)`, 'g'), '***')
+        : out.split(form).join('***')
+    }
+    return out
   }
-  return out
+}
+
+/** `text` with every form of every secret replaced by ***. Redact before shortening. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.length === 0 ? text : replacer(secrets)(text)
+}
+
+/**
+ * A value with every secret in it replaced, field by field (keys too): a
+ * string is redacted as text; a number or boolean that is a secret becomes
+ * the string ***. Serialise the result: the JSON stays valid, and no other
+ * number is touched.
+ */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value
+  const text = replacer(secrets)
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v)
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+      return text(String(v)) === String(v) ? v : '***'
+    }
+    if (Array.isArray(v)) return v.map(walk)
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [text(k), walk(x)]))
+    }
+    return v
+  }
+  return walk(value) as T
 }
 
 /** A URL without its user name and password (a proxy URL may carry them). */

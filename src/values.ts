@@ -62,3 +62,18 @@ export function didYouMean(word: string, known: Iterable<string>): string {
   const quoted = near.map(n => JSON.stringify(n))
   return ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0]}?)`
 }
+
+/** An ISO 8601 date and time without a zone (`2026-11-24T03:30:00`, or with a space): the API means UTC. */
+const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/
+
+/**
+ * A time from the service, in ms since the epoch (NaN when it is not a time).
+ * One without a zone is UTC, whatever the runner's time zone: `Date.parse`
+ * would read it as local time, and a self-hosted runner is often not on UTC.
+ */
+export function timeOf(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN
+  const text = value.trim()
+  const zoneless = ZONELESS.exec(text)
+  return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text)
+}

@@ -63,7 +63,6 @@ describe('check operations through dist/index.js', () => {
     const main = await step(inputs)
     expect(main.code).toBe(0)
     expect(emulator.checks.get(a.id)?.status).toBe('paused')
-    expect(main.state.isPost).toBe('true')
     expect(JSON.parse(main.state['paused-check-ids'])).toEqual([a.id])
     const post = await step(inputs, { state: main.state })
     expect(post.code).toBe(0)

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator, useTarget } from '../helpers/harness.js'
 import { FakeGitHub, runStep } from '../helpers/runner.js'
+import { markerOf } from '../../src/github/pr-comment.js'
 
 const emulator = useEmulator({ timeScale: 0.001 })
 const target = useTarget()
@@ -52,11 +53,9 @@ describe('pr-comment (dist/index.js)', () => {
     expect(first.code).toBe(0)
     expect(ours()).toHaveLength(1)
     const comment = ours()[0]
-    expect(comment.body).toMatch(
-      new RegExp(
-        `^<!-- monitoring-action: Deploy deploy sync-checks checks.yml ${encodeURIComponent(emulator.baseUrl)} -->\n`
-      )
-    )
+    expect(
+      comment.body.startsWith(`${markerOf(['Deploy', 'deploy', 'sync-checks', 'checks.yml', emulator.baseUrl])}\n`)
+    ).toBe(true)
     expect(comment.body).toContain('### Sync plan (dry run: nothing sent)')
     expect(comment.body).toContain('| create | app-web |')
     expect(first.outputs['comment-url']).toBe(comment.html_url)
@@ -111,6 +110,50 @@ describe('pr-comment (dist/index.js)', () => {
     expect(now[0].body).toBe(`${marker}\nfake plan: nothing to see`)
   })
 
+  it("another bot's comment that copies the marker is never edited: the job token posts its own", async () => {
+    await step(syncPlan)
+    const marker = ours()[0].body.split('\n')[0]
+    github.comments.set('acme/shop#7', [])
+    github.seed('acme/shop#7', 1, () => `${marker}\nfake plan by another app`, { login: 'mimic[bot]', type: 'Bot' })
+    const r = await step(syncPlan)
+    expect(r.code).toBe(0)
+    const all = github.comments.get('acme/shop#7')!
+    expect(all).toHaveLength(2)
+    expect(all[0]).toMatchObject({ body: `${marker}\nfake plan by another app`, user: { login: 'mimic[bot]' } })
+    expect(all[1].user.login).toBe('github-actions[bot]')
+    expect(r.outputs['comment-url']).toBe(all[1].html_url)
+    expect(github.requests.some(q => q.method === 'PATCH')).toBe(false)
+  })
+
+  it('when GitHub refuses to edit the comment found, a new one is posted and no warning blames permissions', async () => {
+    await step(syncPlan)
+    github.refuseEdits = true
+    const r = await step(syncPlan)
+    expect(r.code).toBe(0)
+    expect(ours()).toHaveLength(2)
+    expect(r.outputs['comment-url']).toBe(ours()[1].html_url)
+    expect(r.stdout).toContain('refused to edit comment')
+    expect(r.stdout).not.toContain('::warning::pr-comment')
+  })
+
+  it('a gate on 250 long check names: the whole body, marker and footer counted, stays within 65,536 characters', async () => {
+    const names = Array.from({ length: 250 }, (_, i) => `gate-${i}-${'n'.repeat(300)}`)
+    for (const [i, name] of names.entries()) {
+      emulator.seedCheck({ name, url: `https://g.example.com/${i}`, status: 'up' })
+    }
+    const r = await step({
+      operation: 'wait-for-check',
+      'check-name': names.join('\n'),
+      timeout: '5s',
+      'poll-interval': '1s',
+      'require-fresh': 'false'
+    })
+    expect(r.stdout).toContain('pr-comment: wrote')
+    const body = ours()[0].body
+    expect(body.length).toBeLessThanOrEqual(65_536)
+    expect(body).toContain('<sub>Written by')
+  })
+
   it('the gate writes its result table; another job or target gets its own comment', async () => {
     const check = emulator.seedCheck({ name: 'shop', url: target.url, status: 'up' })
     const gate = await step({
@@ -121,7 +164,7 @@ describe('pr-comment (dist/index.js)', () => {
     })
     expect(gate.code).toBe(0)
     expect(ours()).toHaveLength(1)
-    expect(ours()[0].body).toContain(`wait-for-check ${check.id} ${encodeURIComponent(emulator.baseUrl)} -->`)
+    expect(ours()[0].body).toContain(markerOf(['Deploy', 'deploy', 'wait-for-check', check.id, emulator.baseUrl]))
     await step(syncPlan, { ...prEnv(), GITHUB_JOB: 'plan' })
     expect(ours()).toHaveLength(2)
   })

@@ -70,7 +70,9 @@ export function scaledClock(scale: number): Clock & { slept: number[] } {
 }
 
 export interface RunOptions {
+  /** State saved by the main step; given, this run is the post step (as the runner starts dist/post.js) unless `stage` says otherwise. */
   state?: Record<string, string>
+  stage?: 'main' | 'post'
   /** Multiply every wait by this (default 0.01). */
   timeScale?: number
   clock?: Clock
@@ -142,9 +144,10 @@ export async function runAction(
     exit: options.exit,
     makeApi:
       options.makeApi ??
-      ((config, log, signal) => {
+      ((config, log, signal, secrets) => {
         const client = new ApiClient({
           signal,
+          secrets,
           baseUrl: config.baseUrl,
           apiKey: config.apiKey,
           maxRetries: config.maxRetries,
@@ -156,7 +159,7 @@ export async function runAction(
         return new MonitoringApi(client)
       })
   }
-  await run(deps)
+  await run(deps, options.stage ?? (options.state !== undefined ? 'post' : 'main'))
   return { core, slept: 'slept' in clock ? (clock as { slept: number[] }).slept : [] }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Concurrent runs of the same step converge on one resource per name, and the
- * next run heals identical duplicates left before. Runs are started together
+ * Concurrent runs of the same step converge on one resource per name, and
+ * identical duplicates that existed before a step are never removed by it. Runs are started together
  * (staggered by less than the create latency, so some look before another's
  * create has landed) against an emulator that holds every create.
  */
@@ -152,7 +152,7 @@ describe('concurrent runs of the same step end with one resource', () => {
   })
 })
 
-describe('the next run heals identical duplicates that concurrent runs left', () => {
+describe('identical checks that existed before the step are never removed: one is used, and the run says so', () => {
   const seedTwins = (fields: Record<string, unknown> = {}) => {
     const old = emulator.seedCheck({ name: 'shop', url: site, createdAt: '2026-01-01T00:00:00Z', ...fields })
     const copies = ['2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'].map(createdAt =>
@@ -161,18 +161,20 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
     return { old, copies }
   }
 
-  it('upsert-check keeps the oldest, deletes the identical others, and says so', async () => {
+  it('upsert-check uses the first in order, deletes nothing, and names the others in a warning', async () => {
     const { old, copies } = seedTwins()
     const { core } = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
     expect(core.failed).toBeUndefined()
-    expect([...emulator.checks.keys()]).toEqual([old.id])
-    expect(core.outputs).toMatchObject({ 'check-id': old.id, changed: 'true' })
-    expect(core.logs.join('\n')).toContain(`Removed 2 identical duplicate(s) of check ${old.id}`)
-    expect(core.summaryText).toContain('Removed 2 identical duplicate(s) first.')
-    for (const copy of copies) expect(core.logs.join('\n')).toContain(copy.id)
+    expect(emulator.count('DELETE')).toBe(0)
+    expect(emulator.checks.size).toBe(3)
+    expect(core.outputs).toMatchObject({ 'check-id': old.id, changed: 'false' })
+    const warning = core.logs.find(w => w.startsWith('warning: ') && w.includes('3 identical checks are named "shop"'))
+    expect(warning).toContain(`using ${old.id}`)
+    for (const copy of copies) expect(warning).toContain(copy.id)
+    expect(core.summaryText).toContain('never deletes those')
   })
 
-  it('in dry-run the deletes are printed, not sent', async () => {
+  it('in dry-run nothing is deleted or planned for deletion either', async () => {
     seedTwins()
     const { core } = await runAction(emulator, {
       operation: 'upsert-check',
@@ -182,15 +184,17 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
     })
     expect(core.failed).toBeUndefined()
     expect(emulator.count('DELETE')).toBe(0)
-    expect(core.logs.filter(l => l.includes('[dry-run] would send DELETE /checks/'))).toHaveLength(2)
-    expect(core.outputs.changed).toBe('true')
+    expect(core.logs.filter(l => l.includes('[dry-run] would send DELETE'))).toHaveLength(0)
+    expect(core.outputs.changed).toBe('false')
   })
 
-  it('pause-check by name pauses the oldest after removing the duplicates', async () => {
-    const { old } = seedTwins()
+  it('pause-check by name pauses the first in order and leaves the others as they are', async () => {
+    const { old, copies } = seedTwins()
     const { core } = await runAction(emulator, { operation: 'pause-check', 'check-name': 'shop' })
     expect(core.failed).toBeUndefined()
-    expect([...emulator.checks.values()].map(c => [c.id, c.status])).toEqual([[old.id, 'paused']])
+    expect(emulator.checks.get(old.id)?.status).toBe('paused')
+    for (const copy of copies) expect(emulator.checks.get(copy.id)?.status).not.toBe('paused')
+    expect(emulator.count('DELETE')).toBe(0)
   })
 
   it('delete-check by name deletes the check and its identical duplicates', async () => {
@@ -201,7 +205,7 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
     expect(core.outputs.changed).toBe('true')
   })
 
-  it('sync-checks plans and applies the deletes of identical duplicates', async () => {
+  it('sync-checks plans no delete for identical checks of one name; it warns and keeps them', async () => {
     const { old } = seedTwins()
     writeFileSync(join(dir, 'shop.yml'), `- name: shop\n  url: ${site}\n`)
     const { core } = await runAction(
@@ -210,9 +214,9 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
       { env: { GITHUB_WORKSPACE: dir } }
     )
     expect(core.failed).toBeUndefined()
-    expect([...emulator.checks.keys()]).toEqual([old.id])
-    expect(core.outputs).toMatchObject({ deleted: '2', unchanged: '1' })
-    expect(core.summaryText).toContain(`identical duplicate of ${old.id.replace(/_/g, '\\_')}`)
+    expect(emulator.checks.size).toBe(3)
+    expect(core.outputs).toMatchObject({ deleted: '0', unchanged: '1' })
+    expect(core.logs.join('\n')).toContain(`using ${old.id}`)
   })
 
   it('checks that differ in anything a user sets are never deleted: the run fails naming what differs', async () => {
@@ -233,23 +237,28 @@ describe('the next run heals identical duplicates that concurrent runs left', ()
     expect(refused.core.failed).toContain('and they differ (status)')
     expect(emulator.checks.size).toBe(2)
     emulator.reset()
-    const kept = emulator.seedCheck({ name: 'shop', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
+    const first = emulator.seedCheck({ name: 'shop', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
     emulator.seedCheck({ name: 'shop', url: site, status: 'down', createdAt: '2026-01-02T00:00:00Z' })
-    const healed = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
-    expect(healed.core.failed).toBeUndefined()
-    expect([...emulator.checks.keys()]).toEqual([kept.id])
+    const used = await runAction(emulator, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(used.core.failed).toBeUndefined()
+    expect(used.core.outputs['check-id']).toBe(first.id)
+    expect(emulator.checks.size).toBe(2)
   })
 
-  it('open-incident resolves identical unresolved duplicates, naming the one it keeps', async () => {
+  it('open-incident updates the first of identical unresolved incidents and resolves none of the others', async () => {
     const fields = { title: 'Deploy failed', message: 'same text', status: 'investigating' }
     const old = emulator.seedIncident({ ...fields, createdAt: '2026-01-01T00:00:00Z' })
     const copy = emulator.seedIncident({ ...fields, createdAt: '2026-01-02T00:00:00Z' })
     const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
     expect(core.failed).toBeUndefined()
     expect(core.outputs['incident-id']).toBe(old.id)
-    expect(emulator.incidents.get(copy.id)).toMatchObject({ status: 'resolved' })
-    expect(emulator.incidents.get(copy.id)?.message).toContain(`Duplicate of incident ${old.id}`)
-    expect(unresolved(emulator).map(i => i.id)).toEqual([old.id])
+    expect(emulator.incidents.get(copy.id)).toMatchObject({ status: 'investigating', message: 'same text' })
+    expect(core.logs.join('\n')).toContain(`using ${old.id}`)
+    expect(
+      unresolved(emulator)
+        .map(i => i.id)
+        .sort()
+    ).toEqual([old.id, copy.id].sort())
   })
 
   it('incidents with one title that are not identical are left alone (the newest is the target)', async () => {

@@ -64,7 +64,7 @@ describe('action.yml', () => {
     expect(action.runs).toMatchObject({
       using: 'node24',
       main: 'dist/index.js',
-      post: 'dist/index.js',
+      post: 'dist/post.js',
       'post-if': 'always()'
     })
   })

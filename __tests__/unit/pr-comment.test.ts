@@ -2,12 +2,15 @@ import { describe, expect, it } from '@jest/globals'
 import { markerOf } from '../../src/github/pr-comment.js'
 
 describe('the comment marker', () => {
-  it('names workflow, job, operation and target, and no part can end the HTML comment early', () => {
+  it('is a digest of workflow, job, operation and target: the same for the same step, of one size, never ending the HTML comment early', () => {
     const marker = markerOf(['Deploy', 'deploy', 'sync-checks', 'checks.yml'])
-    expect(marker).toBe('<!-- monitoring-action: Deploy deploy sync-checks checks.yml -->')
+    expect(marker).toMatch(/^<!-- monitoring-action: [0-9a-f]{32} -->$/)
+    expect(markerOf(['Deploy', 'deploy', 'sync-checks', 'checks.yml'])).toBe(marker)
     const hostile = markerOf(['x --> <img src=x>', 'a\nb', 'sync-checks', '|'])
     expect(hostile.indexOf('-->')).toBe(hostile.length - 3)
     expect(hostile.slice(4, -3)).not.toMatch(/[<>\n|]/)
+    // A gate on 250 long check names: the marker does not grow with its target (GitHub counts it).
+    expect(markerOf(['Deploy', 'gate', 'wait-for-check', 'x'.repeat(100_000)]).length).toBe(marker.length)
   })
 
   it('differs when any part differs (another job or checks file gets its own comment)', () => {
@@ -18,7 +21,7 @@ describe('the comment marker', () => {
 })
 
 describe('the comment body', () => {
-  it('mentions nobody and links no issue from a value; the job summary keeps the text as it is', async () => {
+  it('mentions nobody and links no issue from a value, in the comment and in the job summary alike', async () => {
     const { JOB_SUMMARY, PR_COMMENT, renderSummary } = await import('../../src/report/summary.js')
     const summary = {
       title: 'Plan',
@@ -29,6 +32,6 @@ describe('the comment body', () => {
     expect(comment).toContain('from @\u200Boctocat about #\u200B12')
     expect(comment).toContain('| @\u200Bteam/ops |')
     expect(comment).not.toMatch(/@[a-z]/)
-    expect(renderSummary(summary, 'sync-checks', [], JOB_SUMMARY)).toContain('from @octocat about #12')
+    expect(renderSummary(summary, 'sync-checks', [], JOB_SUMMARY)).toContain('from @\u200Boctocat about #\u200B12')
   })
 })

@@ -134,7 +134,7 @@ describe('computePlan', () => {
     ).toThrow('2 checks on the service are named "dup" (a, b) and they differ (url)')
   })
 
-  it('identical server checks matching one entry: the oldest is the check, the others are planned for deletion', () => {
+  it('identical server checks matching one entry: the first in order is the check, nothing is planned for deletion', () => {
     const plan = computePlan(
       [{ name: 'dup', url: 'u', interval: 30 }],
       [
@@ -144,11 +144,13 @@ describe('computePlan', () => {
       ],
       { prune: false }
     )
-    expect(plan.map(e => [e.action, e.id, e.note])).toEqual([
-      ['delete', 'b', 'identical duplicate of a'],
-      ['delete', 'c', 'identical duplicate of a'],
-      ['update', 'a', undefined]
-    ])
+    expect(plan.map(e => [e.action, e.id, e.note])).toEqual([['update', 'a', undefined]])
+  })
+
+  it('the same id listed twice (a list that shifted between pages) is one check: no error, no delete, even with prune', () => {
+    const row = { id: 'a', name: 'one', url: 'u', type: 'http', interval: 60 }
+    const plan = computePlan([{ name: 'one', url: 'u', interval: 60 }], [row, { ...row }], { prune: true })
+    expect(plan.map(e => [e.action, e.id])).toEqual([['unchanged', 'a']])
   })
 
   it('a paused copy is not identical to a running one: that is an error, not a deletion', () => {

@@ -29,6 +29,8 @@ export class FakeGitHub {
   jobs: Array<{ id: number; name: string; status: string; runner_name: string | null; html_url: string }> = []
   /** Answer every request with this status (403, 404...) and GitHub's kind of message. */
   refuse: number | undefined
+  /** Refuse every edit of a comment with 403, as GitHub does for a comment the token may not edit. */
+  refuseEdits = false
   /** Never answer (a GitHub that hangs). */
   hang = false
   url = ''
@@ -54,14 +56,20 @@ export class FakeGitHub {
     this.comments.clear()
     this.requests.length = 0
     this.refuse = undefined
+    this.refuseEdits = false
     this.hang = false
     this.jobs = []
   }
 
-  /** Comments someone else wrote, to push ours to a later page. */
-  seed(issue: string, count: number, body = (i: number) => `a comment by a person (${i})`): void {
+  /** Comments someone else wrote (a person, unless `by` says another author), to push ours to a later page. */
+  seed(
+    issue: string,
+    count: number,
+    body = (i: number) => `a comment by a person (${i})`,
+    by: { login: string; type: string } = { login: 'person', type: 'User' }
+  ): void {
     const list = this.comments.get(issue) ?? []
-    for (let i = 0; i < count; i++) list.push(this.comment(issue, body(i), 'person', 'User'))
+    for (let i = 0; i < count; i++) list.push(this.comment(issue, body(i), by.login, by.type))
     this.comments.set(issue, list)
   }
 
@@ -140,6 +148,10 @@ export class FakeGitHub {
       for (const comments of this.comments.values()) {
         const found = comments.find(c => c.id === Number(one[3]))
         if (found) {
+          // GitHub lets a token edit its own comments; another author's is refused here.
+          if (this.refuseEdits || found.user.login !== author.login) {
+            return send(403, { message: 'Resource not accessible by integration' })
+          }
           found.body = (JSON.parse(body) as { body: string }).body
           return send(200, found)
         }

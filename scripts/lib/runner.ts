@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const BUNDLE = join(ROOT, 'dist', 'index.js')
+/** The post step's entry, as action.yml names it. */
+export const POST_BUNDLE = join(ROOT, 'dist', 'post.js')
 
 export interface StepResult {
   code: number | null
@@ -47,8 +49,10 @@ export function parseCommandFile(text: string): Record<string, string> {
 
 export interface StepOptions {
   env?: NodeJS.ProcessEnv
-  /** State saved by the main step: makes this run the post step. */
+  /** State saved by the main step (STATE_* variables); given, this run is the post step unless `post` says otherwise. */
   state?: Record<string, string>
+  /** Run the post step's entry (dist/post.js), as the runner does; default: when `state` is given. */
+  post?: boolean
   node?: string
   /** Options for node before the bundle (e.g. `--import hook.mjs`). */
   nodeArgs?: string[]
@@ -78,10 +82,14 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), BUNDLE], {
-      env,
-      cwd: options.cwd ?? ROOT
-    })
+    const child = spawn(
+      options.node ?? process.execPath,
+      [...(options.nodeArgs ?? []), (options.post ?? options.state !== undefined) ? POST_BUNDLE : BUNDLE],
+      {
+        env,
+        cwd: options.cwd ?? ROOT
+      }
+    )
     options.onSpawn?.(child)
     let stdout = ''
     let stderr = ''

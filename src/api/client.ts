@@ -75,7 +75,7 @@ export class ApiClient {
 
   /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
   private clean(text: string): string {
-    return redact(text, [this.options.apiKey])
+    return redact(text, [this.options.apiKey, ...(this.options.secrets ?? [])])
   }
 
   // ---------------------------------------------------------------- waiting
@@ -260,9 +260,22 @@ export class ApiClient {
     return response.status !== 404 || response.attempts > 1
   }
 
-  /** Every item of a collection, following the server's next-page signals (pagination.ts). */
+  /**
+   * Every item of a collection, following the server's next-page signals
+   * (pagination.ts). Each id once: with offset paging, a row inserted at the
+   * head between two page reads shows the last row of one page again on the
+   * next; it is one resource (the later read of it is kept, in the first place).
+   */
   async list<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
     const items: Array<z.output<S>> = []
+    const placeOf = new Map<string, number>()
+    const keep = (item: z.output<S>) => {
+      const id = (item as { id?: unknown } | null)?.id
+      if (typeof id !== 'string') return void items.push(item)
+      const place = placeOf.get(id)
+      if (place === undefined) placeOf.set(id, items.push(item) - 1)
+      else items[place] = item
+    }
     const seen = new Set<string>()
     const stop = (at: URL, detail: string) =>
       new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail })
@@ -282,7 +295,7 @@ export class ApiClient {
           detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
         })
       }
-      rows.forEach((row, i) => items.push(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
+      rows.forEach((row, i) => keep(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
       next = nextPageOf(response.headers.link, body, current, this.base)
       if (next && next.origin !== this.base.origin) {
         throw stop(

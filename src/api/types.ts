@@ -13,6 +13,8 @@ export const silentLogger: Logger = { debug: () => {}, info: () => {}, warning: 
 export interface ClientOptions {
   baseUrl: string
   apiKey: string
+  /** Other secrets of the step (templated values), redacted from server text with the key; read at each use. */
+  secrets?: readonly string[]
   maxRetries: number
   requestTimeoutMs: number
   log?: Logger

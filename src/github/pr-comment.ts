@@ -6,6 +6,7 @@
  * ever fails the step; GitHub refusing it (a fork's read-only token) is a
  * warning that names the fix.
  */
+import { createHash } from 'node:crypto'
 import { Octokit, gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
 
@@ -28,17 +29,33 @@ export interface CommentRequest {
   env: NodeJS.ProcessEnv
 }
 
-/** The hidden first line that finds the comment again; no part can close the HTML comment. */
+/**
+ * The hidden first line that finds the comment again: a digest of the
+ * identity, so its size never depends on the target (a gate on 250 checks)
+ * and no part of it can close the HTML comment.
+ */
 export function markerOf(identity: string[]): string {
-  return `<!-- monitoring-action: ${identity.map(part => encodeURIComponent(part)).join(' ')} -->`
+  const digest = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)
+  return `<!-- monitoring-action: ${digest} -->`
 }
+
+/** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
+export const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1
+
+/** GitHub refuses a comment body longer than this many characters. */
+export const MAX_COMMENT_CHARACTERS = 65_536
+
+/** The login the job's own token (GITHUB_TOKEN) writes as. */
+export const ACTIONS_BOT = 'github-actions[bot]'
 
 type Author = { login?: string; type?: string } | null | undefined
 
 /**
- * Which comments this token wrote. A personal token can say who it is
- * (GET /user); the job's token (an app installation) cannot, and writes as a
- * bot: then only a bot's comment can be ours. People's comments never are.
+ * Which comments this token wrote, provably. A personal token says who it is
+ * (GET /user). An installation token cannot (GET /user answers 403); the
+ * job's GITHUB_TOKEN writes as github-actions[bot], so only its comments are
+ * ours. Another app's comments are never taken for ours, even with the marker
+ * (anyone can copy it): such a token posts a new comment instead.
  */
 async function authorTest(
   octokit: Octokit,
@@ -48,7 +65,7 @@ async function authorTest(
     const { data } = await octokit.rest.users.getAuthenticated({ request: bounded() })
     return author => author?.login === data.login
   } catch {
-    return author => author?.type === 'Bot'
+    return author => author?.login === ACTIONS_BOT && author?.type === 'Bot'
   }
 }
 
@@ -89,7 +106,11 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) })
     const marker = markerOf(req.identity)
     const mine = await authorTest(octokit, bounded)
-    const body = `${marker}\n${req.markdown}`
+    let body = `${marker}\n${req.markdown}`
+    if (body.length > MAX_COMMENT_CHARACTERS) {
+      // Never sent over the limit (GitHub answers 422): a short note instead of a cut table.
+      body = `${marker}\nThe result is too long for a comment (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`
+    }
     // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
     let existing: number | undefined
     for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
@@ -105,12 +126,26 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
       existing = listed.data.find(comment => comment.body?.startsWith(marker) && mine(comment.user))?.id
       if (!/rel="next"/.test(listed.headers.link ?? '')) break
     }
-    const written =
-      existing === undefined
-        ? await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })
-        : await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() })
-    req.log.info(`pr-comment: ${existing === undefined ? 'wrote' : 'updated'} ${written.data.html_url}`)
-    return written.data.html_url
+    const create = async () =>
+      (await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })).data
+    let written: { html_url: string }
+    let edited = existing !== undefined
+    try {
+      written =
+        existing === undefined
+          ? await create()
+          : (await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body, request: bounded() }))
+              .data
+    } catch (error) {
+      // The comment found is not ours to edit after all (GitHub says so): post a new one rather than none.
+      const status = (error as GitHubError).status
+      if (existing === undefined || !(status === 403 || status === 404 || status === 422)) throw error
+      req.log.info(`pr-comment: GitHub refused to edit comment ${existing} (HTTP ${status}); posting a new one.`)
+      written = await create()
+      edited = false
+    }
+    req.log.info(`pr-comment: ${edited ? 'updated' : 'wrote'} ${written.html_url}`)
+    return written.html_url
   } catch (error) {
     const { status, message, name } = error as GitHubError
     // Octokit reports an aborted fetch as HTTP 500: say what happened instead.

@@ -1,15 +1,15 @@
 /**
  * What every check operation shares: finding the targeted checks (by id, or
- * by name with identical duplicates healed or warned about), the check
+ * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { type Mapping, didYouMean } from '../values.js'
-import { differences, dryRunSkips, signature, str, withDefaultType, writableOf } from './common.js'
-import { Converged, convergeCreated, settleMs, survivorOf } from './converge.js'
+import { differences, signature, str, withDefaultType, writableOf } from './common.js'
+import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError, withKnownOutputs } from './types.js'
+import { OperationError } from './types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -61,22 +61,24 @@ const statusSetting = (c: Check): string => {
 }
 
 export interface Named {
-  /** The check the name means: the only one, or the survivor of identical ones. */
+  /** The check the name means: the only one, or the first (in survival order) of identical ones. */
   check?: Check
-  /** Identical checks of the same name besides it (left by concurrent runs). */
+  /** Identical checks of the same name besides it: kept, never removed (they may have existed before the step). */
   duplicates: Check[]
 }
 
 /**
- * The check named `name` in a list. Several identical ones (see sameSettings)
- * mean one check with duplicates: the survivor (oldest, see converge.ts) is the
- * check. Several that differ are an error naming them and what differs.
+ * The check named `name` in a list. The same id listed twice is one check.
+ * Several identical ones (see sameSettings) are used as one: the first in
+ * survival order (converge.ts) is the check, the others are named in a
+ * warning and never removed: they existed before this step. Several that
+ * differ are an error naming them and what differs.
  */
 export function findByName(checks: Check[], name: string, where = ''): Named {
-  const matches = checks.filter(c => c.name === name)
+  const matches = uniqueById(checks.filter(c => c.name === name))
   if (matches.length <= 1) return { check: matches[0], duplicates: [] }
   const check = survivorOf(matches)
-  const duplicates = matches.filter(c => c !== check)
+  const duplicates = matches.filter(c => c.id !== check.id)
   if (duplicates.every(c => sameSettings(c) === sameSettings(check))) return { check, duplicates }
   const differ = new Set(
     duplicates.flatMap(c => [...differences(writableOf(c), check), ...differences(writableOf(check), c)])
@@ -86,43 +88,28 @@ export function findByName(checks: Check[], name: string, where = ''): Named {
   )
 }
 
-/**
- * Identical duplicates of a check left by concurrent runs: a write by name
- * removes them (dry-run: prints the deletes), a read warns and uses the
- * survivor. Returns how many were (or would be) removed.
- */
-export async function settleDuplicates(ctx: OperationContext, named: Named, write: boolean): Promise<number> {
+/** What is said about identical checks of one name: which one is used, and that the others stay. */
+export function duplicatesLine(named: Named): string {
   const { check, duplicates } = named
-  if (!check || duplicates.length === 0) return 0
-  const ids = duplicates.map(c => c.id).join(', ')
-  const label = `${check.id} (${str(check.name)})`
-  if (!write) {
-    ctx.log.warning(
-      `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}, as concurrent runs make them: using the oldest, ${check.id}. The next write by name (upsert-check, update-check, pause-check, resume-check, sync-checks) removes the others: ${ids}.`
-    )
-    return 0
-  }
-  for (const duplicate of duplicates) {
-    if (dryRunSkips(ctx, 'DELETE', paths.check(duplicate.id))) continue
-    await withKnownOutputs(checkOutputs(check), () => ctx.api.deleteCheck(duplicate.id))
-  }
-  ctx.log.info(
-    `${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${duplicates.length} identical duplicate(s) of check ${label}, left by concurrent runs: ${ids}.`
-  )
-  return duplicates.length
+  if (!check || duplicates.length === 0) return ''
+  return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}: using ${check.id}; the others (${duplicates.map(c => c.id).join(', ')}) are left as they are, since they may have existed before this step and the action never deletes those. Delete the ones you do not want with delete-check and check-id.`
 }
 
-export const healedLines = (ctx: OperationContext, healed: number): string[] =>
-  healed > 0 ? [`${ctx.config.dryRun ? 'Would remove' : 'Removed'} ${healed} identical duplicate(s) first.`] : []
+/** Warn about identical checks of one name (see duplicatesLine). Returns the line for the summary, if any. */
+export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
+  const line = duplicatesLine(named)
+  if (line) ctx.log.warning(line)
+  return line ? [line] : []
+}
 
-/** The check that check-id (or else the single check-name) targets; `write` heals duplicates. */
-export async function targetCheck(ctx: OperationContext, write: boolean): Promise<{ check: Check; healed: number }> {
+/** The check that check-id (or else the single check-name) targets; identical duplicates are warned about. */
+export async function targetCheck(ctx: OperationContext): Promise<{ check: Check; notes: string[] }> {
   const { checkIds, checkNames } = ctx.config
   if (checkIds.length > 0) {
     const check = await ctx.api.getCheck(checkIds[0])
     if (!check)
       throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`)
-    return { check, healed: 0 }
+    return { check, notes: [] }
   }
   const all = await ctx.api.listChecks()
   const named = findByName(all, checkNames[0])
@@ -134,20 +121,17 @@ export async function targetCheck(ctx: OperationContext, write: boolean): Promis
       )}`
     )
   }
-  return { check: named.check, healed: await settleDuplicates(ctx, named, write) }
+  return { check: named.check, notes: warnDuplicates(ctx, named) }
 }
 
 /**
  * Every check that check-id and check-name (lists) target; names are looked up
- * with one list. `write` heals duplicates.
+ * with one list. Identical duplicates are warned about.
  */
-export async function targetChecks(
-  ctx: OperationContext,
-  write: boolean
-): Promise<{ checks: Check[]; healed: number }> {
+export async function targetChecks(ctx: OperationContext): Promise<{ checks: Check[]; notes: string[] }> {
   const { checkIds, checkNames } = ctx.config
   const found: Check[] = []
-  let healed = 0
+  const notes: string[] = []
   for (const id of checkIds) {
     const check = await ctx.api.getCheck(id)
     if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
@@ -176,21 +160,22 @@ export async function targetChecks(
       )
     }
     for (const one of named) {
-      healed += await settleDuplicates(ctx, one, write)
+      notes.push(...warnDuplicates(ctx, one))
       found.push(one.check as Check)
     }
   }
-  const seen = new Set<string>()
-  return { checks: found.filter(c => (seen.has(c.id) ? false : (seen.add(c.id), true))), healed }
+  return { checks: uniqueById(found), notes }
 }
 
 /** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
 export function convergeChecks(
   ctx: OperationContext,
   created: Check[],
-  createTookMs: number
+  createTookMs: number,
+  recovered: ReadonlySet<string> = new Set()
 ): Promise<Array<Converged<Check>>> {
   return convergeCreated(created, {
+    recovered,
     what: 'check',
     list: () => ctx.api.listChecks(),
     nameOf: c => (typeof c.name === 'string' ? c.name : undefined),

@@ -6,16 +6,9 @@
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import {
-  checkOutputs,
-  checkSummary,
-  convergeChecks,
-  findByName,
-  healedLines,
-  settleDuplicates,
-  targetCheck
-} from './check-targets.js'
+import { checkOutputs, checkSummary, convergeChecks, findByName, targetCheck, warnDuplicates } from './check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from './common.js'
+import { keptLine } from './converge.js'
 import type { Operation, OperationContext, OperationResult } from './types.js'
 import { OperationError, withKnownOutputs } from './types.js'
 
@@ -65,19 +58,31 @@ async function create(
   }
   // Ours as created: the fields sent, with what the server answered over them.
   const mine: Check = { ...body, ...item }
-  const { survivor, removed, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
-    convergeChecks(ctx, [mine], tookMs)
+  const {
+    survivor,
+    removed,
+    kept: unproven,
+    others
+  } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
+    convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []))
   ).then(([converged]) => converged)
   const lines: string[] = []
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
-    const line = `Another run created the same check at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was removed.`
+    const line = `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the first look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`
     ctx.log.info(line)
     lines.push(line)
     const fields = differences(body, survivor)
     if (fields.length > 0) kept = (await applyChanges(ctx, survivor, body)).check
   } else if (removed.length > 0) {
-    lines.push(`Concurrent runs created the same check: kept this one, the oldest; removed ${removed.join(', ')}.`)
+    lines.push(
+      `Concurrent runs created the same check: kept this one, the first in order; removed theirs, ${removed.join(', ')}.`
+    )
+  }
+  const keptNote = keptLine('check', survivor, unproven)
+  if (keptNote) {
+    ctx.log.warning(keptNote)
+    lines.push(keptNote)
   }
   if (others.length > 0) {
     throw new OperationError(
@@ -94,7 +99,7 @@ async function create(
 export const createCheck: Operation = ctx => create(ctx, ctx.config.check)
 
 export const getCheck: Operation = async ctx => {
-  const { check } = await targetCheck(ctx, false)
+  const { check } = await targetCheck(ctx)
   return { outputs: { ...checkOutputs(check), result: check }, summary: checkSummary('Check', [check]) }
 }
 
@@ -111,36 +116,36 @@ function changedLine(changed: boolean, fields: string[], dryRun: boolean): strin
   return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`
 }
 
-/** Apply `changes` to `current` and describe what happened; `healed` duplicates removed first count as a change. */
-async function update(ctx: OperationContext, current: Check, changes: Mapping, healed = 0): Promise<OperationResult> {
+/** Apply `changes` to `current` and describe what happened, after `notes` (identical duplicates left). */
+async function update(
+  ctx: OperationContext,
+  current: Check,
+  changes: Mapping,
+  notes: string[] = []
+): Promise<OperationResult> {
   const { check, changed, fields } = await applyChanges(ctx, current, changes)
-  const lines = [...healedLines(ctx, healed), changedLine(changed, fields, ctx.config.dryRun)]
+  const lines = [...notes, changedLine(changed, fields, ctx.config.dryRun)]
   return {
-    outputs: { ...checkOutputs(check), result: check, changed: changed || healed > 0 },
-    summary: checkSummary(
-      changed ? 'Check updated' : healed > 0 ? 'Check unchanged; duplicates removed' : 'Check unchanged',
-      [check],
-      lines
-    )
+    outputs: { ...checkOutputs(check), result: check, changed },
+    summary: checkSummary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
   }
 }
 
 export const updateCheck: Operation = async ctx => {
-  const { check, healed } = await targetCheck(ctx, true)
-  return update(ctx, check, wantedChanges(ctx), healed)
+  const { check, notes } = await targetCheck(ctx)
+  return update(ctx, check, wantedChanges(ctx), notes)
 }
 
 export const upsertCheck: Operation = async ctx => {
   const spec = ctx.config.check
   if (ctx.config.checkIds.length > 0) {
-    const { check } = await targetCheck(ctx, true)
+    const { check } = await targetCheck(ctx)
     return update(ctx, check, withDefaultType(spec))
   }
   const all = await ctx.api.listChecks()
   const named = findByName(all, String(spec.name))
   if (!named.check) return create(ctx, spec, all, true)
-  const healed = await settleDuplicates(ctx, named, true)
-  return update(ctx, named.check, withDefaultType(spec), healed)
+  return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named))
 }
 
 export const deleteCheck: Operation = async ctx => {

@@ -9,6 +9,7 @@ import * as path from 'node:path'
 import type { Check } from '../api/schemas.js'
 import { ApiError } from '../api/errors.js'
 import { str } from './common.js'
+import { timeOf } from '../values.js'
 import { checkOutputs, targetChecks } from './check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
@@ -46,7 +47,7 @@ export function judge(check: Check, rules: GateRules): Verdict {
     else if (rt > rules.maxResponseTimeMs) missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`)
   }
   if (rules.freshAfter !== undefined) {
-    const at = Date.parse(str(check.lastCheckedAt))
+    const at = timeOf(check.lastCheckedAt)
     if (Number.isNaN(at)) missed.push('never checked')
     else if (at <= rules.freshAfter)
       missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
@@ -112,7 +113,7 @@ export const waitForCheck: Operation = async untimed => {
   let round = 0
 
   try {
-    const { checks: targets } = await targetChecks(ctx, false)
+    const { checks: targets } = await targetChecks(ctx)
     for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [] })
     const pending = new Set(targets.map(c => c.id))
     /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
@@ -182,7 +183,7 @@ export const waitForCheck: Operation = async untimed => {
  * than every result seen before (its lastCheckedAt, parsed).
  */
 function observe(track: Track, check: Check, rules: GateRules, needed: number, late: boolean): string {
-  const parsed = Date.parse(str(check.lastCheckedAt))
+  const parsed = timeOf(check.lastCheckedAt)
   const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
   const newer = track.seenUpTo === undefined || time > track.seenUpTo
   track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)

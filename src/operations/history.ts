@@ -2,6 +2,7 @@
 import type { HistoryEntry } from '../api/schemas.js'
 import { checkOutputs, targetCheck } from './check-targets.js'
 import { canonical, str } from './common.js'
+import { timeOf } from '../values.js'
 import { ago, percentile, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
 import type { Operation } from './types.js'
 
@@ -17,18 +18,18 @@ export function uptimeOf(entries: HistoryEntry[]): string {
 const SHOWN = 50
 
 export const checkHistory: Operation = async ctx => {
-  const { check } = await targetCheck(ctx, false)
+  const { check } = await targetCheck(ctx)
   const all = await ctx.api.checkHistory(check.id)
   const now = ctx.clock.now()
   const since = ctx.config.since
   const from = since === undefined ? undefined : 'at' in since ? since.at : ctx.startedAt - since.agoMs
   // With since, only entries that say when they were checked, from that moment on.
-  const entries = from === undefined ? all : all.filter(e => Date.parse(str(e.checkedAt)) >= from)
+  const entries = from === undefined ? all : all.filter(e => timeOf(e.checkedAt) >= from)
   const uptime = uptimeOf(entries)
   const times = entries.map(e => e.responseTime).filter((t): t is number => typeof t === 'number')
   const p95 = percentile(times, 95)
   // The API's order is kept in `result`; the chart reads oldest first when the entries say when.
-  const when = (e: HistoryEntry) => Date.parse(str(e.checkedAt)) || 0
+  const when = (e: HistoryEntry) => timeOf(e.checkedAt) || 0
   const chronological = [...entries].sort((a, b) => when(a) - when(b))
   const trend = sparkline(chronological.map(e => e.responseTime).filter((t): t is number => typeof t === 'number'))
   const shown = entries.slice(0, SHOWN)

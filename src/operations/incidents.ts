@@ -4,11 +4,11 @@
  */
 import { paths } from '../api/monitoring.js'
 import type { Incident } from '../api/schemas.js'
-import { type Mapping, closest } from '../values.js'
+import { type Mapping, closest, timeOf } from '../values.js'
 import type { RunContext } from '../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, dryRunSkips, signature, str, writableOf } from './common.js'
-import { convergeCreated, settleMs, survivorOf } from './converge.js'
+import { convergeCreated, keptLine, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
 import { OperationError, withKnownOutputs } from './types.js'
 
@@ -51,7 +51,7 @@ export function newestUnresolved(incidents: Incident[], title: string, loose = f
   const candidates = incidents
     .map((incident, index) => ({ incident, index }))
     .filter(({ incident }) => sameTitle(incident.title, title, loose) && !isResolved(incident))
-  const time = (i: Incident) => Date.parse(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
+  const time = (i: Incident) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
   candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index)
   return candidates[candidates.length - 1]?.incident
 }
@@ -86,16 +86,17 @@ interface Titled {
 /**
  * The unresolved incident a title means: the newest. When every unresolved
  * incident with the title is identical (title, message, status and every other
- * field, as concurrent runs of one step make them), they are one incident: the
- * oldest is kept (the same rule as converge.ts) and the others are duplicates.
+ * field, as concurrent runs of one step make them), they are used as one: the
+ * first in survival order (converge.ts); the others are named, never resolved
+ * (they existed before this step). The same id listed twice is one incident.
  */
 export function byTitle(incidents: Incident[], title: string, loose = false): Titled {
-  const open = incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i))
+  const open = uniqueById(incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i)))
   if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
     const incident = survivorOf(open)
-    return { incident, duplicates: open.filter(i => i !== incident) }
+    return { incident, duplicates: open.filter(i => i.id !== incident.id) }
   }
-  return { incident: newestUnresolved(incidents, title, loose), duplicates: [] }
+  return { incident: newestUnresolved(uniqueById(incidents), title, loose), duplicates: [] }
 }
 
 const duplicateMessage = (survivor: Incident) =>
@@ -109,26 +110,18 @@ async function resolveAsDuplicate(ctx: OperationContext, duplicate: Incident, su
   await ctx.api.updateIncident(duplicate.id, body)
 }
 
-/** Resolve identical duplicates before acting on the incident a title means. Returns how many. */
-async function settleDuplicates(ctx: OperationContext, titled: Titled): Promise<number> {
+/** Warn about identical unresolved incidents of one title: which is used; the others are left. */
+function warnDuplicates(ctx: OperationContext, titled: Titled): string[] {
   const { incident, duplicates } = titled
-  if (!incident || duplicates.length === 0) return 0
-  for (const duplicate of duplicates) {
-    await withKnownOutputs(incidentOutputs(incident), () => resolveAsDuplicate(ctx, duplicate, incident))
-  }
-  ctx.log.info(
-    `${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${duplicates.length} identical duplicate(s) of incident ${incident.id}, left by concurrent runs: ${duplicates.map(i => i.id).join(', ')}.`
-  )
-  return duplicates.length
+  if (!incident || duplicates.length === 0) return []
+  const line = `${duplicates.length + 1} identical unresolved incidents are titled ${JSON.stringify(str(incident.title))}: using ${incident.id}; the others (${duplicates.map(i => i.id).join(', ')}) are left as they are, since they may have existed before this step and the action never resolves those. Resolve the ones you do not want with resolve-incident and incident-id.`
+  ctx.log.warning(line)
+  return [line]
 }
 
-/** A result after `healed` duplicates were resolved first: that was a change too. */
-function withHealed(ctx: OperationContext, result: OperationResult, healed: number): OperationResult {
-  if (healed === 0) return result
-  result.outputs.changed = true
-  result.summary.lines.unshift(
-    `${ctx.config.dryRun ? 'Would resolve' : 'Resolved'} ${healed} identical duplicate(s) first.`
-  )
+/** A result with `notes` (identical duplicates left) before its lines. */
+function withNotes(result: OperationResult, notes: string[]): OperationResult {
+  result.summary.lines.unshift(...notes)
   return result
 }
 
@@ -145,7 +138,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       summary: incidentSummary('Incident would be opened (dry run)', [body])
     }
   }
-  const { item, tookMs } = await ctx.api.createIncident(body, before)
+  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before)
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`)
   if (!converge) {
     return {
@@ -155,9 +148,10 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
   }
   // Ours as created: the fields sent, with what the server answered over them.
   const mine: Incident = { ...body, ...item }
-  const { survivor } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
+  const { survivor, kept } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
     const [converged] = await convergeCreated([mine], {
       what: 'incident',
+      recovered: new Set(recovered ? [item.id] : []),
       list: () => ctx.api.listIncidents(),
       nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
       kindOf: () => '',
@@ -168,17 +162,20 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
     })
     return converged
   })
+  const keptNote = keptLine('incident', survivor, kept)
+  if (keptNote) ctx.log.warning(keptNote)
+  const notes = keptNote ? [keptNote] : []
   if (survivor.id === item.id) {
     return {
       outputs: { ...incidentOutputs(item), result: item, changed: true },
-      summary: incidentSummary('Incident opened', [item])
+      summary: incidentSummary('Incident opened', [item], notes)
     }
   }
-  const line = `Another run opened the same incident at the same time: kept the oldest, ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
+  const line = `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the first look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
   ctx.log.info(line)
   const updated = await apply(ctx, survivor, body, 'Incident opened')
   updated.outputs.changed = true
-  updated.summary.lines.unshift(line)
+  updated.summary.lines.unshift(line, ...notes)
   return updated
 }
 
@@ -214,21 +211,21 @@ async function apply(
 
 /**
  * The incident incident-id names, or else the unresolved one incident-title
- * means (identical duplicates resolved first: `healed` counts them).
+ * means (identical duplicates warned about: `notes`).
  */
-async function target(ctx: OperationContext, loose = false): Promise<{ incident?: Incident; healed: number }> {
+async function target(ctx: OperationContext, loose = false): Promise<{ incident?: Incident; notes: string[] }> {
   const all = await ctx.api.listIncidents()
   const id = ctx.config.incidentId
   if (id) {
     const incident = all.find(i => i.id === id)
     if (!incident) throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`)
-    return { incident, healed: 0 }
+    return { incident, notes: [] }
   }
   const title = str(ctx.config.incident.title)
   // The exact title first; only when no unresolved incident has it, the loose match.
   const exact = byTitle(all, title)
   const titled = exact.incident || !loose ? exact : byTitle(all, title, true)
-  return { incident: titled.incident, healed: await settleDuplicates(ctx, titled) }
+  return { incident: titled.incident, notes: warnDuplicates(ctx, titled) }
 }
 
 export const createIncident: Operation = ctx => create(ctx)
@@ -238,26 +235,26 @@ export const openIncident: Operation = async ctx => {
   const titled = byTitle(all, str(ctx.config.incident.title))
   const current = titled.incident
   if (!current) return create(ctx, all, true)
-  const healed = await settleDuplicates(ctx, titled)
+  const notes = warnDuplicates(ctx, titled)
   const changes: Mapping = {
     ...ctx.config.incident,
     message: await incidentMessage(ctx, failureMessage),
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
-  return withHealed(ctx, await apply(ctx, current, changes, 'Incident updated'), healed)
+  return withNotes(await apply(ctx, current, changes, 'Incident updated'), notes)
 }
 
 export const updateIncident: Operation = async ctx => {
-  const { incident, healed } = await target(ctx)
+  const { incident, notes } = await target(ctx)
   if (!incident) throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`)
   const changes: Mapping = { ...ctx.config.incident }
   if (!ctx.config.incidentId) delete changes.title
   if (typeof changes.message === 'string') changes.message = await filled(ctx, changes.message)
-  return withHealed(ctx, await apply(ctx, incident, changes, 'Incident updated'), healed)
+  return withNotes(await apply(ctx, incident, changes, 'Incident updated'), notes)
 }
 
 export const resolveIncident: Operation = async ctx => {
-  const { incident, healed } = await target(ctx, true)
+  const { incident, notes } = await target(ctx, true)
   if (!incident || isResolved(incident)) {
     const why = incident
       ? `Incident ${incident.id} is already resolved.`
@@ -269,7 +266,7 @@ export const resolveIncident: Operation = async ctx => {
     }
   }
   const changes: Mapping = { status: RESOLVED, message: await incidentMessage(ctx, resolvedMessage) }
-  return withHealed(ctx, await apply(ctx, incident, changes, 'Incident resolved'), healed)
+  return withNotes(await apply(ctx, incident, changes, 'Incident resolved'), notes)
 }
 
 export const listIncidents: Operation = async ctx => {

@@ -5,7 +5,7 @@
 import { paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import { PAUSED, checkOutputs, checkSummary, healedLines, isPaused, targetChecks } from './check-targets.js'
+import { PAUSED, checkOutputs, checkSummary, isPaused, targetChecks } from './check-targets.js'
 import { dryRunSkips, str, writableOf } from './common.js'
 import type { Operation, OperationContext, Summary } from './types.js'
 import { OperationError } from './types.js'
@@ -65,7 +65,7 @@ export function recordedPauses(text: string): string[] {
 }
 
 export const pauseCheck: Operation = async ctx => {
-  const { checks, healed } = await targetChecks(ctx, true)
+  const { checks, notes } = await targetChecks(ctx)
   const recorded: string[] = []
   // Each check is recorded before its PUT, so that a failure or cancel later in the
   // step never hides a check this step may have paused from the post step.
@@ -76,25 +76,25 @@ export const pauseCheck: Operation = async ctx => {
   }
   const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record)
   const lines = [
-    ...healedLines(ctx, healed),
+    ...notes,
     changedIds.length > 0
       ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
       : 'All were already paused: nothing sent.'
   ]
   if (ctx.config.autoResume) lines.push('The post step resumes, when the job ends, the checks this step paused.')
   return {
-    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
     summary: checkSummary('Checks paused', results, lines)
   }
 }
 
 export const resumeCheck: Operation = async ctx => {
-  const { checks, healed } = await targetChecks(ctx, true)
+  const { checks, notes } = await targetChecks(ctx)
   const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up')
   return {
-    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 || healed > 0 },
+    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
     summary: checkSummary('Checks resumed', results, [
-      ...healedLines(ctx, healed),
+      ...notes,
       changedIds.length > 0
         ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
         : 'None was paused: nothing sent.'

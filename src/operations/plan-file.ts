@@ -30,11 +30,11 @@ export async function writePlanFile(
   given: string,
   file: string,
   plan: PlanEntry[],
-  redact: (text: string) => string = text => text
+  redactValue: <T>(value: T) => T = value => value
 ): Promise<void> {
   try {
-    // Secrets (a templated token) are *** in the file as in every other report.
-    await writeWhole(file, redact(JSON.stringify(planDocument(plan), null, 2)) + '\n')
+    // Secrets (a templated token) are *** in the file as in every other report: value by value, so it stays JSON.
+    await writeWhole(file, JSON.stringify(redactValue(planDocument(plan)), null, 2) + '\n')
   } catch (error) {
     throw new PlanFileError(`plan-file ${given}: ${cannotWrite(file, error)}`)
   }
@@ -89,10 +89,10 @@ export async function readApprovedPlan(given: string, file: string): Promise<Map
 export function planDifferences(
   approved: Mapping[],
   now: PlanEntry[],
-  redact: (text: string) => string = text => text
+  redactValue: <T>(value: T) => T = value => value
 ): string[] {
   // Compared as the plan file holds them: secrets *** on both sides.
-  const current = now.map(e => JSON.parse(redact(JSON.stringify(entryResult({ ...e, outcome: undefined })))) as Mapping)
+  const current = now.map(e => redactValue(entryResult({ ...e, outcome: undefined })))
   const key = (e: Mapping) => `${String(e.action)}\u0000${String(e.name)}\u0000${String(e.id ?? '')}`
   const left = new Map(approved.map(e => [key(e), e]))
   const out: string[] = []

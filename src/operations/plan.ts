@@ -6,6 +6,7 @@
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
 import { findByName } from './check-targets.js'
+import { uniqueById } from './converge.js'
 import { canonical, differences, str, withDefaultType, writableOf } from './common.js'
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
@@ -28,7 +29,7 @@ export interface PlanEntry {
   body?: Mapping
   /** After applying: done, failed or not attempted. */
   outcome?: 'applied' | 'failed' | 'not applied'
-  /** Why, when the fields do not say: an identical duplicate removed. */
+  /** Why, when the fields do not say: a check that a concurrent run also created. */
   note?: string
 }
 
@@ -51,16 +52,8 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
   const plan: PlanEntry[] = []
   for (const spec of wanted) {
     const name = String(spec.name)
-    const { check: current, duplicates } = findByName(server, name, ' on the service')
-    for (const duplicate of duplicates) {
-      plan.push({
-        action: 'delete',
-        name,
-        id: duplicate.id,
-        ...deleted(duplicate),
-        note: `identical duplicate of ${(current as Check).id}`
-      })
-    }
+    // Identical checks of one name are used as one and never deleted here (sync warns about them).
+    const { check: current } = findByName(server, name, ' on the service')
     const body = withDefaultType(spec)
     if (!current) {
       const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]))
@@ -77,7 +70,7 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
   }
   if (options.prune) {
     const listed = new Set(wanted.map(s => String(s.name)))
-    for (const check of server) {
+    for (const check of uniqueById(server)) {
       const name = str(check.name)
       if (listed.has(name)) continue
       if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix)) continue
@@ -98,7 +91,7 @@ export function sortedForShow(plan: PlanEntry[]): PlanEntry[] {
   return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action))
 }
 
-/** A value as it is shown in a plan: JSON, cut to `max` characters. */
+/** A value as it is shown in a plan: JSON, cut to `max` characters (see wholeValues for the rest). */
 export function shown(value: unknown, max = 80): string {
   const text = value === undefined ? 'absent' : JSON.stringify(value)
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
@@ -128,16 +121,37 @@ export function shownChange(from: unknown, to: unknown, max = 80): string {
   return `${cut(a)} → ${cut(b)}`
 }
 
-/** An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. */
-export function describeChanges(entry: PlanEntry): string {
-  return entry.fields
-    .map(field => {
-      const change = entry.changes[field] ?? {}
-      if (entry.action === 'create') return `${field}: ${shown(change.to)}`
-      if (entry.action === 'delete') return `${field}: ${shown(change.from)}`
-      return `${field}: ${shownChange(change.from, change.to)}`
-    })
-    .join('; ')
+/** One field of an entry as shown: `interval: 60 → 30`; values cut to `max` (Infinity: whole). */
+function describeField(entry: PlanEntry, field: string, max: number): string {
+  const change = entry.changes[field] ?? {}
+  if (entry.action === 'create') return `${field}: ${shown(change.to, max)}`
+  if (entry.action === 'delete') return `${field}: ${shown(change.from, max)}`
+  return `${field}: ${shownChange(change.from, change.to, max)}`
+}
+
+/**
+ * An entry's changes as one line: `interval: 60 → 30; url: "a" → "b"`. Values
+ * longer than `max` are cut (see wholeValues for the rest). Pass an entry
+ * whose values are already redacted: redaction comes before any cut.
+ */
+export function describeChanges(entry: PlanEntry, max = 80): string {
+  return entry.fields.map(field => describeField(entry, field, max)).join('; ')
+}
+
+/**
+ * The fields of a plan that describeChanges cuts, each in full: `"name" url:
+ * whole → whole`. A reviewer sees every character of what will be applied
+ * (the job summary and the comment fold them under the table).
+ */
+export function wholeValues(plan: PlanEntry[], max = 80): string[] {
+  const out: string[] = []
+  for (const entry of plan) {
+    for (const field of entry.fields) {
+      const whole = describeField(entry, field, Number.POSITIVE_INFINITY)
+      if (whole !== describeField(entry, field, max)) out.push(`${entry.action} ${JSON.stringify(entry.name)} ${whole}`)
+    }
+  }
+  return out
 }
 
 /** An entry as `result` and the plan file have it: no request body, no outcome unless applied. */

@@ -4,6 +4,7 @@
  * the summary renderer escapes it like any other value.
  */
 import { str } from './common.js'
+import { timeOf } from '../values.js'
 
 export interface Spread {
   min: number
@@ -53,7 +54,7 @@ export function sparkline(values: number[], width = 40): string {
 
 /** An ISO time as "12 s ago" (or "in 5 s" for a clock ahead), with the time of day in UTC. */
 export function ago(iso: unknown, now: number): string {
-  const at = Date.parse(str(iso))
+  const at = timeOf(iso)
   if (Number.isNaN(at)) return 'never'
   const seconds = Math.round((now - at) / 1000)
   const size = Math.abs(seconds)

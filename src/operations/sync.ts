@@ -10,9 +10,10 @@ import { paths } from '../api/monitoring.js'
 import { isRetryableStatus } from '../api/retry.js'
 import type { Check } from '../api/schemas.js'
 import type { Mapping } from '../values.js'
-import { convergeChecks } from './check-targets.js'
+import { convergeChecks, findByName, warnDuplicates } from './check-targets.js'
+import { keptLine } from './converge.js'
 import { differences, dryRunSkips, writableOf } from './common.js'
-import { PlanEntry, computePlan, countOf, describeChanges, entryResult, sortedForShow } from './plan.js'
+import { PlanEntry, computePlan, countOf, describeChanges, entryResult, sortedForShow, wholeValues } from './plan.js'
 import { planDifferences, readApprovedPlan, writePlanFile } from './plan-file.js'
 import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 import { OperationError } from './types.js'
@@ -20,16 +21,28 @@ import { OperationError } from './types.js'
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4
 
-function planSummary(title: string, plan: PlanEntry[], lines: string[]): Summary {
+/**
+ * The plan as people read it: a table (long values cut, marked) and, folded
+ * under it, every cut value whole. Secrets are redacted value by value first,
+ * so no cut can leave part of one.
+ */
+function planSummary(ctx: OperationContext, title: string, plan: PlanEntry[], lines: string[]): Summary {
+  const shownPlan = sortedForShow(plan).map(e => ctx.redactValue(e))
+  const whole = wholeValues(shownPlan)
+  const cell = (e: PlanEntry) => {
+    const text = e.note ?? describeChanges(e)
+    return e.note === undefined && wholeValues([e]).length > 0 ? `${text} (whole values below)` : text
+  }
   return {
     title,
     lines,
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-        rows: sortedForShow(plan).map(e => [e.action, e.name, e.id, e.note ?? describeChanges(e), e.outcome])
+        rows: shownPlan.map(e => [e.action, e.name, e.id, cell(e), e.outcome])
       }
-    ]
+    ],
+    details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
   }
 }
 
@@ -38,14 +51,16 @@ interface Made {
   entry: PlanEntry
   item: Check
   tookMs: number
+  /** Found by looking after an ambiguous failure: not provably this run's (converge.ts). */
+  recovered: boolean
 }
 
 async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<Made | undefined> {
   const api = ctx.api
   if (entry.action === 'create') {
-    const { item, tookMs } = await api.createCheck(entry.body as Mapping, before)
+    const { item, tookMs, recovered } = await api.createCheck(entry.body as Mapping, before)
     entry.id = item.id
-    return { entry, item, tookMs }
+    return { entry, item, tookMs, recovered }
   } else if (entry.action === 'update') {
     await api.updateCheck(entry.id as string, entry.body as Mapping)
   } else if (entry.action === 'delete') {
@@ -65,15 +80,18 @@ async function convergeMade(ctx: OperationContext, made: Made[]): Promise<string
   const converged = await convergeChecks(
     ctx,
     made.map(m => ({ ...(m.entry.body as Mapping), ...m.item })),
-    slowest
+    slowest,
+    new Set(made.filter(m => m.recovered).map(m => m.item.id))
   )
   const conflicts: string[] = []
   for (const [index, { entry, item }] of made.entries()) {
-    const { survivor, others } = converged[index]
+    const { survivor, others, kept } = converged[index]
     if (others.length > 0) conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`)
+    const keptNote = keptLine('check', survivor, kept)
+    if (keptNote) ctx.log.warning(`${entry.name}: ${keptNote}`)
     if (survivor.id === item.id) continue
     entry.id = survivor.id
-    entry.note = `also created at the same time by another run: kept the oldest, ${survivor.id}; removed ${item.id}`
+    entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`
     ctx.log.info(`${entry.name}: ${entry.note}`)
     if (differences(entry.body as Mapping, survivor).length > 0) {
       await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...(entry.body as Mapping) })
@@ -140,7 +158,7 @@ function refusal(ctx: OperationContext, plan: PlanEntry[], approved: Mapping[] |
     return `sync-checks refused: the plan deletes ${deletes} checks, more than max-deletions (${ctx.config.maxDeletions}). Nothing was written. If these deletes are meant, raise max-deletions for this run; else fix the checks file or prune-prefix.`
   }
   if (approved === undefined) return undefined
-  const differences = planDifferences(approved, plan, ctx.redact)
+  const differences = planDifferences(approved, plan, ctx.redactValue)
   if (differences.length === 0) return undefined
   const shownDifferences = differences.slice(0, 10).join('; ')
   const more = differences.length > 10 ? `; and ${differences.length - 10} more` : ''
@@ -168,18 +186,20 @@ export const syncChecks: Operation = async ctx => {
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
   const server = await ctx.api.listChecks()
+  for (const spec of wanted) warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
-    for (const e of plan) {
-      const detail = e.note ?? describeChanges(e)
+    for (const e of plan.map(entry => ctx.redactValue(entry))) {
+      // The log has room for whole values (redacted before anything could cut them).
+      const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
       ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
   })
   if (config.planFile !== undefined) {
-    await writePlanFile(config.planFile, path.resolve(ctx.workspace, config.planFile), plan, ctx.redact)
+    await writePlanFile(config.planFile, path.resolve(ctx.workspace, config.planFile), plan, ctx.redactValue)
     ctx.log.info(`Plan written to ${config.planFile}.`)
   }
   const refused = refusal(ctx, plan, approved)
@@ -189,7 +209,7 @@ export const syncChecks: Operation = async ctx => {
     throw new OperationError(
       refused,
       planOutputs(plan, wanted.length, true),
-      planSummary('Sync refused', plan, [refused])
+      planSummary(ctx, 'Sync refused', plan, [refused])
     )
   }
   if (approved !== undefined) ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`)
@@ -201,7 +221,7 @@ export const syncChecks: Operation = async ctx => {
     }
     return {
       outputs: planOutputs(plan, wanted.length, false),
-      summary: planSummary('Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
+      summary: planSummary(ctx, 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
     }
   }
 
@@ -238,15 +258,15 @@ export const syncChecks: Operation = async ctx => {
   const outputs = planOutputs(plan, wanted.length, true)
   if (failure !== undefined) {
     const message = halfWayMessage(changes, failure.entry, failure.error)
-    throw new OperationError(message, outputs, planSummary('Sync stopped half-way', plan, [message]))
+    throw new OperationError(message, outputs, planSummary(ctx, 'Sync stopped half-way', plan, [message]))
   }
   if (convergeFailure !== undefined) {
-    const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again removes identical duplicates, if any were left.`
-    throw new OperationError(message, outputs, planSummary('Checks in sync, not confirmed', plan, [message]))
+    const message = `sync-checks applied the plan, but looking again for checks that concurrent runs created under the same names failed: ${convergeFailure instanceof Error ? convergeFailure.message : String(convergeFailure)}. Running the step again is safe; it reports any checks of the same name that were left.`
+    throw new OperationError(message, outputs, planSummary(ctx, 'Checks in sync, not confirmed', plan, [message]))
   }
   if (conflicts.length > 0) {
     const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`
-    throw new OperationError(message, outputs, planSummary('Checks in sync, with conflicts', plan, [message]))
+    throw new OperationError(message, outputs, planSummary(ctx, 'Checks in sync, with conflicts', plan, [message]))
   }
-  return { outputs, summary: planSummary('Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
+  return { outputs, summary: planSummary(ctx, 'Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
 }

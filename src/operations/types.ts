@@ -36,8 +36,10 @@ export interface OperationContext {
   env: NodeJS.ProcessEnv
   /** A value to treat as a secret from now on: masked in the log, *** in outputs, summary and reports. */
   addSecret: (value: string) => void
-  /** Text with every secret known so far replaced by ***, for files the action writes. */
+  /** Text with every form of every secret known so far replaced by ***, for files the action writes. */
   redact: (text: string) => string
+  /** A value with every secret in it replaced field by field (secrets.ts): serialise it after, never before. */
+  redactValue: <T>(value: T) => T
   /** Save a value for the post step now (core.saveState): it survives a failure or cancel later in the step. */
   remember: (name: string, value: string) => void
   /** Aborted when the job is being cancelled. */
@@ -76,11 +78,21 @@ export interface SummaryTable {
   rows: unknown[][]
 }
 
-/** A job summary section: a heading, lines of plain text, tables. */
+/**
+ * Text shown whole, as written (a fenced block, folded): values a table cell
+ * shows cut, so that no part of what is applied is out of a reviewer's reach.
+ */
+export interface SummaryDetails {
+  title: string
+  lines: string[]
+}
+
+/** A job summary section: a heading, lines of plain text, tables, whole texts. */
 export interface Summary {
   title: string
   lines: string[]
   tables: SummaryTable[]
+  details?: SummaryDetails[]
 }
 
 export interface OperationResult {

@@ -1,6 +1,6 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
-import { redact } from '../secrets.js'
+import { redact, redactValue } from '../secrets.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [
@@ -53,7 +53,15 @@ export function writeOutputs(
   secrets: string[]
 ): void {
   for (const name of OUTPUTS) {
-    if (name in outputs) setOutput(name, redact(outputValue(name, outputs[name]), secrets))
+    if (!(name in outputs)) continue
+    const value = outputs[name]
+    // JSON is redacted value by value, then serialised: masking its text could break it (`"ttl":***`).
+    setOutput(
+      name,
+      value !== null && typeof value === 'object'
+        ? outputValue(name, redactValue(value, secrets))
+        : redact(outputValue(name, value), secrets)
+    )
   }
 }
 

@@ -4,8 +4,8 @@
  * the runner's 1 MiB step-summary limit, counted in bytes.
  */
 import type { Summary } from '../operations/types.js'
-import { redact } from '../secrets.js'
-import { cutToBytes, markdownText } from './text.js'
+import { redact, redactValue } from '../secrets.js'
+import { cutToBytes, defused, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
@@ -16,11 +16,17 @@ const MAX_LINE_BYTES = 16 * 1024
 /** Room kept for the "not shown" notes. */
 const NOTE_ROOM = 1024
 
-/** Redact, escape and cut one value; in a comment, `@name` and `#12` notify or link nobody. */
-function safe(value: unknown, secrets: string[], maxBytes: number, quiet = false): string {
-  const text = redact(value === undefined || value === null ? '' : String(value), secrets)
-  const escaped = markdownText(text)
-  return cutToBytes(quiet ? escaped.replace(/([@#])(?=[\w-])/g, '$1\u200B') : escaped, maxBytes)
+/**
+ * Redact, escape, defuse and cut one value: shown as written, and nothing in
+ * it becomes a link, an image, a mention or a reference where GitHub renders
+ * it (the job summary, a comment, an issue).
+ */
+function safe(value: unknown, secrets: string[], maxBytes: number): string {
+  const text =
+    typeof value === 'number'
+      ? String(redactValue(value, secrets))
+      : redact(value === undefined || value === null ? '' : String(value), secrets)
+  return cutToBytes(defused(markdownText(text)), maxBytes)
 }
 
 /** Where a summary goes: its size limit (bytes), what to say when cut, and when to fold a table. */
@@ -32,8 +38,6 @@ export interface RenderOptions {
   tableCut?: string
   /** Tables with more rows than this are folded in a <details> block. */
   foldOver?: number
-  /** No mentions (`@name`) or references (`#12`) in values: a comment would notify or link them. */
-  quiet?: boolean
 }
 
 export const JOB_SUMMARY: RenderOptions = { maxBytes: MAX_SUMMARY_BYTES, limit: 'the summary is kept under 1 MiB' }
@@ -46,8 +50,7 @@ export const PR_COMMENT: RenderOptions = {
   maxBytes: 60_000,
   limit: "a comment is kept under GitHub's 65,536 characters; the job summary has them all",
   tableCut: "a comment is kept under GitHub's 65,536 characters; the job summary has more",
-  foldOver: 10,
-  quiet: true
+  foldOver: 10
 }
 
 export function renderSummary(
@@ -68,12 +71,12 @@ export function renderSummary(
     return true
   }
   let linesLeft = 0
-  add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES, options.quiet)}`)
+  add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`)
   add('')
   add(`Operation: ${safe(operation, secrets, 200)}`)
   add('')
   for (const [i, line] of summary.lines.entries()) {
-    if (!add(safe(line, secrets, MAX_LINE_BYTES, options.quiet)) || !add('')) {
+    if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
       linesLeft = summary.lines.length - i
       break
     }
@@ -85,7 +88,7 @@ export function renderSummary(
       rowsLeft += table.rows.length
       continue
     }
-    const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES, options.quiet))
+    const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES))
     if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
       rowsLeft += table.rows.length
       if (fold) parts.push('', '</details>', '')
@@ -93,7 +96,7 @@ export function renderSummary(
     }
     let shown = 0
     for (const row of table.rows.slice(0, MAX_ROWS)) {
-      if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES, options.quiet)).join(' | ')} |`)) break
+      if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`)) break
       shown++
     }
     const notShown = table.rows.length - shown
@@ -101,6 +104,27 @@ export function renderSummary(
       parts.push('', `_${notShown} more rows not shown${options.tableCut ? `: ${options.tableCut}` : ''}._`)
     parts.push('')
     if (fold) parts.push('</details>', '')
+  }
+  for (const block of summary.details ?? []) {
+    const lines = block.lines.map(line => logLine(redact(line, secrets)))
+    // A fence longer than any run of backticks inside: nothing in the text can close it early.
+    const fence = '`'.repeat(
+      Math.max(3, ...lines.map(l => Math.max(0, ...(l.match(/`+/g) ?? []).map(r => r.length + 1))))
+    )
+    if (!add(`<details><summary>${safe(block.title, secrets, 200)}</summary>`) || !add('') || !add(`${fence}text`))
+      break
+    let shown = 0
+    for (const line of lines) {
+      if (Buffer.byteLength(line) > budget - bytes - 64 || !add(line)) break
+      shown++
+    }
+    parts.push(fence, '', '</details>', '')
+    if (shown < lines.length) {
+      parts.push(
+        `_${lines.length - shown} more not shown here: ${options.limit}; the result output and plan-file hold every value._`,
+        ''
+      )
+    }
   }
   if (linesLeft > 0) parts.push(`_${linesLeft} more lines not shown: ${options.limit}._`, '')
   if (rowsLeft > 0) parts.push(`_${rowsLeft} more rows not shown: ${options.limit}._`, '')

@@ -49,6 +49,25 @@ export function markdownText(value: unknown): string {
     .replace(/^(\d+)([.)])/, '$1\\$2')
 }
 
+/** A zero-width space: invisible, and it breaks what GitHub would make a link of. */
+const ZWSP = '\u200B'
+
+/**
+ * Text (already escaped by markdownText) that GitHub renders with nothing
+ * live in it: no autolink (GFM's extension links `https://…`, `www.…` and
+ * `a@b.c` in plain text), no mention (`@name` notifies), no reference
+ * (`#12`, `GH-12`, a commit's hex id). A zero-width space goes where each
+ * would start, or inside.
+ */
+export function defused(escaped: string): string {
+  return escaped
+    .replace(/(https?|ftp|mailto|xmpp):/gi, `$1:${ZWSP}`)
+    .replace(/\bwww\./gi, m => `${m.slice(0, 3)}${ZWSP}.`)
+    .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZWSP}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
+    .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/gi, hex => hex.replace(/(.{6})(?=.)/g, `$1${ZWSP}`))
+}
+
 /**
  * `text` cut to at most `maxBytes` of UTF-8, at a character boundary, with
  * `…` when it was cut. Never splits a surrogate pair.
