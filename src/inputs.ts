@@ -220,7 +220,10 @@ function messageOfIssues(error: z.core.$ZodError): string {
     .map(issue => {
       const name = String(issue.path[0] ?? 'inputs')
       if (issue.code === 'unrecognized_keys') return `unknown input(s): ${issue.keys.join(', ')}`
-      return `${name} ${issue.message}`
+      // `check is not valid YAML` reads as if a check were; a spec input is named as an input.
+      return (YAML_INPUTS as readonly string[]).includes(name)
+        ? `the input \`${name}\` ${issue.message}`
+        : `${name} ${issue.message}`
     })
     .join('; ')
 }

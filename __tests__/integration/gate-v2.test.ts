@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { EventEmitter } from 'node:events'
 import { XMLParser } from 'fast-xml-parser'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Clock, realClock } from '../../src/api/pacer.js'
@@ -71,6 +71,27 @@ describe('consecutive-passes', () => {
       'passed (3/3)'
     ])
     expect(core.summaryText).toContain('| shop | ✅↺✅❌✅✅✅ | 100 / 233 / 900 | ▁▁█▁▁▁ |') // the timeline, oldest first
+  })
+
+  it('results the service recorded between two polls count too: a check that flips faster than the polls never passes', async () => {
+    const c = emulator.seedCheck({ name: 'flapping', url: 'https://flap.example.com/' })
+    const entry = (r: Result) => ({ status: r.status, responseTime: r.responseTime, checkedAt: r.lastCheckedAt })
+    // Each poll sees an up; between every two polls the service also recorded a down.
+    const seen = [up(1), up(3), up(5), up(7)]
+    const history = [up(1), down(2), up(3), down(4), up(5), down(6), up(7)].map(entry).reverse()
+    emulator.history.set(c.id, history)
+    const { core } = await gate({ 'check-id': c.id, 'consecutive-passes': '2', timeout: '3s' }, { [c.id]: seen })
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    const progress = core.logs.filter(l => l.startsWith('info: flapping ')).map(l => l.slice(l.lastIndexOf(': ') + 2))
+    expect(progress).toEqual(Array(4).fill('met the condition (1/2)'))
+    expect(core.summaryText).toContain('✅❌✅❌✅❌✅') // every result, in order
+    // One history read per poll that saw a newer result, no more.
+    expect(emulator.requests.filter(r => r.path.endsWith('/history'))).toHaveLength(3)
+
+    // The same polls, blind to the results in between, would have passed at the second poll.
+    emulator.history.set(c.id, [])
+    const blind = await gate({ 'check-id': c.id, 'consecutive-passes': '2', timeout: '3s' }, { [c.id]: seen })
+    expect(blind.core.outputs).toMatchObject({ passed: 'true' })
   })
 
   it('an older result coming back (A, B, A), or the same time written another way, never counts again', async () => {
@@ -259,13 +280,18 @@ describe('junit-file', () => {
     expect(doc.testsuites.testsuite.testcase.error.type).toBe('error')
     emulator.reset()
     const d = emulator.seedCheck({ name: 'w', url: 'https://w.example.com/' })
-    const { core } = await gate({ 'check-id': d.id, 'junit-file': 'no/such/dir/r.xml' }, { [d.id]: [up(1)] })
+    writeFileSync(join(dir, 'a-file'), '')
+    const { core } = await gate({ 'check-id': d.id, 'junit-file': 'a-file/r.xml' }, { [d.id]: [up(1)] })
     // the report is a warning; the gate's own result stands
     expect(core.failed).toBeUndefined()
     expect(core.outputs).toMatchObject({ outcome: 'passed', passed: 'true' })
     expect(core.logs.find(l => l.startsWith('warning: junit-file'))).toMatch(
-      /^warning: junit-file no\/su\S+ cannot write .* \(ENOENT\); the gate's result is in the outputs and the summary\.$/
+      /^warning: junit-file a-file\/r.xml: cannot write .* \((ENOTDIR|EEXIST)\); the gate's result is in the outputs and the summary\.$/
     )
+    // A folder that does not exist yet is made for the report.
+    const made = await gate({ 'check-id': d.id, 'junit-file': 'reports/gate/r.xml' }, { [d.id]: [up(1)] })
+    expect(made.core.logs.filter(l => l.startsWith('warning: '))).toEqual([])
+    expect(readFileSync(join(dir, 'reports/gate/r.xml'), 'utf8')).toContain('<testsuite')
   })
 })
 

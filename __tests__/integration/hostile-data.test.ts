@@ -23,7 +23,7 @@ describe('ids that are dot segments', () => {
   it.each(['.', '..'])('a check the server lists with id %j is never addressed', async id => {
     emulator.seedCheck({ id, name: 'dotty', url: site })
     emulator.seedCheck({ id: 'chk_ok', name: 'fine', url: site })
-    for (const operation of ['delete-check', 'pause-check', 'update-check', 'check-history']) {
+    for (const operation of ['get-check', 'delete-check', 'pause-check', 'update-check', 'check-history']) {
       emulator.requests = []
       const { core } = await runAction(emulator, {
         operation,
@@ -31,6 +31,7 @@ describe('ids that are dot segments', () => {
         ...(operation === 'update-check' ? { 'check-interval': '30' } : {})
       })
       expect(core.failed).toContain(`the server gave a resource the id "${id}": an id cannot be empty`)
+      expect(core.outputs['check-id'] ?? '').not.toBe(id)
       // Only the list was read: no DELETE /v1/ or PUT /v1/checks/ went out.
       expect(emulator.requests.map(r => `${r.method} ${r.path}`)).toEqual(['GET /checks'])
     }

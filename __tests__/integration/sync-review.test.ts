@@ -117,9 +117,16 @@ describe('plan-file and approved-plan', () => {
     const { core } = await sync({ 'checks-file': f, prune: 'true', 'max-deletions': '2', 'plan-file': 'refused.json' })
     expect(core.failed).toContain('refused')
     expect(planOf('refused.json').checks).toHaveLength(4)
-    const unwritable = await sync({ 'checks-file': f, 'plan-file': 'no/such/dir/plan.json', 'dry-run': 'true' })
-    expect(unwritable.core.failed).toMatch(/^plan-file no\/such\/dir\/plan.json: cannot write .* \(ENOENT\)/)
-    expect(existsSync(join(dir, 'no'))).toBe(false)
+    // Under a regular file, no folder can be made: the write fails, naming plan-file, and leaves nothing.
+    const unwritable = await sync({ 'checks-file': f, 'plan-file': `${f}/sub/plan.json`, 'dry-run': 'true' })
+    expect(unwritable.core.failed).toMatch(
+      /^plan-file one.yml\/sub\/plan.json: cannot write .* \((ENOTDIR|EEXIST)\)/
+    )
+    expect(existsSync(join(dir, `${f}/sub`))).toBe(false)
+    // A folder that does not exist yet is made.
+    const nested = await sync({ 'checks-file': f, 'plan-file': 'plans/today/plan.json', 'dry-run': 'true' })
+    expect(nested.core.failed).toBeUndefined()
+    expect(planOf('plans/today/plan.json').checks).toHaveLength(1)
   })
 })
 

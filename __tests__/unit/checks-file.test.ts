@@ -133,4 +133,26 @@ describe('secrets and the runner in ${NAME}', () => {
     })
     expect(secrets).toEqual(['tok-123456', 'key-987654'])
   })
+
+  it('common secret names count too (any PASS, KEY, SIGN, CERT...); names that say nothing do not', () => {
+    const names = ['DB_PASS', 'PASSPHRASE', 'HEALTH_KEY', 'SIGNING_KEY', 'CLIENT_CERT', 'SESSION_ID', 'SENTRY_DSN']
+    const env = Object.fromEntries(names.map((n, i) => [n, `value-${i}-of-it`]))
+    const secrets: string[] = []
+    const url = `https://a/?${names.map(n => `${n.toLowerCase()}=\${${n}}`).join('&')}`
+    parseChecksFile(`- name: \${STAGE}\n  url: "${url}"\n  region: \${REGION}\n`, 'checks.yml', {
+      env: { ...env, STAGE: 'preview', REGION: 'eu-west' },
+      secret: v => secrets.push(v)
+    })
+    expect(secrets).toEqual(names.map((_, i) => `value-${i}-of-it`))
+  })
+
+  it('${secret:NAME} marks any variable a secret; the value is filled in as ${NAME} would be', () => {
+    const secrets: string[] = []
+    const [spec] = parseChecksFile('- name: a\n  url: https://a/?q=${secret:HEALTH_QUERY}\n', 'checks.yml', {
+      env: { HEALTH_QUERY: 'q-0123456789' },
+      secret: v => secrets.push(v)
+    })
+    expect(spec.url).toBe('https://a/?q=q-0123456789')
+    expect(secrets).toEqual(['q-0123456789'])
+  })
 })

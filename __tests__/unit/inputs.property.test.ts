@@ -53,7 +53,10 @@ describe('every input, any string', () => {
       fc.property(hostile, value => {
         const result = outcome({ ...valid, [name]: value })
         if (result !== 'ok') {
-          expect(NAMES.some(n => result.startsWith(n)) || result.startsWith('unknown input')).toBe(true)
+          expect(
+            NAMES.some(n => result.startsWith(n) || result.startsWith(`the input \`${n}\``)) ||
+              result.startsWith('unknown input')
+          ).toBe(true)
           expect(result.length).toBeLessThan(2_000)
           expect(result).not.toMatch(/\n\s+at /)
         }
@@ -99,7 +102,7 @@ describe('specs', () => {
             return parseConfig({ ...valid, check: JSON.stringify(spec) })
           } catch (error) {
             expect(error).toBeInstanceOf(InputError)
-            expect(String((error as Error).message)).toMatch(/^check/)
+            expect(String((error as Error).message)).toMatch(/^(check|the input `check`)/)
             return undefined
           }
         })()

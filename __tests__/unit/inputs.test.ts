@@ -72,7 +72,7 @@ describe('parseConfig', () => {
       { operation: 'create-check', check: 'name: a\nurl: https://a\ninterval: soon' },
       'check: interval must be a whole number above 0'
     ],
-    [{ operation: 'create-check', check: '- a' }, 'check must be a YAML or JSON mapping'],
+    [{ operation: 'create-check', check: '- a' }, 'the input `check` must be a YAML or JSON mapping'],
     [{ operation: 'get-check' }, 'get-check needs check-id or check-name'],
     [{ operation: 'get-check', 'check-id': 'a,b' }, 'check-id takes one id for get-check, got 2'],
     [{ operation: 'pause-check' }, 'pause-check needs check-id or check-name (one or more)'],
@@ -196,10 +196,10 @@ describe('targets: names with commas, ids that would address another path', () =
 
   it('a check spec that YAML turns into binary data or a set names the input check', () => {
     expect(() => parse({ operation: 'create-check', check: '!!binary AAAA' })).toThrow(
-      /^check must be a YAML or JSON mapping/
+      /^the input `check` must be a YAML or JSON mapping/
     )
     expect(() => parse({ operation: 'create-check', check: '!!set {a: null}' })).toThrow(
-      /^check must be a YAML or JSON mapping/
+      /^the input `check` must be a YAML or JSON mapping/
     )
   })
 })

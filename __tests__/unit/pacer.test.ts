@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { Pacer } from '../../src/api/pacer.js'
+import { MAX_TOTAL_SERVER_WAIT_MS, Pacer, PacingExhausted } from '../../src/api/pacer.js'
 
 function fakeClock() {
   let t = 0
@@ -149,5 +149,31 @@ describe('Pacer', () => {
       for (let i = 0; i < 4; i++) await pacer.take()
       expect(clock.time).toBe(2000)
     })
+  })
+
+  it('a server that says Remaining: 0 with a reset under 2 minutes on every answer holds a client 5 minutes in all, then it stops', async () => {
+    const clock = fakeClock()
+    const pacer = new Pacer(100, 60_000, clock)
+    let error: unknown
+    let sent = 0
+    try {
+      for (let i = 0; i < 100; i++) {
+        pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 119_000 })
+        sent++
+      }
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(PacingExhausted)
+    expect((error as Error).message).toContain('at most 5 minutes in all')
+    expect(sent).toBe(3)
+    expect(clock.time).toBeLessThanOrEqual(MAX_TOTAL_SERVER_WAIT_MS)
+  })
+
+  it('our own pacing (100 a minute) never counts against that bound', async () => {
+    const clock = fakeClock()
+    const pacer = new Pacer(2, 60_000, clock)
+    for (let i = 0; i < 20; i++) await pacer.take()
+    expect(clock.time).toBeGreaterThan(MAX_TOTAL_SERVER_WAIT_MS)
   })
 })

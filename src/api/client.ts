@@ -10,7 +10,7 @@ import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
 import { collectionOf, nextPageOf } from './pagination.js'
-import { Clock, Pacer, PacingDeadline, realClock } from './pacer.js'
+import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
@@ -114,6 +114,9 @@ export class ApiClient {
           path,
           detail: `was not sent: ${error.message} would pass the operation's time limit`
         })
+      }
+      if (error instanceof PacingExhausted) {
+        throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` })
       }
       this.throwIfCancelled(method, path)
       throw error

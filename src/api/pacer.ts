@@ -34,6 +34,14 @@ const WINDOW_SLACK_MS = 250
 /** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
 const MAX_BUDGET_WAIT_MS = 120_000
 /**
+ * All the waits the server's rate limit imposes on one client (a budget of
+ * 0 left, a 429's pause) add up to at most this: a server that says
+ * `Remaining: 0` with a reset just under 2 minutes on every answer would
+ * otherwise hold a long sync for hours. Our own pacing (100 a minute) does
+ * not count.
+ */
+export const MAX_TOTAL_SERVER_WAIT_MS = 300_000
+/**
  * Requests spent by others, beyond our own, before the budget counts as shared:
  * more than our own requests in flight could account for by arriving out of order.
  */
@@ -80,6 +88,8 @@ export class Pacer {
   }
   /** How fast others spend it (requests per ms), measured over the current window. */
   private othersRate = 0
+  /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
+  private serverWaitedMs = 0
 
   constructor(
     readonly limit: number,
@@ -173,6 +183,15 @@ export class Pacer {
         return ++this.started
       }
       if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
+      // The part of this wait the server imposed (its budget, a 429), against the overall bound.
+      const imposed = Math.max(
+        0,
+        Math.min(until, Math.max(this.blockedUntil, server.spread ? now : server.until)) - now
+      )
+      if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
+        throw new PacingExhausted(this.serverWaitedMs, imposed)
+      }
+      this.serverWaitedMs += imposed
       await this.clock.sleep(until - now, signal)
     }
   }
@@ -183,6 +202,19 @@ export class PacingDeadline extends Error {
   constructor(readonly waitMs: number) {
     super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`)
     this.name = 'PacingDeadline'
+  }
+}
+
+/** The server's rate limit has held this client too long in all: not waited for again. */
+export class PacingExhausted extends Error {
+  constructor(
+    readonly waitedMs: number,
+    readonly nextMs: number
+  ) {
+    super(
+      `the service's rate limit has already held this step ${Math.round(waitedMs / 1000)} s in all and asks ${Math.ceil(nextMs / 1000)} s more; the action waits at most ${MAX_TOTAL_SERVER_WAIT_MS / 60_000} minutes in all for it, so it stopped (another job may be spending the same key's budget)`
+    )
+    this.name = 'PacingExhausted'
   }
 }
 

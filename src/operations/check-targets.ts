@@ -3,9 +3,9 @@
  * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
-import { paths } from '../api/monitoring.js'
+import { UnsafeIdError, paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
-import { type Mapping, didYouMean } from '../values.js'
+import { type Mapping, didYouMean, idProblem } from '../values.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
@@ -76,6 +76,8 @@ export interface Named {
  */
 export function findByName(checks: Check[], name: string, where = ''): Named {
   const matches = uniqueById(checks.filter(c => c.name === name))
+  // Refused here, not only where a path is built: a read (get-check) would output it as check-id.
+  for (const check of matches) if (idProblem(check.id)) throw new UnsafeIdError(check.id)
   if (matches.length <= 1) return { check: matches[0], duplicates: [] }
   const check = survivorOf(matches)
   const duplicates = matches.filter(c => c.id !== check.id)

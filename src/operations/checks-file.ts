@@ -34,14 +34,20 @@ export interface ChecksFileOptions {
 
 /** Variables of the runner and of the action itself: never readable from a checks file. */
 const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/
-/** Names that say the value is a secret: masked in the log, *** in outputs, summary, comment and plan file. */
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i
+/**
+ * Names that say the value is a secret: masked in the log, *** in outputs,
+ * summary, comment and plan file. Wide on purpose (any KEY, PASS, SIGN,
+ * CERT...): masking a value that was not secret costs little, posting one
+ * that was costs a rotation. `${secret:NAME}` marks any other variable.
+ */
+export const SECRET_NAME =
+  /TOKEN|SECRET|PASS|PWD|PRIVATE|CREDENTIAL|KEY|AUTH|SIGN|CERT|SESSION|COOKIE|SALT|BEARER|JWT|DSN|CONN_?STR/i
 
 /** The fields of a check the action knows; the others pass through. */
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status']
 
-/** `${NAME}` (a variable), or `$${` (a literal `${`). */
-const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+/** `${NAME}` (a variable), `${secret:NAME}` (a variable that is a secret), or `$${` (a literal `${`). */
+const TEMPLATE = /\$\$\{|\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 /** The known field a name is a slip of (within two edits, case aside), if any. */
 export function suggestField(name: string): string | undefined {
@@ -77,7 +83,7 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
       line
     )
   }
-  fillTemplates(doc, (name, node) => {
+  fillTemplates(doc, (name, node, marked) => {
     if (OFF_LIMITS.test(name)) {
       fail(
         `line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`,
@@ -91,7 +97,7 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
         lineOf(node)
       )
     }
-    if (SECRET_NAME.test(name)) options.secret?.(value as string)
+    if (marked || SECRET_NAME.test(name)) options.secret?.(value as string)
     return value as string
   })
   let seq: unknown = doc.contents
@@ -136,18 +142,21 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
 
 /**
  * Replace `${NAME}` in every value of the document (never in keys) with
- * `valueOf(NAME)`; `$${` is a literal `${`.
+ * `valueOf(NAME)` (`${secret:NAME}` tells it the value is a secret); `$${` is a literal `${`.
  */
 function fillTemplates(
   doc: ReturnType<typeof yaml.parseDocument>,
-  valueOf: (name: string, node: Located) => string
+  valueOf: (name: string, node: Located, marked: boolean) => string
 ): void {
   yaml.visit(doc, {
     Scalar(key, node) {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return
-      const filled = node.value.replace(TEMPLATE, (_match: string, name: string | undefined) => {
-        return name === undefined ? '${' : valueOf(name, node as Located)
-      })
+      const filled = node.value.replace(
+        TEMPLATE,
+        (_match: string, marked: string | undefined, name: string | undefined) => {
+          return name === undefined ? '${' : valueOf(name, node as Located, marked !== undefined)
+        }
+      )
       node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled
     }
   })

@@ -143,8 +143,20 @@ export const waitForCheck: Operation = async untimed => {
           }
           if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
           const track = tracks.get(id) as Track
+          const late = clock.now() > deadline
+          try {
+            for (const between of await resultsBetween(ctx, track, check, needed)) {
+              observe(track, between, rules, needed, late)
+            }
+          } catch (error) {
+            if (error instanceof ApiError && error.kind === 'deadline') {
+              cutShort = error.message
+              return
+            }
+            throw error
+          }
           track.check = check
-          const progress = observe(track, check, rules, needed, clock.now() > deadline)
+          const progress = observe(track, check, rules, needed, late)
           if (track.streak >= needed) {
             track.passedAfterMs = clock.now() - ctx.startedAt
             pending.delete(id)
@@ -174,6 +186,31 @@ export const waitForCheck: Operation = async untimed => {
     const reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
     throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary)
   }
+}
+
+/**
+ * The results the service recorded between the last one seen and `check`'s,
+ * oldest first, as checks (its history's status, response time and time).
+ * With consecutive passes, a check that flips faster than poll-interval
+ * (up, down, up) must not pass on the results the polls happen to see: those
+ * in between are judged too. At most one history read per check and poll,
+ * and only when a newer result appeared since an earlier one was seen.
+ */
+async function resultsBetween(ctx: OperationContext, track: Track, check: Check, needed: number): Promise<Check[]> {
+  const since = track.seenUpTo
+  const now = timeOf(check.lastCheckedAt)
+  if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
+  const history = await ctx.api.checkHistory(check.id)
+  return history
+    .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
+    .filter(({ at }) => at > since && at < now)
+    .sort((a, b) => a.at - b.at)
+    .map(({ entry }) => ({
+      ...check,
+      status: entry.status ?? undefined,
+      responseTime: entry.responseTime ?? undefined,
+      lastCheckedAt: entry.checkedAt ?? undefined
+    }))
 }
 
 /**

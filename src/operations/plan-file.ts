@@ -99,7 +99,9 @@ export function planDifferences(
   for (const entry of current) {
     const match = left.get(key(entry))
     if (!match) {
-      out.push(`now also ${label(entry)}`)
+      const changes = Object.entries(isMapping(entry.changes) ? (entry.changes as Record<string, Mapping>) : {})
+      const what = changes.map(([field, change]) => `${field}: ${changeText(change)}`).join(', ')
+      out.push(`now also ${label(entry)}${what ? ` (${what})` : ''}`)
       continue
     }
     left.delete(key(entry))

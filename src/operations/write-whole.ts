@@ -1,10 +1,14 @@
 /** A report file written whole or not at all: a temporary file beside it, then a rename. */
 import { randomBytes } from 'node:crypto'
-import { rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 
-/** Write `text` to `file`; on failure nothing is left behind and the error's code is returned. */
+/**
+ * Write `text` to `file`, making its folder first if it is missing (a report
+ * path such as `reports/gate.xml`); on failure nothing is left behind.
+ */
 export async function writeWhole(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true })
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   try {
     await writeFile(temporary, text, { flag: 'wx' })
