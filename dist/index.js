@@ -4132,6 +4132,14 @@ const WINDOW_SLACK_MS = 250;
 /** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
 const MAX_BUDGET_WAIT_MS = 120_000;
 /**
+ * All the waits the server's rate limit imposes on one client (a budget of
+ * 0 left, a 429's pause) add up to at most this: a server that says
+ * `Remaining: 0` with a reset just under 2 minutes on every answer would
+ * otherwise hold a long sync for hours. Our own pacing (100 a minute) does
+ * not count.
+ */
+const MAX_TOTAL_SERVER_WAIT_MS = 300_000;
+/**
  * Requests spent by others, beyond our own, before the budget counts as shared:
  * more than our own requests in flight could account for by arriving out of order.
  */
@@ -4163,6 +4171,8 @@ class Pacer {
     }
     /** How fast others spend it (requests per ms), measured over the current window. */
     othersRate = 0;
+    /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
+    serverWaitedMs = 0;
     constructor(limit, windowMs, clock = realClock) {
         this.limit = limit;
         this.windowMs = windowMs;
@@ -4257,6 +4267,12 @@ class Pacer {
             }
             if (deadline !== undefined && until > deadline)
                 throw new PacingDeadline(until - now);
+            // The part of this wait the server imposed (its budget, a 429), against the overall bound.
+            const imposed = Math.max(0, Math.min(until, Math.max(this.blockedUntil, server.spread ? now : server.until)) - now);
+            if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
+                throw new PacingExhausted(this.serverWaitedMs, imposed);
+            }
+            this.serverWaitedMs += imposed;
             await this.clock.sleep(until - now, signal);
         }
     }
@@ -4268,6 +4284,17 @@ class PacingDeadline extends Error {
         super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`);
         this.waitMs = waitMs;
         this.name = 'PacingDeadline';
+    }
+}
+/** The server's rate limit has held this client too long in all: not waited for again. */
+class PacingExhausted extends Error {
+    waitedMs;
+    nextMs;
+    constructor(waitedMs, nextMs) {
+        super(`the service's rate limit has already held this step ${Math.round(waitedMs / 1000)} s in all and asks ${Math.ceil(nextMs / 1000)} s more; the action waits at most ${MAX_TOTAL_SERVER_WAIT_MS / 60_000} minutes in all for it, so it stopped (another job may be spending the same key's budget)`);
+        this.waitedMs = waitedMs;
+        this.nextMs = nextMs;
+        this.name = 'PacingExhausted';
     }
 }
 class PacingCancelled extends Error {
@@ -4750,6 +4777,9 @@ class ApiClient {
                     path,
                     detail: `was not sent: ${error.message} would pass the operation's time limit`
                 });
+            }
+            if (error instanceof PacingExhausted) {
+                throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` });
             }
             this.throwIfCancelled(method, path);
             throw error;
@@ -12543,6 +12573,10 @@ const statusSetting = (c) => {
  */
 function findByName(checks, name, where = '') {
     const matches = uniqueById(checks.filter(c => c.name === name));
+    // Refused here, not only where a path is built: a read (get-check) would output it as check-id.
+    for (const check of matches)
+        if (idProblem(check.id))
+            throw new UnsafeIdError(check.id);
     if (matches.length <= 1)
         return { check: matches[0], duplicates: [] };
     const check = survivorOf(matches);
@@ -13126,8 +13160,12 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
-/** Write `text` to `file`; on failure nothing is left behind and the error's code is returned. */
+/**
+ * Write `text` to `file`, making its folder first if it is missing (a report
+ * path such as `reports/gate.xml`); on failure nothing is left behind.
+ */
 async function writeWhole(file, text) {
+    await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
     const temporary = external_node_path_namespaceObject.join(external_node_path_namespaceObject.dirname(file), `.${external_node_path_namespaceObject.basename(file)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
     try {
         await (0,promises_namespaceObject.writeFile)(temporary, text, { flag: 'wx' });
@@ -13252,8 +13290,21 @@ const waitForCheck = async (untimed) => {
                     if (!check)
                         throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`);
                     const track = tracks.get(id);
+                    const late = clock.now() > deadline;
+                    try {
+                        for (const between of await resultsBetween(ctx, track, check, needed)) {
+                            observe(track, between, rules, needed, late);
+                        }
+                    }
+                    catch (error) {
+                        if (error instanceof ApiError && error.kind === 'deadline') {
+                            cutShort = error.message;
+                            return;
+                        }
+                        throw error;
+                    }
                     track.check = check;
-                    const progress = observe(track, check, rules, needed, clock.now() > deadline);
+                    const progress = observe(track, check, rules, needed, late);
                     if (track.streak >= needed) {
                         track.passedAfterMs = clock.now() - ctx.startedAt;
                         pending.delete(id);
@@ -13289,6 +13340,31 @@ const waitForCheck = async (untimed) => {
         throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary);
     }
 };
+/**
+ * The results the service recorded between the last one seen and `check`'s,
+ * oldest first, as checks (its history's status, response time and time).
+ * With consecutive passes, a check that flips faster than poll-interval
+ * (up, down, up) must not pass on the results the polls happen to see: those
+ * in between are judged too. At most one history read per check and poll,
+ * and only when a newer result appeared since an earlier one was seen.
+ */
+async function resultsBetween(ctx, track, check, needed) {
+    const since = track.seenUpTo;
+    const now = timeOf(check.lastCheckedAt);
+    if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since))
+        return [];
+    const history = await ctx.api.checkHistory(check.id);
+    return history
+        .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
+        .filter(({ at }) => at > since && at < now)
+        .sort((a, b) => a.at - b.at)
+        .map(({ entry }) => ({
+        ...check,
+        status: entry.status ?? undefined,
+        responseTime: entry.responseTime ?? undefined,
+        lastCheckedAt: entry.checkedAt ?? undefined
+    }));
+}
 /**
  * Count one result of a check; returns what it was, in words. Every result is
  * judged: one that misses resets the count, even when it repeats a time
@@ -13923,12 +13999,17 @@ class ChecksFileError extends Error {
 }
 /** Variables of the runner and of the action itself: never readable from a checks file. */
 const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/;
-/** Names that say the value is a secret: masked in the log, *** in outputs, summary, comment and plan file. */
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i;
+/**
+ * Names that say the value is a secret: masked in the log, *** in outputs,
+ * summary, comment and plan file. Wide on purpose (any KEY, PASS, SIGN,
+ * CERT...): masking a value that was not secret costs little, posting one
+ * that was costs a rotation. `${secret:NAME}` marks any other variable.
+ */
+const SECRET_NAME = /TOKEN|SECRET|PASS|PWD|PRIVATE|CREDENTIAL|KEY|AUTH|SIGN|CERT|SESSION|COOKIE|SALT|BEARER|JWT|DSN|CONN_?STR/i;
 /** The fields of a check the action knows; the others pass through. */
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status'];
-/** `${NAME}` (a variable), or `$${` (a literal `${`). */
-const TEMPLATE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${NAME}` (a variable), `${secret:NAME}` (a variable that is a secret), or `$${` (a literal `${`). */
+const TEMPLATE = /\$\$\{|\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** The known field a name is a slip of (within two edits, case aside), if any. */
 function suggestField(name) {
     return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0];
@@ -13952,7 +14033,7 @@ function parseChecksFile(text, file, options = {}) {
         const line = lineCounter.linePos(e.pos[0]).line;
         fail(`not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, line);
     }
-    fillTemplates(doc, (name, node) => {
+    fillTemplates(doc, (name, node, marked) => {
         if (OFF_LIMITS.test(name)) {
             fail(`line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`, lineOf(node));
         }
@@ -13960,7 +14041,7 @@ function parseChecksFile(text, file, options = {}) {
         if (value === undefined) {
             fail(`line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`, lineOf(node));
         }
-        if (SECRET_NAME.test(name))
+        if (marked || SECRET_NAME.test(name))
             options.secret?.(value);
         return value;
     });
@@ -14002,15 +14083,15 @@ function parseChecksFile(text, file, options = {}) {
 }
 /**
  * Replace `${NAME}` in every value of the document (never in keys) with
- * `valueOf(NAME)`; `$${` is a literal `${`.
+ * `valueOf(NAME)` (`${secret:NAME}` tells it the value is a secret); `$${` is a literal `${`.
  */
 function fillTemplates(doc, valueOf) {
     yaml_default().visit(doc, {
         Scalar(key, node) {
             if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${'))
                 return;
-            const filled = node.value.replace(TEMPLATE, (_match, name) => {
-                return name === undefined ? '${' : valueOf(name, node);
+            const filled = node.value.replace(TEMPLATE, (_match, marked, name) => {
+                return name === undefined ? '${' : valueOf(name, node, marked !== undefined);
             });
             node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled;
         }
@@ -14295,7 +14376,9 @@ function planDifferences(approved, now, redactValue = value => value) {
     for (const entry of current) {
         const match = left.get(key(entry));
         if (!match) {
-            out.push(`now also ${label(entry)}`);
+            const changes = Object.entries(isMapping(entry.changes) ? entry.changes : {});
+            const what = changes.map(([field, change]) => `${field}: ${changeText(change)}`).join(', ');
+            out.push(`now also ${label(entry)}${what ? ` (${what})` : ''}`);
             continue;
         }
         left.delete(key(entry));
@@ -14849,7 +14932,10 @@ function messageOfIssues(error) {
         const name = String(issue.path[0] ?? 'inputs');
         if (issue.code === 'unrecognized_keys')
             return `unknown input(s): ${issue.keys.join(', ')}`;
-        return `${name} ${issue.message}`;
+        // `check is not valid YAML` reads as if a check were; a spec input is named as an input.
+        return YAML_INPUTS.includes(name)
+            ? `the input \`${name}\` ${issue.message}`
+            : `${name} ${issue.message}`;
     })
         .join('; ');
 }

@@ -119,9 +119,7 @@ describe('plan-file and approved-plan', () => {
     expect(planOf('refused.json').checks).toHaveLength(4)
     // Under a regular file, no folder can be made: the write fails, naming plan-file, and leaves nothing.
     const unwritable = await sync({ 'checks-file': f, 'plan-file': `${f}/sub/plan.json`, 'dry-run': 'true' })
-    expect(unwritable.core.failed).toMatch(
-      /^plan-file one.yml\/sub\/plan.json: cannot write .* \((ENOTDIR|EEXIST)\)/
-    )
+    expect(unwritable.core.failed).toMatch(/^plan-file one.yml\/sub\/plan.json: cannot write .* \((ENOTDIR|EEXIST)\)/)
     expect(existsSync(join(dir, `${f}/sub`))).toBe(false)
     // A folder that does not exist yet is made.
     const nested = await sync({ 'checks-file': f, 'plan-file': 'plans/today/plan.json', 'dry-run': 'true' })

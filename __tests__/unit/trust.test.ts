@@ -1,0 +1,215 @@
+/**
+ * The version 3 rules for trust, at the lowest level that shows each: a
+ * resource is never its own duplicate; convergence removes only what it can
+ * prove new; secrets are masked in every form and values stay JSON; times
+ * without a zone are UTC; whole values are within a reviewer's reach; text
+ * from outside never becomes a link, a mention or a reference.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { Check, Incident } from '../../src/api/schemas.js'
+import { silentLogger } from '../../src/api/types.js'
+import { findByName } from '../../src/operations/check-targets.js'
+import { Ranked, convergeCreated, provablyNewer, survivorOf, uniqueById } from '../../src/operations/converge.js'
+import { byTitle } from '../../src/operations/incidents.js'
+import { PlanEntry, describeChanges, wholeValues } from '../../src/operations/plan.js'
+import { planDifferences } from '../../src/operations/plan-file.js'
+import { defused, markdownText } from '../../src/report/text.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { writeOutputs } from '../../src/report/outputs.js'
+import { formsOf, redact, redactValue } from '../../src/secrets.js'
+import { timeOf } from '../../src/values.js'
+
+describe('a resource is never its own duplicate (the same id listed twice is one)', () => {
+  const row: Check = { id: 'chk_1', name: 'shop', url: 'https://s.example.com/', type: 'http' }
+
+  it('uniqueById keeps the first of each id', () => {
+    expect(uniqueById([row, { ...row }, { ...row, id: 'chk_2' }]).map(c => c.id)).toEqual(['chk_1', 'chk_2'])
+  })
+
+  it('findByName: a check listed twice is one check with no duplicates (nothing to remove)', () => {
+    expect(findByName([row, { ...row }], 'shop')).toEqual({ check: row, duplicates: [] })
+  })
+
+  it('byTitle: an incident listed twice is one incident', () => {
+    const incident: Incident = { id: 'inc_1', title: 'Deploy failed', status: 'investigating', message: 'x' }
+    expect(byTitle([incident, { ...incident }], 'Deploy failed')).toEqual({ incident, duplicates: [] })
+  })
+
+  it('survivorOf with the same id twice is that resource', () => {
+    expect(survivorOf([row, { ...row }]).id).toBe('chk_1')
+  })
+})
+
+describe('convergence removes only what it can prove a racing run created', () => {
+  const converge = async (mine: Ranked, listed: Ranked[], recovered: string[] = []) => {
+    const removed: string[] = []
+    const [result] = await convergeCreated([{ ...mine, name: 'x' }], {
+      list: async () => listed.filter(i => !removed.includes(i.id)).map(i => ({ ...i, name: 'x' })),
+      nameOf: i => (i as Ranked & { name: string }).name,
+      kindOf: () => 'k',
+      remove: async duplicate => void removed.push(duplicate.id),
+      sleep: async () => {},
+      settleMs: 0,
+      log: silentLogger,
+      what: 'check',
+      recovered: new Set(recovered)
+    })
+    return { ...result, removedIds: removed }
+  }
+
+  it('without createdAt, a smaller id is not older: an unprovable one is kept and named, never deleted', async () => {
+    // The first look missed chk_a (a shifted list); this run created chk_b. chk_a may have existed all along.
+    const r = await converge({ id: 'chk_b' }, [{ id: 'chk_a' }, { id: 'chk_b' }])
+    expect(r.removedIds).toEqual(['chk_b']) // only its own: chk_a is first in order, so it is used
+    expect(r.survivor.id).toBe('chk_a')
+    const mineFirst = await converge({ id: 'chk_a' }, [{ id: 'chk_a' }, { id: 'chk_z' }])
+    expect(mineFirst.removedIds).toEqual([]) // chk_z cannot be proven new: kept, and said so
+    expect(mineFirst.kept.map(k => k.id)).toEqual(['chk_z'])
+  })
+
+  it('with createdAt, one created after this run its own create is provably new and removed', async () => {
+    const mine = { id: 'chk_m', createdAt: '2026-11-24T10:00:00Z' }
+    const later = { id: 'chk_l', createdAt: '2026-11-24T10:00:01Z' }
+    const old = { id: 'chk_o', createdAt: '2025-01-01T00:00:00Z' }
+    const r = await converge(mine, [mine, later])
+    expect(r.removedIds).toEqual(['chk_l'])
+    // An older one (the first look missed it) survives; this run removes its own, never the old one.
+    const withOld = await converge(mine, [old, mine, later])
+    expect(withOld.survivor.id).toBe('chk_o')
+    expect(withOld.removedIds.sort()).toEqual(['chk_l', 'chk_m'])
+  })
+
+  it('a create found only by looking after an ambiguous failure proves nothing: nothing is removed', async () => {
+    const r = await converge({ id: 'chk_b' }, [{ id: 'chk_a' }, { id: 'chk_b' }], ['chk_b'])
+    expect(r.removedIds).toEqual([])
+  })
+
+  it('provablyNewer reads zone-less createdAt as UTC', () => {
+    expect(
+      provablyNewer({ id: 'b', createdAt: '2026-11-24T10:00:01' }, { id: 'a', createdAt: '2026-11-24T10:00:00Z' })
+    ).toBe(true)
+    expect(provablyNewer({ id: 'b' }, { id: 'a' })).toBe(false)
+  })
+})
+
+describe('secrets in every form', () => {
+  const secret = 'p@ss w"o\\rd\t\nx'
+
+  it('every form the action may write is masked: raw, JSON-escaped, percent-encoded (either case, + for space)', () => {
+    for (const form of [
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      new URLSearchParams({ t: secret }).toString().slice(2)
+    ]) {
+      expect(redact(`before ${form} after`, [secret])).toBe('before *** after')
+    }
+    expect(formsOf('abcd')).toEqual(['abcd'])
+  })
+
+  it('a numeric secret masks the number, never a longer one that contains it', () => {
+    expect(redact('ttl 3600, not 36000 nor 13600 nor 1.3600; 3600.', ['3600'])).toBe(
+      'ttl ***, not 36000 nor 13600 nor 1.3600; ***.'
+    )
+  })
+
+  it('values are redacted field by field, then serialised: the JSON stays JSON', () => {
+    const value = { tokenTtl: 3600, other: 36000, url: `https://a/?t=${encodeURIComponent(secret)}`, [secret]: 1 }
+    const json = JSON.stringify(redactValue(value, ['3600', secret]))
+    expect(JSON.parse(json)).toEqual({ tokenTtl: '***', other: 36000, url: 'https://a/?t=***', '***': 1 })
+  })
+
+  it('outputs: result stays valid JSON with a numeric secret; text outputs are masked', () => {
+    const set: Record<string, string> = {}
+    writeOutputs((name, v) => (set[name] = v), { result: { tokenTtl: 3600, n: 36000 }, error: 'failed with 3600' }, [
+      '3600'
+    ])
+    expect(JSON.parse(set.result)).toEqual({ tokenTtl: '***', n: 36000 })
+    expect(set.error).toBe('failed with ***')
+  })
+
+  it('a plan line is redacted before it is cut: no prefix of a long token shows', () => {
+    const token = 'tok_' + 'A1b2C3d4'.repeat(8)
+    const entry: PlanEntry = {
+      action: 'update',
+      name: 'api',
+      id: 'chk_1',
+      fields: ['url'],
+      changes: { url: { from: 'https://a/?token=old', to: `https://a/?token=${token}` } }
+    }
+    const line = describeChanges(redactValue(entry, [token]))
+    expect(line).not.toContain(token.slice(0, 8))
+    expect(line).toContain('***')
+  })
+})
+
+describe('times without a zone are UTC, whatever the runner time zone', () => {
+  it('reads an ISO time without a zone as UTC, and leaves zoned ones alone', () => {
+    expect(timeOf('2026-11-24T03:30:00')).toBe(Date.UTC(2026, 10, 24, 3, 30, 0))
+    expect(timeOf('2026-11-24 03:30:00.250')).toBe(Date.UTC(2026, 10, 24, 3, 30, 0, 250))
+    expect(timeOf('2026-11-24T03:30:00+01:00')).toBe(Date.UTC(2026, 10, 24, 2, 30, 0))
+    expect(timeOf('2026-11-24T03:30:00Z')).toBe(Date.UTC(2026, 10, 24, 3, 30, 0))
+    expect(Number.isNaN(timeOf('yesterday'))).toBe(true)
+    expect(Number.isNaN(timeOf(null))).toBe(true)
+  })
+})
+
+describe('a reviewed plan never hides part of what will be applied', () => {
+  const tail = '&notify=https://attacker.example/collect'
+  const url = `https://shop.example.com/health?${'region=eu-west&'.repeat(8)}x=1${tail}`
+  const plan: PlanEntry[] = [
+    { action: 'create', name: 'shop', fields: ['url'], changes: { url: { to: url } } },
+    { action: 'delete', name: 'old', id: 'chk_9', fields: ['url'], changes: { url: { from: url } } }
+  ]
+
+  it('wholeValues holds each value the table cuts, in full', () => {
+    expect(describeChanges(plan[0])).not.toContain('attacker')
+    const whole = wholeValues(plan)
+    expect(whole).toHaveLength(2)
+    for (const line of whole) expect(line).toContain(JSON.stringify(url))
+  })
+
+  it('the summary folds them under the table, whole, where no character of them is live', () => {
+    const md = renderSummary(
+      { title: 'Plan', lines: [], tables: [], details: [{ title: 'Whole values', lines: wholeValues(plan) }] },
+      'sync-checks',
+      []
+    )
+    expect(md).toContain('<details><summary>Whole values</summary>')
+    expect(md).toContain(tail)
+    expect(md).toMatch(/```+text\n[\s\S]*attacker\.example\/collect[\s\S]*\n```+\n/)
+  })
+
+  it('a refused approved plan names what the new entry would change', () => {
+    const differences = planDifferences(
+      [],
+      [
+        {
+          action: 'update',
+          name: 'pr-web',
+          id: 'chk_1',
+          fields: ['interval'],
+          changes: { interval: { from: 45, to: 60 } }
+        }
+      ]
+    )
+    expect(differences).toEqual(['now also update "pr-web" (chk_1) (interval: 45 → 60)'])
+  })
+})
+
+describe('text from outside never becomes a link, a mention or a reference', () => {
+  it.each([
+    ['https://evil.example/x', /https:\/\//],
+    ['see www.evil.example', /www\./],
+    ['mail user@example.com', /@example/],
+    ['@octocat', /@octocat/],
+    ['#123', /#123/],
+    ['GH-12', /GH-12/],
+    ['deadbeef1234567', /deadbeef1234567/]
+  ])('%s', (value, live) => {
+    const out = defused(markdownText(value))
+    expect(out).not.toMatch(live)
+    expect(out.replace(/\u200B/g, '')).toBe(markdownText(value))
+  })
+})
