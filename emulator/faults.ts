@@ -28,6 +28,13 @@ export interface Fault {
    * follows. A client without an overall request timeout waits all that time.
    */
   trickle?: 'headers' | 'body'
+  /**
+   * A list read whose pages shift under the reader (offset paging while others
+   * write): `repeat` starts every page after the first one row early (a row was
+   * inserted at the head: page 2 repeats page 1's last row); `skip` one row late
+   * (a row at the head was deleted: one row is never shown). The data is unchanged.
+   */
+  shift?: 'repeat' | 'skip'
   trickleIntervalMs?: number
   trickleForMs?: number
 }

@@ -7,14 +7,24 @@ export type CollectionStyle = 'envelope' | 'bare' | 'cursor'
  * The page of `items` that `url` asks for (`page`, `per_page` or `cursor`):
  * a bare array with a Link header, an envelope with `links.next` and a Link
  * header, or `{data, next_cursor}`; with a next link when there are more.
+ * `shift` shows the pages as a reader sees them while others write.
  */
-export function pageOf(items: Json[], url: URL, style: CollectionStyle, pageSize: number, baseUrl: string): Answer {
+export function pageOf(
+  items: Json[],
+  url: URL,
+  style: CollectionStyle,
+  pageSize: number,
+  baseUrl: string,
+  shift?: 'repeat' | 'skip'
+): Answer {
   const size = Math.min(Math.max(Number(url.searchParams.get('per_page')) || pageSize, 1), 500)
   const cursor = url.searchParams.get('cursor')
   const page = cursor
     ? Number(Buffer.from(cursor, 'base64url').toString()) || 1
     : Math.max(Number(url.searchParams.get('page')) || 1, 1)
-  const rows = items.slice((page - 1) * size, page * size)
+  // A shifted read (faults.ts): pages after the first start one row early (repeat) or late (skip).
+  const moved = page > 1 ? (shift === 'repeat' ? -1 : shift === 'skip' ? 1 : 0) : 0
+  const rows = items.slice((page - 1) * size + moved, page * size + moved)
   const more = page * size < items.length
   const next = new URL(url.href)
   next.searchParams.set('page', String(page + 1))

@@ -262,7 +262,8 @@ export class Emulator {
         answer = dispatch(method, path, {
           store: this.store,
           body: () => jsonBody(raw),
-          page: items => pageOf(items, url, this.options.collectionStyle, this.options.pageSize, this.baseUrl)
+          page: items =>
+            pageOf(items, url, this.options.collectionStyle, this.options.pageSize, this.baseUrl, fault?.shift)
         })
       } catch (error) {
         answer = problemAnswer(error)

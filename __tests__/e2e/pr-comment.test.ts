@@ -223,6 +223,21 @@ describe('pr-comment (dist/index.js)', () => {
     expect(ours()[0].body).toContain('max-deletions')
   })
 
+  it('the workflow name in the footer and URLs in names are defused: no mention, no autolink', async () => {
+    writeFileSync(
+      join(dir, 'links.yml'),
+      '- name: "see https://evil.example/x or www.evil.example, cc @octocat"\n  url: https://l.example.com/\n'
+    )
+    const r = await step(
+      { ...syncPlan, 'checks-file': 'links.yml' },
+      { ...prEnv(), GITHUB_WORKFLOW: 'Deploy @octocat see www.evil.example' }
+    )
+    expect(r.code).toBe(0)
+    const body = ours()[0].body
+    expect(body).toContain('<sub>Written by [Deploy @\u200Boctocat see www\u200B.evil.example run]')
+    expect(body).not.toMatch(/@octocat|https:\/\/evil|www\.evil/)
+  })
+
   it('on a push event: a notice, and no request to GitHub', async () => {
     const r = await step(syncPlan, prEnv('push'))
     expect(r.code).toBe(0)
