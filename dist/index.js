@@ -13802,8 +13802,26 @@ const openIncident = async (ctx) => {
         message: await incidentMessage(ctx, failureMessage),
         status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
     };
-    return withNotes(await apply(ctx, current, changes, 'Incident updated'), notes);
+    const updated = await apply(ctx, current, changes, 'Incident updated');
+    return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated))]);
 };
+/**
+ * After open-incident updated an incident, look once more: a racing run may
+ * have resolved it and another opened a new one of the same title meanwhile
+ * (our update then reopened the first). Which of the two existed first this
+ * run cannot prove, so it resolves neither and says so.
+ */
+async function othersAfterUpdate(ctx, current, updated) {
+    if (updated.outputs.changed !== true || ctx.config.dryRun)
+        return [];
+    const title = str(current.title);
+    const others = uniqueById(await ctx.api.listIncidents()).filter(i => i.id !== current.id && sameTitle(i.title, title, false) && !isResolved(i));
+    if (others.length === 0)
+        return [];
+    const line = `Another unresolved incident titled ${JSON.stringify(title)} appeared while this run updated ${current.id}: ${others.map(i => i.id).join(', ')} (opened by a concurrent run, or missed by the first look). This run cannot prove which existed first, so it resolves neither: ${current.id} is used; resolve the one you do not want with resolve-incident and incident-id.`;
+    ctx.log.warning(line);
+    return [line];
+}
 const updateIncident = async (ctx) => {
     const { incident, notes } = await target(ctx);
     if (!incident)

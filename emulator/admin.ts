@@ -1,11 +1,13 @@
 /**
  * Admin endpoints under /__emulator (no auth): GET requests, GET state,
  * POST reset, POST faults (a Fault as JSON), POST latency
- * (`{"POST /checks": 1000}`; 0 removes a route's latency).
+ * (`{"POST /checks": 1000}`; 0 removes a route's latency), POST views
+ * (`{"createdAt": false, "zonelessTimes": true}`).
  */
 import type * as http from 'node:http'
 import type { Fault } from './faults.js'
-import { send } from './http.js'
+import { Views, viewsFrom } from './views.js'
+import { Json, send } from './http.js'
 import type { Stored } from './store.js'
 
 /** What the admin endpoints act on. */
@@ -17,6 +19,7 @@ export interface AdminTarget {
   latency: Record<string, number>
   reset: () => void
   inject: (fault: Fault) => void
+  views: Views
 }
 
 export async function admin(
@@ -53,6 +56,10 @@ export async function admin(
         else target.latency[route] = ms
       }
       return send(res, { status: 200, body: target.latency })
+    }
+    if (req.method === 'POST' && action === 'views') {
+      target.views = viewsFrom(JSON.parse(raw || '{}'), target.views)
+      return send(res, { status: 200, body: target.views as unknown as Json })
     }
     if (req.method === 'POST' && action === 'faults') {
       const fault = JSON.parse(raw || '{}') as Fault

@@ -22,6 +22,7 @@ import { Prober } from './probe.js'
 import { RateWindows } from './rate-limit.js'
 import { dispatch } from './routes.js'
 import { Store, Stored } from './store.js'
+import { DEFAULT_VIEWS, Views, viewed } from './views.js'
 
 export type { Fault } from './faults.js'
 
@@ -92,6 +93,10 @@ export class Emulator {
   private sockets = new Set<Socket>()
   /** Bumped by reset(): requests still in flight from before are dropped, never applied. */
   private generation = 0
+  /** How answers are shown (views.ts): switchable while running, e.g. no createdAt, zone-less times. */
+  views: Views = { ...DEFAULT_VIEWS }
+  /** Requests received and not yet answered (a simulation waits for none before judging). */
+  inFlight = 0
 
   constructor(options: EmulatorOptions = {}) {
     this.options = {
@@ -110,6 +115,7 @@ export class Emulator {
       rateLimitHeaders: options.rateLimitHeaders ?? true,
       createdAt: options.createdAt ?? true
     }
+    this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
     this.latency = { ...(options.latency ?? {}) }
     if (options.createLatencyMs) {
       for (const collection of ['/checks', '/incidents', '/status-pages'])
@@ -174,7 +180,13 @@ export class Emulator {
     this.requests = []
     this.faultList = new FaultList()
     this.rateWindows.clear()
+    this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
     this.generation++
+  }
+
+  /** Remove every fault still in force (data, requests and views stay). */
+  clearFaults(): void {
+    this.faultList = new FaultList()
   }
 
   /** Connections open now (a client that gave up has closed its own). */
@@ -215,6 +227,22 @@ export class Emulator {
     const path = url.pathname.replace(/^\/v1(?=\/|$)/, '')
     const record: RequestRecord = { method, path: path + url.search, status: 0, at: Date.now(), authorized: false }
     this.requests.push(record)
+    this.inFlight++
+    try {
+      await this.answer(req, res, url, method, path, record)
+    } finally {
+      this.inFlight--
+    }
+  }
+
+  private async answer(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    method: string,
+    path: string,
+    record: RequestRecord
+  ): Promise<void> {
     let raw = ''
     let tooLarge = false
     req.setEncoding('utf8')
@@ -283,6 +311,7 @@ export class Emulator {
       }
     }
     record.status = answer.status
+    answer = { ...answer, body: viewed(answer.body, this.views) as Answer['body'] }
     if (fault?.trickle) trickle(res, answer, fault)
     else send(res, answer)
   }

@@ -85,3 +85,38 @@ describe('resolve-incident by title', () => {
     expect(incidents()).toHaveLength(2)
   })
 })
+
+describe('open-incident racing a resolve and another open (found by the seeded simulation, seed 1160)', () => {
+  it('looks again after its update: a new unresolved incident of the title is named, neither is resolved', async () => {
+    const old = emulator.seedIncident({ title: 'Deploy failed', message: 'before', status: 'investigating' })
+    // While our PUT waits (a slow answer, as after a 429's Retry-After), another run resolves the incident and
+    // a third, seeing none unresolved, opens a new one: our PUT then reopens the first.
+    emulator.inject({ method: 'PUT', path: `/incidents/${old.id}`, delayMs: 400, times: 1 })
+    let racer = ''
+    setTimeout(() => {
+      Object.assign(emulator.incidents.get(old.id) ?? {}, { status: 'resolved' })
+      racer = emulator.seedIncident({ title: 'Deploy failed', message: 'racer', status: 'investigating' }).id
+    }, 150)
+    const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs['incident-id']).toBe(old.id)
+    const unresolved = incidents().filter(i => i.status !== 'resolved')
+    expect(unresolved.map(i => i.id).sort()).toEqual([old.id, racer].sort())
+    const warning = core.logs.find(l => l.startsWith('warning: Another unresolved incident'))
+    expect(warning).toContain(racer)
+    expect(warning).toContain(`${old.id} is used`)
+    expect(core.summaryText).toContain(racer.replace('_', '\\_'))
+  })
+
+  it('without a race it looks once more and says nothing; a re-run that changes nothing does not look', async () => {
+    const old = emulator.seedIncident({ title: 'Deploy failed', message: 'before', status: 'investigating' })
+    const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
+    expect(core.outputs.changed).toBe('true')
+    expect(core.logs.filter(l => l.startsWith('warning:'))).toEqual([])
+    expect(emulator.requests.map(r => `${r.method} ${r.path}`)).toEqual([
+      'GET /incidents',
+      `PUT /incidents/${old.id}`,
+      'GET /incidents'
+    ])
+  })
+})

@@ -19,6 +19,8 @@ export interface SeenRequest {
   method: string
   path: string
   authorization: string
+  /** The request's body as sent ('' for none). */
+  body: string
 }
 
 export class FakeGitHub {
@@ -89,7 +91,8 @@ export class FakeGitHub {
     this.requests.push({
       method: req.method ?? '',
       path: url.pathname + url.search,
-      authorization: req.headers.authorization ?? ''
+      authorization: req.headers.authorization ?? '',
+      body
     })
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers })

@@ -53,6 +53,8 @@ export interface StepOptions {
   state?: Record<string, string>
   /** Run the post step's entry (dist/post.js), as the runner does; default: when `state` is given. */
   post?: boolean
+  /** Another build's folder holding index.js and post.js (default: this repository's dist/). */
+  distDir?: string
   node?: string
   /** Options for node before the bundle (e.g. `--import hook.mjs`). */
   nodeArgs?: string[]
@@ -84,7 +86,13 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
   return new Promise((resolve, reject) => {
     const child = spawn(
       options.node ?? process.execPath,
-      [...(options.nodeArgs ?? []), (options.post ?? options.state !== undefined) ? POST_BUNDLE : BUNDLE],
+      [
+        ...(options.nodeArgs ?? []),
+        join(
+          options.distDir ?? join(ROOT, 'dist'),
+          (options.post ?? options.state !== undefined) ? 'post.js' : 'index.js'
+        )
+      ],
       {
         env,
         cwd: options.cwd ?? ROOT
