@@ -814,9 +814,9 @@ __nccwpck_require__.d(platform_namespaceObject, {
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
-var core_namespaceObject = {};
-__nccwpck_require__.r(core_namespaceObject);
-__nccwpck_require__.d(core_namespaceObject, {
+var lib_core_namespaceObject = {};
+__nccwpck_require__.r(lib_core_namespaceObject);
+__nccwpck_require__.d(lib_core_namespaceObject, {
   ExitCode: () => (ExitCode),
   addPath: () => (addPath),
   debug: () => (debug),
@@ -849,2953 +849,9 @@ __nccwpck_require__.d(core_namespaceObject, {
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function issue(name, message = '') {
-    issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./src/lazy/undici.cjs
-var undici = __nccwpck_require__(5669);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = _summary;
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function debug(message) {
-    issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: ./src/lazy/yaml.cjs
+var yaml = __nccwpck_require__(4488);
+var yaml_default = /*#__PURE__*/__nccwpck_require__.n(yaml);
 ;// CONCATENATED MODULE: ./src/values.ts
 /** Plain values as JSON and YAML give them: the one definition of "a mapping" every layer uses. */
 /** A plain object (JSON's object, YAML's map): not an array, a Set, a Map or binary data. */
@@ -3870,6 +926,223 @@ function timeOf(value) {
     const zoneless = ZONELESS.exec(text);
     return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text);
 }
+
+;// CONCATENATED MODULE: ./src/parse.ts
+/**
+ * Pure parsers for the runner's input strings. Each returns a value or throws
+ * a ValueError that names nothing but the problem; the caller (inputs.ts)
+ * adds the input's name.
+ */
+
+
+/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
+class ValueError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ValueError';
+    }
+}
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The largest duration any input accepts: one day. */
+const MAX_DURATION_MS = 24 * 3_600_000;
+/** Show a value in an error message: quoted, one line, at most 60 characters. */
+function quote(value) {
+    const oneLine = JSON.stringify(value);
+    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
+}
+/**
+ * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ */
+function parseDuration(value) {
+    const text = value.trim();
+    let ms;
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        ms = Number(text) * 1000;
+    }
+    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+        ms = 0;
+        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+            ms += Number(match[1]) * UNIT_MS[match[2]];
+        }
+    }
+    else {
+        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
+    }
+    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
+        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
+    }
+    return Math.round(ms);
+}
+/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
+function parseBoolean(value) {
+    const text = value.trim();
+    if (['true', 'True', 'TRUE'].includes(text))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(text))
+        return false;
+    throw new ValueError(`must be true or false, got ${quote(value)}`);
+}
+/**
+ * A list: a value that holds a line break splits on line breaks only (so
+ * items may contain commas); one without splits on commas. Items are trimmed,
+ * empty ones dropped.
+ */
+function parseList(value) {
+    return value
+        .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
+        .map(item => item.trim())
+        .filter(item => item !== '');
+}
+/** A whole number within bounds. */
+function parseWholeNumber(value, min, max) {
+    const text = value.trim();
+    if (!/^\d+$/.test(text)) {
+        throw new ValueError(`must be a whole number, got ${quote(value)}`);
+    }
+    const n = Number(text);
+    if (n < min || n > max) {
+        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
+    }
+    return n;
+}
+/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
+function parseMilliseconds(value) {
+    const text = value.trim();
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const n = Number(text);
+        if (n > MAX_DURATION_MS)
+            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
+        return n;
+    }
+    try {
+        return parseDuration(text);
+    }
+    catch {
+        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
+    }
+}
+/** The furthest back `since` may reach. */
+const MAX_SINCE_MS = 366 * 86_400_000;
+/**
+ * `since`: a duration back from the step's start (`90m`, `48h`, `7d`), or an
+ * ISO 8601 date (`2026-11-23`, midnight UTC) or time with its offset
+ * (`2026-11-23T08:00:00Z`, `...+02:00`). A date that does not exist is refused.
+ */
+function parseSince(value) {
+    const text = value.trim();
+    const bad = () => new ValueError(`must be a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z), got ${quote(value)}`);
+    const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text);
+    if (iso) {
+        const [, y, m, d] = iso;
+        const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+        if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
+            throw new ValueError(`names a day that does not exist, got ${quote(value)}`);
+        }
+        const at = Date.parse(text);
+        if (Number.isNaN(at))
+            throw bad();
+        return { at };
+    }
+    const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text);
+    let agoMs;
+    if (long)
+        agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000);
+    else {
+        try {
+            agoMs = parseDuration(text);
+        }
+        catch {
+            throw bad();
+        }
+    }
+    if (agoMs > MAX_SINCE_MS)
+        throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`);
+    return { agoMs };
+}
+/**
+ * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
+ * and syntax errors are errors that give the line where the parser knows it.
+ */
+function parseYaml(text) {
+    const lines = new (yaml_default()).LineCounter();
+    const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+    if (doc.errors.length > 0) {
+        const first = doc.errors[0];
+        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
+        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+}
+/** A YAML or JSON mapping (object); anything else is an error. */
+function parseMapping(text) {
+    const value = parseYaml(text);
+    if (!isMapping(value)) {
+        const kind = value === null
+            ? 'empty'
+            : Array.isArray(value)
+                ? 'a list'
+                : typeof value === 'object'
+                    ? `a ${value.constructor?.name ?? 'tagged value'}`
+                    : `a ${typeof value}`;
+        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
+    }
+    return value;
+}
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** base-url: https (plain http only to a loopback host), no credentials, query or fragment; no trailing slash. */
+function parseBaseUrl(value) {
+    let url;
+    try {
+        url = new URL(value.trim());
+    }
+    catch {
+        throw new ValueError(`must be an absolute URL such as https://api.example.com/v1, got ${quote(value)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new ValueError(`must be an https URL, got ${quote(url.protocol)}`);
+    }
+    if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+        throw new ValueError(`must use https: the API key is only sent over plain http to a loopback host (localhost, 127.x.x.x, [::1]), got host ${quote(url.hostname)}`);
+    }
+    if (url.username || url.password) {
+        throw new ValueError('must not contain a user name or password');
+    }
+    if (url.search || url.hash) {
+        throw new ValueError('must not contain a query (?...) or fragment (#...)');
+    }
+    return url.href.replace(/\/+$/, '');
+}
+/** api-key: one token of printable ASCII (it goes into a header); the value is never echoed. */
+function parseApiKey(value) {
+    const key = value.trim();
+    // Never echo the value: it is a secret.
+    if (/[\s\u0000-\u001f\u007f]/.test(key)) {
+        throw new ValueError('must be a single token without spaces, line breaks or control characters');
+    }
+    // It goes into the Authorization header, which takes printable ASCII only.
+    if (/[^\u0021-\u007e]/.test(key)) {
+        throw new ValueError('must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character');
+    }
+    return key;
+}
+/** One line without control characters, trimmed. */
+const oneLine = (value) => {
+    const trimmed = value.trim();
+    if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
+        throw new ValueError(`must be one line without control characters, got ${quote(value)}`);
+    }
+    return trimmed;
+};
+/** An id that addresses one resource (not empty, . or ..). */
+const anId = (value) => {
+    const id = oneLine(value);
+    const problem = idProblem(id);
+    if (problem)
+        throw new ValueError(`is ${quote(id)}: ${problem}`);
+    return id;
+};
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
@@ -4003,307 +1276,6 @@ function isAmbiguous(error) {
     return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408);
 }
 
-;// CONCATENATED MODULE: ./src/api/body.ts
-
-
-/** The JSON of an answer; undefined for an empty body. */
-function jsonOf(method, response, names) {
-    const text = response.body.trim();
-    if (text === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new ApiError({
-            kind: 'invalid-response',
-            method,
-            path: names.pathOf(response.url),
-            status: response.status,
-            detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(names.clean(text).slice(0, 120))}`
-        });
-    }
-}
-/** `value` checked against `schema`; the first problem names its field. */
-function parseAs(schema, value, method, url, what, names) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    const issue = result.error.issues[0];
-    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new ApiError({
-        kind: 'invalid-response',
-        method,
-        path: names.pathOf(url),
-        detail: `returned ${what} that does not match the API: ${where}${issue.message}`
-    });
-}
-/** A single resource of an answer: `{data: {...}}` or the bare object. */
-function readOne(schema, method, response, what, names) {
-    const body = jsonOf(method, response, names);
-    const value = isMapping(body) && isMapping(body.data) ? body.data : body;
-    return parseAs(schema, value, method, response.url, what, names);
-}
-
-;// CONCATENATED MODULE: ./src/api/pagination.ts
-/**
- * How a collection comes back and where its next page is: the API document
- * says neither, so every common form is read (see docs/api-assumptions.md).
- * Pure functions; the client follows the pages and refuses other origins.
- */
-
-/** Rows of a collection: a bare array, or `data` / `items` / `results`. */
-function collectionOf(body) {
-    if (Array.isArray(body))
-        return body;
-    if (isMapping(body)) {
-        for (const key of ['data', 'items', 'results']) {
-            if (Array.isArray(body[key]))
-                return body[key];
-        }
-    }
-    return undefined;
-}
-/** The `rel="next"` target of a Link header. */
-function parseLinkNext(header) {
-    if (!header)
-        return undefined;
-    const text = Array.isArray(header) ? header.join(',') : header;
-    for (const part of text.split(/,(?=\s*<)/)) {
-        const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-        if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]))
-            return match[1];
-    }
-    return undefined;
-}
-/**
- * The next page after `current`, if the answer signals one: a Link header;
- * else a next URL in the body (`links.next`, `next`, `meta.next`: absolute,
- * under the base path, relative to the base URL, or a `?query`); else a
- * cursor (`nextCursor`, `next_cursor`, `meta.cursor`...) sent as `?cursor=`.
- * Another origin is returned as it is: the caller refuses it.
- */
-function nextPageOf(link, body, current, base) {
-    const linked = parseLinkNext(link);
-    if (linked)
-        return new URL(linked, current);
-    if (!isMapping(body))
-        return undefined;
-    const links = isMapping(body.links) ? body.links : undefined;
-    const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined;
-    const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '');
-    const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(v => typeof v === 'string' && v !== '');
-    if (urlLike && /^(https?:\/\/|\/|\?)|\//.test(urlLike))
-        return resolveNext(urlLike, current, base);
-    if (!urlLike && !cursor)
-        return undefined;
-    const next = new URL(current.href);
-    next.searchParams.set('cursor', (urlLike ?? cursor));
-    return next;
-}
-/** A body's next link: absolute, origin-relative under the base path, or relative to the base URL. */
-function resolveNext(next, current, base) {
-    if (/^https?:\/\//.test(next))
-        return new URL(next);
-    if (next.startsWith('?'))
-        return new URL(next, current);
-    if (next.startsWith(base.pathname))
-        return new URL(next, base.origin);
-    return new URL(next.replace(/^\/+/, ''), base);
-}
-
-;// CONCATENATED MODULE: ./src/api/pacer.ts
-const realClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise(resolve => {
-        if (signal?.aborted)
-            return resolve();
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    })
-};
-/** Slack added to the window for the time a request takes to reach the server. */
-const WINDOW_SLACK_MS = 250;
-/** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
-const MAX_BUDGET_WAIT_MS = 120_000;
-/**
- * All the waits the server's rate limit imposes on one client (a budget of
- * 0 left, a 429's pause) add up to at most this: a server that says
- * `Remaining: 0` with a reset just under 2 minutes on every answer would
- * otherwise hold a long sync for hours. Our own pacing (100 a minute) does
- * not count.
- */
-const MAX_TOTAL_SERVER_WAIT_MS = 300_000;
-/**
- * Requests spent by others, beyond our own, before the budget counts as shared:
- * more than our own requests in flight could account for by arriving out of order.
- */
-const SHARED_AFTER = 4;
-/** Others' pace is measured over at least this long, so that two answers close together do not inflate it. */
-const MIN_PACE_SPAN_MS = 1000;
-class Pacer {
-    limit;
-    windowMs;
-    clock;
-    starts = [];
-    blockedUntil = 0;
-    queue = Promise.resolve();
-    /** Requests started so far: each start's number is its ticket. */
-    started = 0;
-    lastStartAt = Number.NEGATIVE_INFINITY;
-    /** The newest budget the server stated, and the first one of the same window. */
-    server;
-    windowFirst;
-    /**
-     * Others spend the same budget: seen in the server's counts (for the rest of
-     * this client's life: they are likely still there in the next window), or
-     * assumed for this window because it was more than half spent when we came.
-     */
-    othersSeen = false;
-    joinedSpent = false;
-    get shared() {
-        return this.othersSeen || this.joinedSpent;
-    }
-    /** How fast others spend it (requests per ms), measured over the current window. */
-    othersRate = 0;
-    /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
-    serverWaitedMs = 0;
-    constructor(limit, windowMs, clock = realClock) {
-        this.limit = limit;
-        this.windowMs = windowMs;
-        this.clock = clock;
-    }
-    /**
-     * Wait for a slot; resolves with the request's ticket (give it to `observe`)
-     * when it may start. Slots are handed out in call order. When the slot comes
-     * after `deadline` (ms), rejects at once with a PacingDeadline instead of
-     * waiting; when `signal` aborts, the wait ends with a PacingCancelled.
-     */
-    take(deadline, signal) {
-        const turn = this.queue.then(() => this.waitForSlot(deadline, signal));
-        this.queue = turn.then(() => undefined, () => undefined);
-        return turn;
-    }
-    /** After a 429: nobody starts before `ms` from now. */
-    pause(ms) {
-        this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
-    }
-    /** The server's rate-limit headers on the answer to request `ticket`. */
-    observe(ticket, budget) {
-        if (budget.resetInMs > MAX_BUDGET_WAIT_MS)
-            return;
-        const now = this.clock.now();
-        const seen = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now };
-        const current = this.server;
-        // A new window: the known one has passed, or the budget went up with a later reset (reset
-        // headers are whole seconds, so a later reset alone is not enough).
-        const newWindow = !current ||
-            now >= current.resetAt ||
-            (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining);
-        if (!newWindow && ticket < current.ticket)
-            return; // an older answer that arrived late
-        if (newWindow) {
-            this.server = seen;
-            this.windowFirst = seen;
-            this.joinedSpent = false;
-            this.othersRate = 0;
-            // Joining a window that is already more than half spent: assume whoever spent it is still
-            // at it, and spread from the start rather than burst into what is left.
-            const limit = budget.limit;
-            if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) {
-                this.joinedSpent = true;
-            }
-            return;
-        }
-        this.server = seen;
-        const first = this.windowFirst;
-        const others = first.remaining - seen.remaining - (seen.ticket - first.ticket);
-        if (others > SHARED_AFTER)
-            this.othersSeen = true;
-        if (this.shared)
-            this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS);
-    }
-    /**
-     * When the server's stated budget lets the next request start (now if it says
-     * nothing). `spread` marks a wait that only spaces requests out: one that
-     * would pass the caller's deadline is not made (the request goes now).
-     */
-    serverAllows(now) {
-        const server = this.server;
-        if (!server || now >= server.resetAt)
-            return { until: now, spread: false };
-        // Our own requests started after the observed one may not be counted in it yet; nor what
-        // others (at the pace they showed) have spent since it was said.
-        const others = this.shared ? Math.floor(this.othersRate * (now - server.at)) : 0;
-        const left = server.remaining - (this.started - server.ticket) - others;
-        if (left <= 0)
-            return { until: server.resetAt, spread: false };
-        if (!this.shared)
-            return { until: now, spread: false };
-        return { until: Math.max(now, this.lastStartAt + (server.resetAt - now) / left), spread: true };
-    }
-    async waitForSlot(deadline, signal) {
-        for (;;) {
-            if (signal?.aborted)
-                throw new PacingCancelled();
-            const now = this.clock.now();
-            const window = this.windowMs + WINDOW_SLACK_MS;
-            while (this.starts.length > 0 && this.starts[0] <= now - window)
-                this.starts.shift();
-            const server = this.serverAllows(now);
-            const spread = server.spread && deadline !== undefined && server.until > deadline ? now : server.until;
-            let until = Math.max(now, this.blockedUntil, spread);
-            if (until <= now && this.starts.length >= this.limit)
-                until = this.starts[0] + window;
-            if (until <= now) {
-                this.starts.push(now);
-                this.lastStartAt = now;
-                return ++this.started;
-            }
-            if (deadline !== undefined && until > deadline)
-                throw new PacingDeadline(until - now);
-            // The part of this wait the server imposed (its budget, a 429), against the overall bound.
-            const imposed = Math.max(0, Math.min(until, Math.max(this.blockedUntil, server.spread ? now : server.until)) - now);
-            if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
-                throw new PacingExhausted(this.serverWaitedMs, imposed);
-            }
-            this.serverWaitedMs += imposed;
-            await this.clock.sleep(until - now, signal);
-        }
-    }
-}
-/** The next slot comes after the caller's deadline: not waited for. */
-class PacingDeadline extends Error {
-    waitMs;
-    constructor(waitMs) {
-        super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`);
-        this.waitMs = waitMs;
-        this.name = 'PacingDeadline';
-    }
-}
-/** The server's rate limit has held this client too long in all: not waited for again. */
-class PacingExhausted extends Error {
-    waitedMs;
-    nextMs;
-    constructor(waitedMs, nextMs) {
-        super(`the service's rate limit has already held this step ${Math.round(waitedMs / 1000)} s in all and asks ${Math.ceil(nextMs / 1000)} s more; the action waits at most ${MAX_TOTAL_SERVER_WAIT_MS / 60_000} minutes in all for it, so it stopped (another job may be spending the same key's budget)`);
-        this.waitedMs = waitedMs;
-        this.nextMs = nextMs;
-        this.name = 'PacingExhausted';
-    }
-}
-class PacingCancelled extends Error {
-    constructor() {
-        super('cancelled while waiting for a request slot');
-        this.name = 'PacingCancelled';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/api/retry.ts
 /**
  * The retry policy, in one place: what may be retried, and how long to wait.
@@ -4407,550 +1379,6 @@ function decide(method, attempt, maxRetries, outcome, now, random = Math.random)
     if (attempt > maxRetries)
         return { retry: false, reason: 'out of retries' };
     return { retry: true, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined };
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * One HTTP exchange: send a request, read the whole answer, within one time
- * limit that covers connecting, the headers and the body. At the limit the
- * request is aborted and its socket destroyed, so a server that trickles bytes
- * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
- * through the agent `@actions/http-client` builds for the URL. Redirects are
- * followed within the origin only (`exchangeFollowing`), so the key never
- * leaves it.
- */
-
-
-
-/** Certificate problems: retrying cannot help; trusting the CA can. */
-const TLS_CODES = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'CERT_UNTRUSTED',
-    'CERT_REJECTED',
-    'CERT_SIGNATURE_FAILURE',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-    'HOSTNAME_MISMATCH'
-]);
-const NETWORK_REASONS = {
-    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
-    ECONNRESET: 'the connection was reset',
-    ENOTFOUND: 'the host name could not be resolved (check base-url)',
-    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
-    ETIMEDOUT: 'the connection timed out',
-    EHOSTUNREACH: 'the host is unreachable',
-    ENETUNREACH: 'the network is unreachable',
-    EPIPE: 'the connection was closed'
-};
-/** How a low-level failure reads in a message (without method and path). */
-function networkReason(error) {
-    if (error.code && NETWORK_REASONS[error.code])
-        return `${NETWORK_REASONS[error.code]} [${error.code}]`;
-    if (error.message === 'socket hang up')
-        return 'the connection was dropped before an answer (socket hang up)';
-    return error.message || String(error);
-}
-/**
- * Send one request and read the answer. Throws an ApiError of kind `timeout`,
- * `network`, `tls` or `invalid-response`, naming `method` and `path`.
- */
-function exchange(method, url, headers, body, options, names) {
-    const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
-    return new Promise((resolve, reject) => {
-        let settled = false;
-        let request;
-        const finish = (error, value) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            if (error) {
-                // Abort: the request and its socket go, whatever stage they were at.
-                request?.destroy();
-                reject(error);
-            }
-            else
-                resolve(value);
-        };
-        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
-        const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        const requestHeaders = { ...headers };
-        if (body !== undefined)
-            requestHeaders['Content-Length'] = String(Buffer.byteLength(body));
-        try {
-            request = lib.request({
-                protocol: url.protocol,
-                // URL keeps IPv6 literals in brackets; the socket wants the bare address.
-                hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-                port: url.port || undefined,
-                path: url.pathname + url.search,
-                method,
-                headers: requestHeaders,
-                agent: options.agentFor?.(url)
-            });
-        }
-        catch (error) {
-            finish(fail('network', `could not be sent: ${error.message}`));
-            return;
-        }
-        request.on('error', (error) => {
-            const code = error.code ?? '';
-            if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
-                finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
-                    'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
-                return;
-            }
-            const proxy = options.proxyFor?.(url);
-            if (proxy) {
-                finish(fail('network', `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`));
-                return;
-            }
-            finish(fail('network', `failed: ${networkReason(error)}`));
-        });
-        request.on('response', (response) => {
-            const chunks = [];
-            let size = 0;
-            response.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > options.maxBytes) {
-                    finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`));
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            response.on('end', () => finish(undefined, {
-                status: response.statusCode ?? 0,
-                headers: response.headers,
-                body: Buffer.concat(chunks).toString('utf8')
-            }));
-            response.on('error', (error) => finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`)));
-            response.on('close', () => {
-                if (!response.complete)
-                    finish(fail('network', 'failed: the connection was closed before the whole answer arrived'));
-            });
-        });
-        request.end(body);
-    });
-}
-const MAX_REDIRECTS = 5;
-/**
- * `exchange`, following redirects within `origin` (at most 5; a 303 becomes a
- * GET). `before` is called before each request is sent (to stop on a cancel,
- * to log); `pathOf` names a URL in messages. Resolves with the last answer and
- * its URL.
- */
-async function exchangeFollowing(first, headers, options, route) {
-    const names = { method: first.method, path: route.pathOf(first.url) };
-    const refuse = (status, detail) => new ApiError({ kind: 'redirect', method: names.method, path: names.path, status, detail });
-    let hop = first;
-    for (let hops = 0;; hops++) {
-        route.before(hop);
-        const answer = await exchange(hop.method, hop.url, headers(hop), hop.body, options, names);
-        const location = answer.headers.location;
-        if (![301, 302, 303, 307, 308].includes(answer.status) || !location)
-            return { ...answer, url: hop.url };
-        let next;
-        try {
-            next = new URL(location, hop.url);
-        }
-        catch {
-            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to an invalid Location header, ${JSON.stringify(route.clean(location).slice(0, 200))}; not followed`);
-        }
-        if (next.origin !== route.origin) {
-            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`);
-        }
-        if (hops >= MAX_REDIRECTS)
-            throw refuse(answer.status, `was redirected more than ${MAX_REDIRECTS} times`);
-        hop = answer.status === 303 ? { method: 'GET', url: next, body: undefined } : { ...hop, url: next };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/types.ts
-const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-/**
- * Secrets in what the action writes: every form of a secret becomes ***.
- *
- * A secret can reach a report in more than its raw form: inside JSON text it
- * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
- * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
- * replaced. Text is redacted before anything shortens it, so no part of a
- * secret survives a cut; structured values (`result`, the plan file) are
- * redacted value by value and then serialised, so the JSON stays JSON.
- */
-/** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
-const MIN_SECRET_LENGTH = 4;
-const hexLower = (text) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase());
-/** Every form in which `secret` may appear in text the action writes. */
-function formsOf(secret) {
-    const json = JSON.stringify(secret).slice(1, -1);
-    const component = encodeURIComponent(secret);
-    const form = new URLSearchParams({ s: secret }).toString().slice(2);
-    const uri = (() => {
-        try {
-            return encodeURI(secret);
-        }
-        catch {
-            return secret; // a lone surrogate: it has no encoded form
-        }
-    })();
-    const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)];
-    return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))];
-}
-/** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
-const NUMERIC = /^[-+]?\d+(\.\d+)?$/;
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-function replacer(secrets) {
-    const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort((a, b) => b.length - a.length);
-    return text => {
-        let out = text;
-        for (const form of forms) {
-            if (!out.includes(form))
-                continue;
-            out = NUMERIC.test(form)
-                ? out.replace(new RegExp(`(?<!\\d|\\d\\.)${escapeRegExp(form)}(?!\\d|\\.\\d)`, 'g'), '***')
-                : out.split(form).join('***');
-        }
-        return out;
-    };
-}
-/** `text` with every form of every secret replaced by ***. Redact before shortening. */
-function redact(text, secrets) {
-    return secrets.length === 0 ? text : replacer(secrets)(text);
-}
-/**
- * A value with every secret in it replaced, field by field (keys too): a
- * string is redacted as text; a number or boolean that is a secret becomes
- * the string ***. Serialise the result: the JSON stays valid, and no other
- * number is touched.
- */
-function redactValue(value, secrets) {
-    if (secrets.length === 0)
-        return value;
-    const text = replacer(secrets);
-    const walk = (v) => {
-        if (typeof v === 'string')
-            return text(v);
-        if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
-            return text(String(v)) === String(v) ? v : '***';
-        }
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v !== null && typeof v === 'object') {
-            return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
-        }
-        return v;
-    };
-    return walk(value);
-}
-/** A URL without its user name and password (a proxy URL may carry them). */
-function withoutCredentials(url) {
-    if (!url)
-        return url;
-    try {
-        const parsed = new URL(url);
-        if (!parsed.username && !parsed.password)
-            return url;
-        parsed.username = '';
-        parsed.password = '';
-        return parsed.href;
-    }
-    catch {
-        return '(an unparsable proxy URL)';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-/**
- * The HTTP client of the monitoring API, composed of its parts: one exchange
- * with same-origin redirects (transport.ts), the retry decision (retry.ts),
- * pacing (pacer.ts), pages (pagination.ts) and errors that name the method,
- * path, status and the server's message (errors.ts). Bearer auth; `{data: ...}`
- * or bare bodies. It knows nothing of the runner: it is given a logger.
- */
-
-
-
-
-
-
-
-
-
-const RATE_LIMIT = { limit: 100, windowMs: 60_000 };
-const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
-const DEFAULT_MAX_PAGES = 100;
-class ApiClient {
-    options;
-    /** Absolute time (ms) after which no wait starts: set by `withDeadline`. */
-    deadline;
-    log;
-    clock;
-    random;
-    maxPages;
-    transport;
-    base;
-    pacer;
-    constructor(options) {
-        this.options = options;
-        this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
-        this.log = options.log ?? silentLogger;
-        this.clock = options.clock ?? realClock;
-        this.random = options.random ?? Math.random;
-        this.pacer =
-            options.pacer === undefined ? new Pacer(RATE_LIMIT.limit, RATE_LIMIT.windowMs, this.clock) : options.pacer;
-        this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-        // @actions/http-client builds the agent for a URL: a tunnel through HTTPS_PROXY/HTTP_PROXY
-        // unless NO_PROXY (or a loopback host) says otherwise. The exchange itself is ours (transport.ts).
-        const agents = new HttpClient(options.userAgent ?? 'monitoring-action', [], { keepAlive: false });
-        this.transport = {
-            timeoutMs: options.requestTimeoutMs,
-            maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
-            agentFor: url => agents.getAgent(url.href),
-            proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
-        };
-    }
-    /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch). */
-    withDeadline(deadline) {
-        return Object.assign(Object.create(ApiClient.prototype), this, { deadline });
-    }
-    get settings() {
-        return { maxRetries: this.options.maxRetries, requestTimeoutMs: this.options.requestTimeoutMs };
-    }
-    /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
-    url(path) {
-        return new URL(path.replace(/^\/+/, ''), this.base);
-    }
-    /** How a URL is named in messages: its path relative to the base URL. */
-    pathOf(url) {
-        const basePath = this.base.pathname.replace(/\/$/, '');
-        if (url.origin === this.base.origin && url.pathname.startsWith(basePath + '/')) {
-            return url.pathname.slice(basePath.length) + url.search;
-        }
-        return url.origin === this.base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`;
-    }
-    /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
-    clean(text) {
-        return redact(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
-    }
-    // ---------------------------------------------------------------- waiting
-    /** After a cancel, nothing new is sent. */
-    throwIfCancelled(method, path) {
-        if (this.options.signal?.aborted) {
-            throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' });
-        }
-    }
-    /** Wait `ms` before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
-    async waitToRetry(ms, method, path, why) {
-        if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
-            throw new ApiError({
-                kind: 'deadline',
-                method,
-                path,
-                detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
-            });
-        }
-        this.throwIfCancelled(method, path);
-        await this.clock.sleep(ms, this.options.signal);
-        this.throwIfCancelled(method, path);
-    }
-    /** Wait for the pacer's slot (never past the deadline). Returns the pacer's ticket for this request. */
-    async pace(method, path) {
-        try {
-            return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0;
-        }
-        catch (error) {
-            if (error instanceof PacingDeadline) {
-                throw new ApiError({
-                    kind: 'deadline',
-                    method,
-                    path,
-                    detail: `was not sent: ${error.message} would pass the operation's time limit`
-                });
-            }
-            if (error instanceof PacingExhausted) {
-                throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` });
-            }
-            this.throwIfCancelled(method, path);
-            throw error;
-        }
-    }
-    // ---------------------------------------------------------------- sending
-    /** One attempt: pace, then one exchange (following same-origin redirects), within request-timeout. */
-    async attempt(method, url, body, path) {
-        const ticket = await this.pace(method, path);
-        const sent = this.clock.now();
-        const answer = await exchangeFollowing({ method, url, body }, hop => ({
-            Authorization: `Bearer ${this.options.apiKey}`,
-            Accept: 'application/json',
-            'User-Agent': this.options.userAgent ?? 'monitoring-action',
-            ...(hop.body !== undefined ? { 'Content-Type': 'application/json' } : {})
-        }), this.transport, {
-            origin: this.base.origin,
-            pathOf: u => this.pathOf(u),
-            clean: text => this.clean(text),
-            before: hop => {
-                this.throwIfCancelled(method, path);
-                this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`);
-            }
-        });
-        const budget = serverBudget(answer.headers, this.clock.now());
-        if (budget)
-            this.pacer?.observe(ticket, budget);
-        return { ...answer, attempts: 1, tookMs: this.clock.now() - sent };
-    }
-    /**
-     * Send a request with the retry policy (retry.ts `decide`). Resolves with a
-     * 2xx (or, when `allowed` says so, another) response; throws an ApiError
-     * otherwise. A POST is resent only after a 429.
-     */
-    async send(method, target, payload, allowed = () => false) {
-        const url = typeof target === 'string' ? this.url(target) : target;
-        const path = this.pathOf(url);
-        const body = payload === undefined ? undefined : JSON.stringify(payload);
-        const retries = this.options.maxRetries;
-        for (let attempt = 1;; attempt++) {
-            let response;
-            let failure;
-            try {
-                response = await this.attempt(method, url, body, path);
-            }
-            catch (error) {
-                const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
-                if (!transient)
-                    throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error;
-                failure = error;
-            }
-            if (response) {
-                response.attempts = attempt;
-                if ((response.status >= 200 && response.status < 300) || allowed(response.status))
-                    return response;
-            }
-            const outcome = response
-                ? { status: response.status, headers: response.headers }
-                : { failure: failure.kind };
-            const decision = decide(method, attempt, retries, outcome, this.clock.now(), this.random);
-            const status = response?.status;
-            if (!decision.retry) {
-                if (status === 429) {
-                    throw rateLimitError(method, path, this.clean(response?.body ?? ''), attempt, decision.tooLongMs);
-                }
-                const error = failure ?? httpError(method, path, status, this.clean(response?.body ?? ''));
-                throw attempt > 1 ? withAttempts(error, attempt) : error;
-            }
-            const seconds = `${(decision.waitMs / 1000).toFixed(1)} s`;
-            const why = status === 429
-                ? 'was rate limited (HTTP 429)'
-                : status !== undefined
-                    ? `failed: HTTP ${status}`
-                    : failure.detail;
-            // A retry is a log line, not a warning: a run whose retries end in success stays green. If
-            // they do not, the error that fails the step says how many attempts were made.
-            if (status === 429) {
-                this.pacer?.pause(decision.waitMs);
-                this.log.info(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`);
-            }
-            else if (status !== undefined) {
-                this.log.info(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`);
-            }
-            else {
-                this.log.info(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`);
-            }
-            await this.waitToRetry(decision.waitMs, method, path, why);
-        }
-    }
-    // ---------------------------------------------------------------- bodies
-    /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
-    readOne(schema, method, response, what) {
-        return readOne(schema, method, response, what, this.names);
-    }
-    /** How bodies name URLs and show server text in errors. */
-    get names() {
-        return { pathOf: url => this.pathOf(url), clean: text => this.clean(text) };
-    }
-    // ---------------------------------------------------------------- verbs
-    /** GET one resource; null on 404. */
-    async getOrNull(path, schema, what) {
-        const response = await this.send('GET', path, undefined, s => s === 404);
-        if (response.status === 404)
-            return null;
-        return this.readOne(schema, 'GET', response, what);
-    }
-    async get(path, schema, what) {
-        return this.readOne(schema, 'GET', await this.send('GET', path), what);
-    }
-    /** PUT a whole resource. Servers that answer with no body get the sent one back. */
-    async put(path, body, schema, what) {
-        const response = await this.send('PUT', path, body);
-        if (response.body.trim() === '')
-            return parseAs(schema, body, 'PUT', response.url, what, this.names);
-        return this.readOne(schema, 'PUT', response, what);
-    }
-    /**
-     * DELETE; false when the resource was already gone (404). A 404 on a retry,
-     * after an attempt that failed ambiguously, means that attempt deleted it.
-     */
-    async delete(path) {
-        const response = await this.send('DELETE', path, undefined, s => s === 404);
-        return response.status !== 404 || response.attempts > 1;
-    }
-    /**
-     * Every item of a collection, following the server's next-page signals
-     * (pagination.ts). Each id once: with offset paging, a row inserted at the
-     * head between two page reads shows the last row of one page again on the
-     * next; it is one resource (the later read of it is kept, in the first place).
-     */
-    async list(path, schema, what) {
-        const items = [];
-        const placeOf = new Map();
-        const keep = (item) => {
-            const id = item?.id;
-            if (typeof id !== 'string')
-                return void items.push(item);
-            const place = placeOf.get(id);
-            if (place === undefined)
-                placeOf.set(id, items.push(item) - 1);
-            else
-                items[place] = item;
-        };
-        const seen = new Set();
-        const stop = (at, detail) => new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail });
-        for (let next = this.url(path), page = 1; next; page++) {
-            if (page > this.maxPages)
-                throw stop(this.url(path), `has more than ${this.maxPages} pages; stopped rather than read without end`);
-            const current = next;
-            seen.add(current.href);
-            const response = await this.send('GET', current);
-            const body = jsonOf('GET', response, this.names);
-            const rows = collectionOf(body);
-            if (rows === undefined) {
-                throw new ApiError({
-                    kind: 'invalid-response',
-                    method: 'GET',
-                    path: this.pathOf(current),
-                    detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
-                });
-            }
-            rows.forEach((row, i) => keep(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
-            next = nextPageOf(response.headers.link, body, current, this.base);
-            if (next && next.origin !== this.base.origin) {
-                throw stop(current, `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`);
-            }
-            if (next && seen.has(next.href))
-                throw stop(current, 'returned a next-page link to a page already read; stopped');
-        }
-        return items;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/api/create.ts
@@ -12086,228 +8514,6 @@ class MonitoringApi {
     }
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: ./src/lazy/yaml.cjs
-var yaml = __nccwpck_require__(4488);
-var yaml_default = /*#__PURE__*/__nccwpck_require__.n(yaml);
-;// CONCATENATED MODULE: ./src/parse.ts
-/**
- * Pure parsers for the runner's input strings. Each returns a value or throws
- * a ValueError that names nothing but the problem; the caller (inputs.ts)
- * adds the input's name.
- */
-
-
-/** A problem with a value; `inputs.ts` prefixes it with the input's name. */
-class ValueError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ValueError';
-    }
-}
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** The largest duration any input accepts: one day. */
-const MAX_DURATION_MS = 24 * 3_600_000;
-/** Show a value in an error message: quoted, one line, at most 60 characters. */
-function quote(value) {
-    const oneLine = JSON.stringify(value);
-    return oneLine.length > 62 ? `${oneLine.slice(0, 58)}..."` : oneLine;
-}
-/**
- * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
- */
-function parseDuration(value) {
-    const text = value.trim();
-    let ms;
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        ms = Number(text) * 1000;
-    }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
-        ms = 0;
-        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-            ms += Number(match[1]) * UNIT_MS[match[2]];
-        }
-    }
-    else {
-        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
-    }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
-        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
-    }
-    return Math.round(ms);
-}
-/** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
-function parseBoolean(value) {
-    const text = value.trim();
-    if (['true', 'True', 'TRUE'].includes(text))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(text))
-        return false;
-    throw new ValueError(`must be true or false, got ${quote(value)}`);
-}
-/**
- * A list: a value that holds a line break splits on line breaks only (so
- * items may contain commas); one without splits on commas. Items are trimmed,
- * empty ones dropped.
- */
-function parseList(value) {
-    return value
-        .split(/\r?\n|\r/.test(value) ? /\r?\n|\r/ : ',')
-        .map(item => item.trim())
-        .filter(item => item !== '');
-}
-/** A whole number within bounds. */
-function parseWholeNumber(value, min, max) {
-    const text = value.trim();
-    if (!/^\d+$/.test(text)) {
-        throw new ValueError(`must be a whole number, got ${quote(value)}`);
-    }
-    const n = Number(text);
-    if (n < min || n > max) {
-        throw new ValueError(`must be between ${min} and ${max}, got ${quote(value)}`);
-    }
-    return n;
-}
-/** A non-negative number (`800`, `250.5`) or a duration with a unit (`800ms`, `1s`), as milliseconds. */
-function parseMilliseconds(value) {
-    const text = value.trim();
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        const n = Number(text);
-        if (n > MAX_DURATION_MS)
-            throw new ValueError(`must be at most ${MAX_DURATION_MS}, got ${quote(value)}`);
-        return n;
-    }
-    try {
-        return parseDuration(text);
-    }
-    catch {
-        throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
-    }
-}
-/** The furthest back `since` may reach. */
-const MAX_SINCE_MS = 366 * 86_400_000;
-/**
- * `since`: a duration back from the step's start (`90m`, `48h`, `7d`), or an
- * ISO 8601 date (`2026-11-23`, midnight UTC) or time with its offset
- * (`2026-11-23T08:00:00Z`, `...+02:00`). A date that does not exist is refused.
- */
-function parseSince(value) {
-    const text = value.trim();
-    const bad = () => new ValueError(`must be a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z), got ${quote(value)}`);
-    const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text);
-    if (iso) {
-        const [, y, m, d] = iso;
-        const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-        if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
-            throw new ValueError(`names a day that does not exist, got ${quote(value)}`);
-        }
-        const at = Date.parse(text);
-        if (Number.isNaN(at))
-            throw bad();
-        return { at };
-    }
-    const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text);
-    let agoMs;
-    if (long)
-        agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000);
-    else {
-        try {
-            agoMs = parseDuration(text);
-        }
-        catch {
-            throw bad();
-        }
-    }
-    if (agoMs > MAX_SINCE_MS)
-        throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`);
-    return { agoMs };
-}
-/**
- * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
- * and syntax errors are errors that give the line where the parser knows it.
- */
-function parseYaml(text) {
-    const lines = new (yaml_default()).LineCounter();
-    const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
-    if (doc.errors.length > 0) {
-        const first = doc.errors[0];
-        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
-        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
-    }
-    return doc.toJS({ maxAliasCount: 100 });
-}
-/** A YAML or JSON mapping (object); anything else is an error. */
-function parseMapping(text) {
-    const value = parseYaml(text);
-    if (!isMapping(value)) {
-        const kind = value === null
-            ? 'empty'
-            : Array.isArray(value)
-                ? 'a list'
-                : typeof value === 'object'
-                    ? `a ${value.constructor?.name ?? 'tagged value'}`
-                    : `a ${typeof value}`;
-        throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`);
-    }
-    return value;
-}
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-/** base-url: https (plain http only to a loopback host), no credentials, query or fragment; no trailing slash. */
-function parseBaseUrl(value) {
-    let url;
-    try {
-        url = new URL(value.trim());
-    }
-    catch {
-        throw new ValueError(`must be an absolute URL such as https://api.example.com/v1, got ${quote(value)}`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ValueError(`must be an https URL, got ${quote(url.protocol)}`);
-    }
-    if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-        throw new ValueError(`must use https: the API key is only sent over plain http to a loopback host (localhost, 127.x.x.x, [::1]), got host ${quote(url.hostname)}`);
-    }
-    if (url.username || url.password) {
-        throw new ValueError('must not contain a user name or password');
-    }
-    if (url.search || url.hash) {
-        throw new ValueError('must not contain a query (?...) or fragment (#...)');
-    }
-    return url.href.replace(/\/+$/, '');
-}
-/** api-key: one token of printable ASCII (it goes into a header); the value is never echoed. */
-function parseApiKey(value) {
-    const key = value.trim();
-    // Never echo the value: it is a secret.
-    if (/[\s\u0000-\u001f\u007f]/.test(key)) {
-        throw new ValueError('must be a single token without spaces, line breaks or control characters');
-    }
-    // It goes into the Authorization header, which takes printable ASCII only.
-    if (/[^\u0021-\u007e]/.test(key)) {
-        throw new ValueError('must be printable ASCII (it is sent in the Authorization header); it holds a character outside that range, which usually means it was pasted with an extra character');
-    }
-    return key;
-}
-/** One line without control characters, trimmed. */
-const oneLine = (value) => {
-    const trimmed = value.trim();
-    if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
-        throw new ValueError(`must be one line without control characters, got ${quote(value)}`);
-    }
-    return trimmed;
-};
-/** An id that addresses one resource (not empty, . or ..). */
-const anId = (value) => {
-    const id = oneLine(value);
-    const problem = idProblem(id);
-    if (problem)
-        throw new ValueError(`is ${quote(id)}: ${problem}`);
-    return id;
-};
-
 ;// CONCATENATED MODULE: ./src/operations/common.ts
 
 /** JSON with sorted keys, so that equal values print equal. */
@@ -12671,7 +8877,7 @@ function convergeChecks(ctx, created, createTookMs, recovered = new Set()) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/operations/checks.ts
+;// CONCATENATED MODULE: ./src/operations/checks/checks.ts
 /**
  * Check operations: create, get, list, update, upsert, delete. Each returns
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
@@ -12842,7 +9048,7 @@ const deleteCheck = async (ctx) => {
     };
 };
 
-;// CONCATENATED MODULE: ./src/operations/stats.ts
+;// CONCATENATED MODULE: ./src/operations/gate/stats.ts
 /**
  * Figures for reports: response-time statistics, a Unicode sparkline GitHub
  * renders anywhere, times relative to now, and a mark per status. Plain text:
@@ -12916,7 +9122,7 @@ function statusMark(status, wanted = 'up') {
     return '❌';
 }
 
-;// CONCATENATED MODULE: ./src/operations/history.ts
+;// CONCATENATED MODULE: ./src/operations/gate/history.ts
 
 
 
@@ -12987,7 +9193,7 @@ const checkHistory = async (ctx) => {
     };
 };
 
-;// CONCATENATED MODULE: ./src/operations/pause.ts
+;// CONCATENATED MODULE: ./src/operations/checks/pause.ts
 /**
  * pause-check and resume-check, and the post step that resumes what a
  * pause-check with auto-resume paused (registered in registry.ts).
@@ -13118,7 +9324,76 @@ async function resumePaused(ctx, ids) {
     return checkSummary('auto-resume: checks resumed', resumed, lines);
 }
 
-;// CONCATENATED MODULE: ./src/operations/junit.ts
+;// CONCATENATED MODULE: ./src/operations/gate/judge.ts
+
+
+/** Allowance for clock skew between the runner and the service. */
+const FRESHNESS_SKEW_MS = 5_000;
+function judge(check, rules) {
+    const missed = [];
+    const status = str(check.status);
+    if (status.toLowerCase() !== rules.expectedStatus.toLowerCase()) {
+        missed.push(`status is ${status || 'empty'}, expected ${rules.expectedStatus}`);
+    }
+    if (rules.maxResponseTimeMs !== undefined) {
+        const rt = check.responseTime;
+        if (typeof rt !== 'number')
+            missed.push('no response time reported');
+        else if (rt > rules.maxResponseTimeMs)
+            missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`);
+    }
+    if (rules.freshAfter !== undefined) {
+        const at = timeOf(check.lastCheckedAt);
+        if (Number.isNaN(at))
+            missed.push('never checked');
+        else if (at <= rules.freshAfter)
+            missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`);
+    }
+    return { passed: missed.length === 0, missed };
+}
+function describeCheck(check) {
+    return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${check.responseTime ?? '-'} ms, checked ${str(check.lastCheckedAt) || 'never'}`;
+}
+/** What a check that did not pass missed, in words. */
+function reasonOf(track, needed) {
+    const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit'];
+    if (missed.length > 0)
+        return missed.join('; ');
+    return `met the condition in ${track.streak} of ${needed} results in a row`;
+}
+/**
+ * Count one result of a check; returns what it was, in words. Every result is
+ * judged: one that misses resets the count, even when it repeats a time
+ * already seen. One that meets the condition counts only when it is newer
+ * than every result seen before (its lastCheckedAt, parsed).
+ */
+function observe(track, check, rules, needed, late) {
+    const parsed = timeOf(check.lastCheckedAt);
+    const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
+    const newer = track.seenUpTo === undefined || time > track.seenUpTo;
+    track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
+    let verdict = judge(check, rules);
+    // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
+    if (verdict.passed && late)
+        verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
+    track.verdict = verdict;
+    if (newer && typeof check.responseTime === 'number')
+        track.times.push(check.responseTime);
+    if (!verdict.passed) {
+        track.streak = 0;
+        track.marks.push('❌');
+        return verdict.missed.join('; ');
+    }
+    if (!newer) {
+        track.marks.push('↺');
+        return track.streak >= needed ? 'passed' : 'no new result since the last poll';
+    }
+    track.streak++;
+    track.marks.push('✅');
+    return track.streak >= needed ? 'passed' : 'met the condition';
+}
+
+;// CONCATENATED MODULE: ./src/operations/gate/junit.ts
 /** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
 function xmlText(value) {
     return value
@@ -13182,13 +9457,11 @@ function cannotWrite(file, error) {
     return `cannot write ${file}${code ? ` (${code})` : ''}`;
 }
 
-;// CONCATENATED MODULE: ./src/operations/gate.ts
+;// CONCATENATED MODULE: ./src/operations/gate/report.ts
 /**
- * Release gating: poll checks until every one has met the expected status
- * (and response time, and a result fresher than the step's start) in
- * `consecutive-passes` results in a row, or the timeout passes. Outcomes:
- * passed, timed-out (a closed gate fails the step), error (the API, the
- * network or a cancel ended it). Every path reports the failing checks.
+ * What a gate reports when it ends, whatever the outcome: the outputs (with
+ * the checks that did not pass), the job summary's tables, and the JUnit
+ * report (`junit-file`).
  */
 
 
@@ -13198,43 +9471,134 @@ function cannotWrite(file, error) {
 
 
 
+/** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
+async function report(ctx, outcome, tracks, polls, conditions, error) {
+    const { config, clock } = ctx;
+    const needed = config.consecutivePasses;
+    const now = clock.now();
+    const failed = tracks.filter(t => t.streak < needed);
+    const reason = (t) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed));
+    const failedChecks = failed.map(t => ({
+        id: t.check.id,
+        name: t.check.name ?? null,
+        status: t.check.status ?? null,
+        responseTime: t.check.responseTime ?? null,
+        lastCheckedAt: t.check.lastCheckedAt ?? null,
+        reason: reason(t)
+    }));
+    const outputs = {
+        ...checkOutputs((failed[0] ?? tracks[0])?.check),
+        result: tracks.map(t => t.check),
+        passed: outcome === 'passed',
+        outcome,
+        'failed-checks': failedChecks
+    };
+    const elapsedMs = now - ctx.startedAt;
+    const elapsed = (elapsedMs / 1000).toFixed(1);
+    // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
+    if (config.junitFile !== undefined) {
+        try {
+            await writeJunit(ctx, tracks, elapsedMs, reason, error);
+        }
+        catch (failure) {
+            ctx.log.warning(`${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`);
+        }
+    }
+    const titles = {
+        passed: 'Release gate passed',
+        'timed-out': 'Release gate closed: the time ran out',
+        error: 'Release gate ended with an error'
+    };
+    const summary = {
+        title: titles[outcome],
+        lines: [
+            outcome === 'passed'
+                ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
+                : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+            ...(error ? [`Error: ${error}`] : [])
+        ],
+        tables: [
+            {
+                head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+                rows: tracks.map(t => [
+                    t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
+                    t.check.name,
+                    t.check.id,
+                    t.check.status,
+                    t.check.responseTime,
+                    ago(t.check.lastCheckedAt, now),
+                    `${t.streak}/${needed}`,
+                    t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
+                ])
+            },
+            {
+                head: [
+                    'Check',
+                    'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
+                    'Response time min / avg / p95 (ms)',
+                    'Trend'
+                ],
+                rows: tracks.map(t => [
+                    t.check.name ?? t.check.id,
+                    t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
+                    spreadText(spreadOf(t.times)),
+                    sparkline(t.times)
+                ])
+            }
+        ]
+    };
+    return { outputs, summary };
+}
+async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
+    const { config } = ctx;
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.junitFile);
+    // The key and every other secret of the step are *** in the file as in every report.
+    const safe = ctx.redact;
+    const cases = tracks.map(t => ({
+        name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
+        classname: 'wait-for-check',
+        time: (t.passedAfterMs ?? elapsedMs) / 1000,
+        ...(t.streak >= config.consecutivePasses
+            ? {}
+            : {
+                failure: {
+                    type: error ? 'error' : 'timed-out',
+                    message: safe(reason(t)),
+                    details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+                }
+            })
+    }));
+    if (cases.length === 0 && error) {
+        cases.push({
+            name: 'wait-for-check',
+            classname: 'wait-for-check',
+            time: elapsedMs / 1000,
+            failure: { type: 'error', message: safe(error) }
+        });
+    }
+    const xml = junitXml({
+        name: 'wait-for-check',
+        timestamp: new Date(ctx.startedAt).toISOString(),
+        time: elapsedMs / 1000,
+        cases
+    });
+    try {
+        await writeWhole(file, xml);
+    }
+    catch (failure) {
+        throw new OperationError(`junit-file ${config.junitFile}: ${cannotWrite(file, failure)}`);
+    }
+}
 
-/** Allowance for clock skew between the runner and the service. */
-const FRESHNESS_SKEW_MS = 5_000;
+;// CONCATENATED MODULE: ./src/operations/gate/gate.ts
+
+
+
+
+
+
 /** A poll timed to the deadline may start this much after it (timers wake late). */
 const DEADLINE_GRACE_MS = 1_000;
-function judge(check, rules) {
-    const missed = [];
-    const status = str(check.status);
-    if (status.toLowerCase() !== rules.expectedStatus.toLowerCase()) {
-        missed.push(`status is ${status || 'empty'}, expected ${rules.expectedStatus}`);
-    }
-    if (rules.maxResponseTimeMs !== undefined) {
-        const rt = check.responseTime;
-        if (typeof rt !== 'number')
-            missed.push('no response time reported');
-        else if (rt > rules.maxResponseTimeMs)
-            missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`);
-    }
-    if (rules.freshAfter !== undefined) {
-        const at = timeOf(check.lastCheckedAt);
-        if (Number.isNaN(at))
-            missed.push('never checked');
-        else if (at <= rules.freshAfter)
-            missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`);
-    }
-    return { passed: missed.length === 0, missed };
-}
-function describeCheck(check) {
-    return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${check.responseTime ?? '-'} ms, checked ${str(check.lastCheckedAt) || 'never'}`;
-}
-/** What a check that did not pass missed, in words. */
-function reasonOf(track, needed) {
-    const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit'];
-    if (missed.length > 0)
-        return missed.join('; ');
-    return `met the condition in ${track.streak} of ${needed} results in a row`;
-}
 /** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
 const waitForCheck = async (untimed) => {
     const { config, clock } = untimed;
@@ -13365,157 +9729,8 @@ async function resultsBetween(ctx, track, check, needed) {
         lastCheckedAt: entry.checkedAt ?? undefined
     }));
 }
-/**
- * Count one result of a check; returns what it was, in words. Every result is
- * judged: one that misses resets the count, even when it repeats a time
- * already seen. One that meets the condition counts only when it is newer
- * than every result seen before (its lastCheckedAt, parsed).
- */
-function observe(track, check, rules, needed, late) {
-    const parsed = timeOf(check.lastCheckedAt);
-    const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
-    const newer = track.seenUpTo === undefined || time > track.seenUpTo;
-    track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
-    let verdict = judge(check, rules);
-    // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
-    if (verdict.passed && late)
-        verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
-    track.verdict = verdict;
-    if (newer && typeof check.responseTime === 'number')
-        track.times.push(check.responseTime);
-    if (!verdict.passed) {
-        track.streak = 0;
-        track.marks.push('❌');
-        return verdict.missed.join('; ');
-    }
-    if (!newer) {
-        track.marks.push('↺');
-        return track.streak >= needed ? 'passed' : 'no new result since the last poll';
-    }
-    track.streak++;
-    track.marks.push('✅');
-    return track.streak >= needed ? 'passed' : 'met the condition';
-}
-/** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
-async function report(ctx, outcome, tracks, polls, conditions, error) {
-    const { config, clock } = ctx;
-    const needed = config.consecutivePasses;
-    const now = clock.now();
-    const failed = tracks.filter(t => t.streak < needed);
-    const reason = (t) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed));
-    const failedChecks = failed.map(t => ({
-        id: t.check.id,
-        name: t.check.name ?? null,
-        status: t.check.status ?? null,
-        responseTime: t.check.responseTime ?? null,
-        lastCheckedAt: t.check.lastCheckedAt ?? null,
-        reason: reason(t)
-    }));
-    const outputs = {
-        ...checkOutputs((failed[0] ?? tracks[0])?.check),
-        result: tracks.map(t => t.check),
-        passed: outcome === 'passed',
-        outcome,
-        'failed-checks': failedChecks
-    };
-    const elapsedMs = now - ctx.startedAt;
-    const elapsed = (elapsedMs / 1000).toFixed(1);
-    // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
-    if (config.junitFile !== undefined) {
-        try {
-            await writeJunit(ctx, tracks, elapsedMs, reason, error);
-        }
-        catch (failure) {
-            ctx.log.warning(`${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`);
-        }
-    }
-    const titles = {
-        passed: 'Release gate passed',
-        'timed-out': 'Release gate closed: the time ran out',
-        error: 'Release gate ended with an error'
-    };
-    const summary = {
-        title: titles[outcome],
-        lines: [
-            outcome === 'passed'
-                ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
-                : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
-            ...(error ? [`Error: ${error}`] : [])
-        ],
-        tables: [
-            {
-                head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
-                rows: tracks.map(t => [
-                    t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
-                    t.check.name,
-                    t.check.id,
-                    t.check.status,
-                    t.check.responseTime,
-                    ago(t.check.lastCheckedAt, now),
-                    `${t.streak}/${needed}`,
-                    t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
-                ])
-            },
-            {
-                head: [
-                    'Check',
-                    'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
-                    'Response time min / avg / p95 (ms)',
-                    'Trend'
-                ],
-                rows: tracks.map(t => [
-                    t.check.name ?? t.check.id,
-                    t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
-                    spreadText(spreadOf(t.times)),
-                    sparkline(t.times)
-                ])
-            }
-        ]
-    };
-    return { outputs, summary };
-}
-async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
-    const { config } = ctx;
-    const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.junitFile);
-    // The key and every other secret of the step are *** in the file as in every report.
-    const safe = ctx.redact;
-    const cases = tracks.map(t => ({
-        name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
-        classname: 'wait-for-check',
-        time: (t.passedAfterMs ?? elapsedMs) / 1000,
-        ...(t.streak >= config.consecutivePasses
-            ? {}
-            : {
-                failure: {
-                    type: error ? 'error' : 'timed-out',
-                    message: safe(reason(t)),
-                    details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
-                }
-            })
-    }));
-    if (cases.length === 0 && error) {
-        cases.push({
-            name: 'wait-for-check',
-            classname: 'wait-for-check',
-            time: elapsedMs / 1000,
-            failure: { type: 'error', message: safe(error) }
-        });
-    }
-    const xml = junitXml({
-        name: 'wait-for-check',
-        timestamp: new Date(ctx.startedAt).toISOString(),
-        time: elapsedMs / 1000,
-        cases
-    });
-    try {
-        await writeWhole(file, xml);
-    }
-    catch (failure) {
-        throw new OperationError(`junit-file ${config.junitFile}: ${cannotWrite(file, failure)}`);
-    }
-}
 
-;// CONCATENATED MODULE: ./src/operations/incident-text.ts
+;// CONCATENATED MODULE: ./src/operations/incidents/incident-text.ts
 /** The placeholders a user's incident text may hold. */
 const PLACEHOLDERS = [
     'workflow',
@@ -13585,36 +9800,19 @@ function resolvedMessage(run) {
     return `Resolved: ${by} succeeded${run.runAttempt ? ` (run attempt ${run.runAttempt})` : ''}.${run.runUrl ? ` Run: ${run.runUrl}` : ''}`;
 }
 
-;// CONCATENATED MODULE: ./src/operations/incidents.ts
+;// CONCATENATED MODULE: ./src/operations/incidents/titles.ts
 /**
- * Incident operations. The API has no GET of one incident, so an incident is
- * read from the list; a PUT always sends the whole incident.
+ * Which incident a title means, and what to say and do about others of the
+ * same title: identical duplicates found at the start (used as one, never
+ * resolved), duplicates a racing run made (resolved in favour of the
+ * survivor), and one that appeared while this run updated another.
  */
 
 
 
 
-
-
-const DEFAULT_INCIDENT_STATUS = 'investigating';
 const RESOLVED = 'resolved';
 const isResolved = (i) => str(i.status).toLowerCase() === RESOLVED;
-/** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
-async function incidentMessage(ctx, fallback) {
-    const given = ctx.config.incident.message;
-    return typeof given === 'string' ? filled(ctx, given) : fallback(await ctx.runContext());
-}
-/** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
-async function filled(ctx, text) {
-    for (const [, name] of text.matchAll(/\{([A-Za-z_]+)\}/g)) {
-        if (PLACEHOLDERS.includes(name))
-            continue;
-        const near = closest(name, PLACEHOLDERS);
-        ctx.log.warning(`incident-message: {${name}} is not a placeholder${near.length ? ` (did you mean ${near.map(n => `{${n}}`).join(' or ')}?)` : ''}; it is sent as written. Placeholders: ${PLACEHOLDERS.map(p => `{${p}}`).join(', ')}.`);
-    }
-    const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined;
-    return fillRunFacts(text, await ctx.runContext(), jobUrl);
-}
 /**
  * Titles the same incident: exactly, or (`loose`, for resolve-incident) after
  * trimming and ignoring case, so "Deploy failed " resolves "deploy failed".
@@ -13633,25 +9831,6 @@ function newestUnresolved(incidents, title, loose = false) {
     const time = (i) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY;
     candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index);
     return candidates[candidates.length - 1]?.incident;
-}
-function incidentOutputs(incident) {
-    if (!incident)
-        return {};
-    return { 'incident-id': str(incident.id), 'incident-status': str(incident.status) };
-}
-function incidentSummary(title, incidents, lines = []) {
-    return {
-        title,
-        lines,
-        tables: incidents.length > 0
-            ? [
-                {
-                    head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
-                    rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
-                }
-            ]
-            : []
-    };
 }
 /**
  * The unresolved incident a title means: the newest. When every unresolved
@@ -13679,13 +9858,79 @@ async function resolveAsDuplicate(ctx, duplicate, survivor) {
     await ctx.api.updateIncident(duplicate.id, body);
 }
 /** Warn about identical unresolved incidents of one title: which is used; the others are left. */
-function incidents_warnDuplicates(ctx, titled) {
+function titles_warnDuplicates(ctx, titled) {
     const { incident, duplicates } = titled;
     if (!incident || duplicates.length === 0)
         return [];
     const line = `${duplicates.length + 1} identical unresolved incidents are titled ${JSON.stringify(str(incident.title))}: using ${incident.id}; the others (${duplicates.map(i => i.id).join(', ')}) are left as they are, since they may have existed before this step and the action never resolves those. Resolve the ones you do not want with resolve-incident and incident-id.`;
     ctx.log.warning(line);
     return [line];
+}
+/**
+ * After open-incident updated an incident, look once more: a racing run may
+ * have resolved it and another opened a new one of the same title meanwhile
+ * (our update then reopened the first). Which of the two existed first this
+ * run cannot prove, so it resolves neither and says so.
+ */
+async function othersAfterUpdate(ctx, current, updated) {
+    if (updated.outputs.changed !== true || ctx.config.dryRun)
+        return [];
+    const title = str(current.title);
+    const others = uniqueById(await ctx.api.listIncidents()).filter(i => i.id !== current.id && sameTitle(i.title, title, false) && !isResolved(i));
+    if (others.length === 0)
+        return [];
+    const line = `Another unresolved incident titled ${JSON.stringify(title)} appeared while this run updated ${current.id}: ${others.map(i => i.id).join(', ')} (opened by a concurrent run, or missed by the first look). This run cannot prove which existed first, so it resolves neither: ${current.id} is used; resolve the one you do not want with resolve-incident and incident-id.`;
+    ctx.log.warning(line);
+    return [line];
+}
+
+;// CONCATENATED MODULE: ./src/operations/incidents/incidents.ts
+/**
+ * Incident operations. The API has no GET of one incident, so an incident is
+ * read from the list; a PUT always sends the whole incident.
+ */
+
+
+
+
+
+
+
+const DEFAULT_INCIDENT_STATUS = 'investigating';
+/** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
+async function incidentMessage(ctx, fallback) {
+    const given = ctx.config.incident.message;
+    return typeof given === 'string' ? filled(ctx, given) : fallback(await ctx.runContext());
+}
+/** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
+async function filled(ctx, text) {
+    for (const [, name] of text.matchAll(/\{([A-Za-z_]+)\}/g)) {
+        if (PLACEHOLDERS.includes(name))
+            continue;
+        const near = closest(name, PLACEHOLDERS);
+        ctx.log.warning(`incident-message: {${name}} is not a placeholder${near.length ? ` (did you mean ${near.map(n => `{${n}}`).join(' or ')}?)` : ''}; it is sent as written. Placeholders: ${PLACEHOLDERS.map(p => `{${p}}`).join(', ')}.`);
+    }
+    const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined;
+    return fillRunFacts(text, await ctx.runContext(), jobUrl);
+}
+function incidentOutputs(incident) {
+    if (!incident)
+        return {};
+    return { 'incident-id': str(incident.id), 'incident-status': str(incident.status) };
+}
+function incidentSummary(title, incidents, lines = []) {
+    return {
+        title,
+        lines,
+        tables: incidents.length > 0
+            ? [
+                {
+                    head: ['Incident', 'ID', 'Status', 'Message', 'Created'],
+                    rows: incidents.map(i => [i.title, i.id, i.status, i.message, i.createdAt])
+                }
+            ]
+            : []
+    };
 }
 /** A result with `notes` (identical duplicates left) before its lines. */
 function withNotes(result, notes) {
@@ -13787,7 +10032,7 @@ async function target(ctx, loose = false) {
     // The exact title first; only when no unresolved incident has it, the loose match.
     const exact = byTitle(all, title);
     const titled = exact.incident || !loose ? exact : byTitle(all, title, true);
-    return { incident: titled.incident, notes: incidents_warnDuplicates(ctx, titled) };
+    return { incident: titled.incident, notes: titles_warnDuplicates(ctx, titled) };
 }
 const createIncident = ctx => incidents_create(ctx);
 const openIncident = async (ctx) => {
@@ -13796,7 +10041,7 @@ const openIncident = async (ctx) => {
     const current = titled.incident;
     if (!current)
         return incidents_create(ctx, all, true);
-    const notes = incidents_warnDuplicates(ctx, titled);
+    const notes = titles_warnDuplicates(ctx, titled);
     const changes = {
         ...ctx.config.incident,
         message: await incidentMessage(ctx, failureMessage),
@@ -13805,23 +10050,6 @@ const openIncident = async (ctx) => {
     const updated = await apply(ctx, current, changes, 'Incident updated');
     return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated))]);
 };
-/**
- * After open-incident updated an incident, look once more: a racing run may
- * have resolved it and another opened a new one of the same title meanwhile
- * (our update then reopened the first). Which of the two existed first this
- * run cannot prove, so it resolves neither and says so.
- */
-async function othersAfterUpdate(ctx, current, updated) {
-    if (updated.outputs.changed !== true || ctx.config.dryRun)
-        return [];
-    const title = str(current.title);
-    const others = uniqueById(await ctx.api.listIncidents()).filter(i => i.id !== current.id && sameTitle(i.title, title, false) && !isResolved(i));
-    if (others.length === 0)
-        return [];
-    const line = `Another unresolved incident titled ${JSON.stringify(title)} appeared while this run updated ${current.id}: ${others.map(i => i.id).join(', ')} (opened by a concurrent run, or missed by the first look). This run cannot prove which existed first, so it resolves neither: ${current.id} is used; resolve the one you do not want with resolve-incident and incident-id.`;
-    ctx.log.warning(line);
-    return [line];
-}
 const updateIncident = async (ctx) => {
     const { incident, notes } = await target(ctx);
     if (!incident)
@@ -13856,7 +10084,7 @@ const listIncidents = async (ctx) => {
     };
 };
 
-;// CONCATENATED MODULE: ./src/operations/status-pages.ts
+;// CONCATENATED MODULE: ./src/operations/status-pages/status-pages.ts
 /** Status page operations: create, get, list. */
 
 
@@ -13994,7 +10222,7 @@ function specProblem(schema, spec) {
     return field ? `${field} ${issue.message}` : issue.message;
 }
 
-;// CONCATENATED MODULE: ./src/operations/checks-file.ts
+;// CONCATENATED MODULE: ./src/operations/sync/checks-file.ts
 /**
  * The checks file of sync-checks: read safely (a regular file, at most 5 MiB,
  * never read past that) and parsed into validated check specs, with errors
@@ -14168,7 +10396,7 @@ async function readChecksFile(given, file) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/operations/plan.ts
+;// CONCATENATED MODULE: ./src/operations/sync/plan.ts
 
 
 
@@ -14304,7 +10532,7 @@ function sameEntry(a, b) {
     return key(a) === key(b);
 }
 
-;// CONCATENATED MODULE: ./src/operations/plan-file.ts
+;// CONCATENATED MODULE: ./src/operations/sync/plan-file.ts
 /**
  * The plan on disk: `plan-file` writes it (`{"version": 1, "checks": [...]}`),
  * `approved-plan` reads one back and holds this run to it. Both files are
@@ -14429,7 +10657,7 @@ function changed(approved, now) {
         .join(', ');
 }
 
-;// CONCATENATED MODULE: ./src/operations/sync.ts
+;// CONCATENATED MODULE: ./src/operations/sync/sync.ts
 /**
  * Monitoring as code: make the service's checks equal to a file's list.
  * Read the file (validated before any request), list once, plan, print the
@@ -14756,13 +10984,12 @@ function entryOf(name) {
     return REGISTRY[name];
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/table.ts
 /**
- * Runner strings -> one typed, validated Config. Nothing here makes a request:
- * every problem with the inputs is found, and named, before the first one.
+ * The table of inputs: every input once, with how its runner string is
+ * parsed and its default (the descriptions are in action.yml; a test holds
+ * the two together), and the error a bad input raises.
  */
-
-
 
 
 
@@ -14787,12 +11014,12 @@ function using(parse) {
         }
     };
 }
-const inputs_text = optional(schemas_string());
-const inputs_optional = (parse) => optional(pipe(schemas_string(), transform(using(parse))));
+const table_text = optional(schemas_string());
+const table_optional = (parse) => optional(pipe(schemas_string(), transform(using(parse))));
 /** A spec written in YAML or JSON; one instance, so the inputs that use it are known. */
-const yamlMapping = inputs_optional(parseMapping);
+const yamlMapping = table_optional(parseMapping);
 const withDefault = (parse, fallback) => pipe(schemas_default(schemas_string(), fallback), transform(using(parse)));
-const inputs_required = (parse) => pipe(schemas_string({ error: 'is required' }), transform(using(parse)));
+const table_required = (parse) => pipe(schemas_string({ error: 'is required' }), transform(using(parse)));
 function parseOperation(value) {
     const name = value.trim();
     if (isOperationName(name))
@@ -14804,43 +11031,43 @@ function parseOperation(value) {
  * (The descriptions are in action.yml; a test holds the two together.)
  */
 const schema = strictObject({
-    operation: inputs_required(parseOperation),
-    'api-key': inputs_required(parseApiKey),
-    'base-url': inputs_required(parseBaseUrl),
+    operation: table_required(parseOperation),
+    'api-key': table_required(parseApiKey),
+    'base-url': table_required(parseBaseUrl),
     check: yamlMapping,
-    'check-id': inputs_text,
-    'check-name': inputs_text,
-    'check-url': inputs_optional(oneLine),
-    'check-type': inputs_optional(oneLine),
-    'check-interval': inputs_optional(v => parseWholeNumber(v, 1, 10_000_000)),
-    'alert-channels': inputs_optional(parseList),
-    'check-status': inputs_optional(oneLine),
-    'checks-file': inputs_optional(oneLine),
+    'check-id': table_text,
+    'check-name': table_text,
+    'check-url': table_optional(oneLine),
+    'check-type': table_optional(oneLine),
+    'check-interval': table_optional(v => parseWholeNumber(v, 1, 10_000_000)),
+    'alert-channels': table_optional(parseList),
+    'check-status': table_optional(oneLine),
+    'checks-file': table_optional(oneLine),
     'auto-resume': withDefault(parseBoolean, 'false'),
     prune: withDefault(parseBoolean, 'false'),
-    'prune-prefix': inputs_text,
+    'prune-prefix': table_text,
     'max-deletions': withDefault(v => parseWholeNumber(v, 0, 1_000_000), '10'),
-    'plan-file': inputs_optional(oneLine),
-    'approved-plan': inputs_optional(oneLine),
+    'plan-file': table_optional(oneLine),
+    'approved-plan': table_optional(oneLine),
     'pr-comment': withDefault(parseBoolean, 'false'),
-    'github-token': inputs_text,
+    'github-token': table_text,
     'expected-status': withDefault(oneLine, 'up'),
-    'max-response-time': inputs_optional(parseMilliseconds),
+    'max-response-time': table_optional(parseMilliseconds),
     'require-fresh': withDefault(parseBoolean, 'true'),
     timeout: withDefault(parseDuration, '5m'),
     'poll-interval': withDefault(parseDuration, '10s'),
     'consecutive-passes': withDefault(v => parseWholeNumber(v, 1, 100), '1'),
-    'junit-file': inputs_optional(oneLine),
-    since: inputs_optional(parseSince),
+    'junit-file': table_optional(oneLine),
+    since: table_optional(parseSince),
     incident: yamlMapping,
-    'incident-id': inputs_optional(anId),
-    'incident-title': inputs_optional(oneLine),
-    'incident-message': inputs_text,
-    'incident-status': inputs_optional(oneLine),
-    'incident-key': inputs_optional(oneLine),
+    'incident-id': table_optional(anId),
+    'incident-title': table_optional(oneLine),
+    'incident-message': table_text,
+    'incident-status': table_optional(oneLine),
+    'incident-key': table_optional(oneLine),
     'status-page': yamlMapping,
-    'status-page-id': inputs_optional(anId),
-    'status-page-name': inputs_optional(oneLine),
+    'status-page-id': table_optional(anId),
+    'status-page-name': table_optional(oneLine),
     'dry-run': withDefault(parseBoolean, 'false'),
     'fail-on-error': withDefault(parseBoolean, 'true'),
     'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
@@ -14859,81 +11086,18 @@ async function loadParsers(raw) {
     if (YAML_INPUTS.some(name => raw[name]?.trim()))
         await (0,modules.load)('yaml');
 }
-const CHECK_WRITES = ['create-check', 'update-check', 'upsert-check'];
-const INCIDENT_WRITES = ['create-incident', 'open-incident', 'update-incident', 'resolve-incident'];
-const GATE = ['wait-for-check'];
-const SYNC = ['sync-checks'];
-/** Inputs only some operations read (the others ignore them); the rest apply to all, or to most. */
-const APPLIES_TO = {
-    check: CHECK_WRITES,
-    'check-url': CHECK_WRITES,
-    'check-type': CHECK_WRITES,
-    'check-interval': CHECK_WRITES,
-    'alert-channels': CHECK_WRITES,
-    'check-status': CHECK_WRITES,
-    'checks-file': SYNC,
-    prune: SYNC,
-    'prune-prefix': SYNC,
-    'max-deletions': SYNC,
-    'plan-file': SYNC,
-    'approved-plan': SYNC,
-    'auto-resume': ['pause-check'],
-    'expected-status': GATE,
-    'max-response-time': GATE,
-    'require-fresh': GATE,
-    timeout: GATE,
-    'poll-interval': GATE,
-    'consecutive-passes': GATE,
-    'junit-file': GATE,
-    since: ['check-history'],
-    'pr-comment': [...SYNC, ...GATE],
-    incident: INCIDENT_WRITES,
-    'incident-id': ['update-incident', 'resolve-incident'],
-    'incident-title': INCIDENT_WRITES,
-    'incident-message': INCIDENT_WRITES,
-    'incident-status': ['create-incident', 'open-incident', 'update-incident'],
-    'incident-key': INCIDENT_WRITES,
-    'status-page': ['create-status-page'],
-    'status-page-id': ['get-status-page'],
-    'status-page-name': ['create-status-page', 'get-status-page']
-};
-/**
- * Inputs set to something other than their default that the operation does
- * not read, each as "<input> applies to <operations>, not <operation>": worth
- * a warning, since the user expected them to do something. (The runner passes
- * action.yml's default for an input that is not set, so a default is silent.)
- */
-function inputsNotApplying(raw, operation) {
-    const out = [];
-    for (const [name, operations] of Object.entries(APPLIES_TO)) {
-        const value = raw[name];
-        if (value === undefined || value.trim() === '' || operations.includes(operation))
-            continue;
-        let isDefault;
-        try {
-            isDefault = (0,external_node_util_.isDeepStrictEqual)(parseInput(name, value), parseInput(name, undefined));
-        }
-        catch {
-            isDefault = false;
-        }
-        if (!isDefault)
-            out.push(`${name} applies to ${operations.join(', ')}, not ${operation}: it is ignored`);
-    }
-    return out;
-}
-/** The statuses the service is known to report (the document names `up`; the others are what it does). */
-const KNOWN_STATUSES = ['up', 'down', 'paused', 'pending'];
-/** A warning for an expected-status the service never reports (`upp`), before a gate waits for it in vain. */
-function expectedStatusWarning(config) {
-    if (config.operation !== 'wait-for-check' || KNOWN_STATUSES.includes(config.expectedStatus.toLowerCase())) {
-        return undefined;
-    }
-    return `expected-status ${JSON.stringify(config.expectedStatus)} is not a status the service is known to report (${KNOWN_STATUSES.join(', ')})${didYouMean(config.expectedStatus, KNOWN_STATUSES)}: the gate waits for it anyway, and will time out unless the service reports it`;
-}
 /** One input's value as the action reads it (undefined: not set), for tests that hold action.yml to the code. */
 function parseInput(name, value) {
     return schema.shape[name].parse(value);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/read.ts
+
+
+
+
+
+
 /** Runner strings with "" meaning "not set". */
 function present(raw) {
     const out = {};
@@ -15115,6 +11279,182 @@ function readInputs(getInput) {
     for (const name of INPUTS)
         raw[name] = getInput(name);
     return raw;
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/inputs/warnings.ts
+/**
+ * Warnings about inputs that are valid but likely not what was meant: an
+ * input the operation does not read, set to something other than its
+ * default; an expected-status the service never reports.
+ */
+
+
+
+const CHECK_WRITES = ['create-check', 'update-check', 'upsert-check'];
+const INCIDENT_WRITES = ['create-incident', 'open-incident', 'update-incident', 'resolve-incident'];
+const GATE = ['wait-for-check'];
+const SYNC = ['sync-checks'];
+/** Inputs only some operations read (the others ignore them); the rest apply to all, or to most. */
+const APPLIES_TO = {
+    check: CHECK_WRITES,
+    'check-url': CHECK_WRITES,
+    'check-type': CHECK_WRITES,
+    'check-interval': CHECK_WRITES,
+    'alert-channels': CHECK_WRITES,
+    'check-status': CHECK_WRITES,
+    'checks-file': SYNC,
+    prune: SYNC,
+    'prune-prefix': SYNC,
+    'max-deletions': SYNC,
+    'plan-file': SYNC,
+    'approved-plan': SYNC,
+    'auto-resume': ['pause-check'],
+    'expected-status': GATE,
+    'max-response-time': GATE,
+    'require-fresh': GATE,
+    timeout: GATE,
+    'poll-interval': GATE,
+    'consecutive-passes': GATE,
+    'junit-file': GATE,
+    since: ['check-history'],
+    'pr-comment': [...SYNC, ...GATE],
+    incident: INCIDENT_WRITES,
+    'incident-id': ['update-incident', 'resolve-incident'],
+    'incident-title': INCIDENT_WRITES,
+    'incident-message': INCIDENT_WRITES,
+    'incident-status': ['create-incident', 'open-incident', 'update-incident'],
+    'incident-key': INCIDENT_WRITES,
+    'status-page': ['create-status-page'],
+    'status-page-id': ['get-status-page'],
+    'status-page-name': ['create-status-page', 'get-status-page']
+};
+/**
+ * Inputs set to something other than their default that the operation does
+ * not read, each as "<input> applies to <operations>, not <operation>": worth
+ * a warning, since the user expected them to do something. (The runner passes
+ * action.yml's default for an input that is not set, so a default is silent.)
+ */
+function inputsNotApplying(raw, operation) {
+    const out = [];
+    for (const [name, operations] of Object.entries(APPLIES_TO)) {
+        const value = raw[name];
+        if (value === undefined || value.trim() === '' || operations.includes(operation))
+            continue;
+        let isDefault;
+        try {
+            isDefault = (0,external_node_util_.isDeepStrictEqual)(parseInput(name, value), parseInput(name, undefined));
+        }
+        catch {
+            isDefault = false;
+        }
+        if (!isDefault)
+            out.push(`${name} applies to ${operations.join(', ')}, not ${operation}: it is ignored`);
+    }
+    return out;
+}
+/** The statuses the service is known to report (the document names `up`; the others are what it does). */
+const KNOWN_STATUSES = ['up', 'down', 'paused', 'pending'];
+/** A warning for an expected-status the service never reports (`upp`), before a gate waits for it in vain. */
+function expectedStatusWarning(config) {
+    if (config.operation !== 'wait-for-check' || KNOWN_STATUSES.includes(config.expectedStatus.toLowerCase())) {
+        return undefined;
+    }
+    return `expected-status ${JSON.stringify(config.expectedStatus)} is not a status the service is known to report (${KNOWN_STATUSES.join(', ')})${didYouMean(config.expectedStatus, KNOWN_STATUSES)}: the gate waits for it anyway, and will time out unless the service reports it`;
+}
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/**
+ * Secrets in what the action writes: every form of a secret becomes ***.
+ *
+ * A secret can reach a report in more than its raw form: inside JSON text it
+ * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
+ * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
+ * replaced. Text is redacted before anything shortens it, so no part of a
+ * secret survives a cut; structured values (`result`, the plan file) are
+ * redacted value by value and then serialised, so the JSON stays JSON.
+ */
+/** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
+const MIN_SECRET_LENGTH = 4;
+const hexLower = (text) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase());
+/** Every form in which `secret` may appear in text the action writes. */
+function formsOf(secret) {
+    const json = JSON.stringify(secret).slice(1, -1);
+    const component = encodeURIComponent(secret);
+    const form = new URLSearchParams({ s: secret }).toString().slice(2);
+    const uri = (() => {
+        try {
+            return encodeURI(secret);
+        }
+        catch {
+            return secret; // a lone surrogate: it has no encoded form
+        }
+    })();
+    const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)];
+    return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))];
+}
+/** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
+const NUMERIC = /^[-+]?\d+(\.\d+)?$/;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function replacer(secrets) {
+    const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort((a, b) => b.length - a.length);
+    return text => {
+        let out = text;
+        for (const form of forms) {
+            if (!out.includes(form))
+                continue;
+            out = NUMERIC.test(form)
+                ? out.replace(new RegExp(`(?<!\\d|\\d\\.)${escapeRegExp(form)}(?!\\d|\\.\\d)`, 'g'), '***')
+                : out.split(form).join('***');
+        }
+        return out;
+    };
+}
+/** `text` with every form of every secret replaced by ***. Redact before shortening. */
+function redact(text, secrets) {
+    return secrets.length === 0 ? text : replacer(secrets)(text);
+}
+/**
+ * A value with every secret in it replaced, field by field (keys too): a
+ * string is redacted as text; a number or boolean that is a secret becomes
+ * the string ***. Serialise the result: the JSON stays valid, and no other
+ * number is touched.
+ */
+function redactValue(value, secrets) {
+    if (secrets.length === 0)
+        return value;
+    const text = replacer(secrets);
+    const walk = (v) => {
+        if (typeof v === 'string')
+            return text(v);
+        if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+            return text(String(v)) === String(v) ? v : '***';
+        }
+        if (Array.isArray(v))
+            return v.map(walk);
+        if (v !== null && typeof v === 'object') {
+            return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
+        }
+        return v;
+    };
+    return walk(value);
+}
+/** A URL without its user name and password (a proxy URL may carry them). */
+function withoutCredentials(url) {
+    if (!url)
+        return url;
+    try {
+        const parsed = new URL(url);
+        if (!parsed.username && !parsed.password)
+            return url;
+        parsed.username = '';
+        parsed.password = '';
+        return parsed.href;
+    }
+    catch {
+        return '(an unparsable proxy URL)';
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
@@ -15406,6 +11746,3718 @@ function renderSummary(summary, operation, secrets, options = JOB_SUMMARY) {
     return parts.join('\n');
 }
 
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./src/lazy/undici.cjs
+var undici = __nccwpck_require__(5669);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = _summary;
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(2613);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_.constants.O_RDONLY;
+function exists(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_namespaceObject.dirname(filePath);
+                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_namespaceObject.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_namespaceObject.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    issueCommand('set-output', { name }, toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function debug(message) {
+    issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/api/body.ts
+
+
+/** The JSON of an answer; undefined for an empty body. */
+function jsonOf(method, response, names) {
+    const text = response.body.trim();
+    if (text === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new ApiError({
+            kind: 'invalid-response',
+            method,
+            path: names.pathOf(response.url),
+            status: response.status,
+            detail: `returned HTTP ${response.status} but its body is not JSON: ${JSON.stringify(names.clean(text).slice(0, 120))}`
+        });
+    }
+}
+/** `value` checked against `schema`; the first problem names its field. */
+function parseAs(schema, value, method, url, what, names) {
+    const result = schema.safeParse(value);
+    if (result.success)
+        return result.data;
+    const issue = result.error.issues[0];
+    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new ApiError({
+        kind: 'invalid-response',
+        method,
+        path: names.pathOf(url),
+        detail: `returned ${what} that does not match the API: ${where}${issue.message}`
+    });
+}
+/** A single resource of an answer: `{data: {...}}` or the bare object. */
+function readOne(schema, method, response, what, names) {
+    const body = jsonOf(method, response, names);
+    const value = isMapping(body) && isMapping(body.data) ? body.data : body;
+    return parseAs(schema, value, method, response.url, what, names);
+}
+
+;// CONCATENATED MODULE: ./src/api/pagination.ts
+/**
+ * How a collection comes back and where its next page is: the API document
+ * says neither, so every common form is read (see docs/api-assumptions.md).
+ * Pure functions; the client follows the pages and refuses other origins.
+ */
+
+/** Rows of a collection: a bare array, or `data` / `items` / `results`. */
+function collectionOf(body) {
+    if (Array.isArray(body))
+        return body;
+    if (isMapping(body)) {
+        for (const key of ['data', 'items', 'results']) {
+            if (Array.isArray(body[key]))
+                return body[key];
+        }
+    }
+    return undefined;
+}
+/** The `rel="next"` target of a Link header. */
+function parseLinkNext(header) {
+    if (!header)
+        return undefined;
+    const text = Array.isArray(header) ? header.join(',') : header;
+    for (const part of text.split(/,(?=\s*<)/)) {
+        const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+        if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]))
+            return match[1];
+    }
+    return undefined;
+}
+/**
+ * The next page after `current`, if the answer signals one: a Link header;
+ * else a next URL in the body (`links.next`, `next`, `meta.next`: absolute,
+ * under the base path, relative to the base URL, or a `?query`); else a
+ * cursor (`nextCursor`, `next_cursor`, `meta.cursor`...) sent as `?cursor=`.
+ * Another origin is returned as it is: the caller refuses it.
+ */
+function nextPageOf(link, body, current, base) {
+    const linked = parseLinkNext(link);
+    if (linked)
+        return new URL(linked, current);
+    if (!isMapping(body))
+        return undefined;
+    const links = isMapping(body.links) ? body.links : undefined;
+    const meta = isMapping(body.meta) ? body.meta : isMapping(body.pagination) ? body.pagination : undefined;
+    const urlLike = [links?.next, body.next, meta?.next].find(v => typeof v === 'string' && v !== '');
+    const cursor = [body.nextCursor, body.next_cursor, meta?.nextCursor, meta?.next_cursor, meta?.cursor].find(v => typeof v === 'string' && v !== '');
+    if (urlLike && /^(https?:\/\/|\/|\?)|\//.test(urlLike))
+        return resolveNext(urlLike, current, base);
+    if (!urlLike && !cursor)
+        return undefined;
+    const next = new URL(current.href);
+    next.searchParams.set('cursor', (urlLike ?? cursor));
+    return next;
+}
+/** A body's next link: absolute, origin-relative under the base path, or relative to the base URL. */
+function resolveNext(next, current, base) {
+    if (/^https?:\/\//.test(next))
+        return new URL(next);
+    if (next.startsWith('?'))
+        return new URL(next, current);
+    if (next.startsWith(base.pathname))
+        return new URL(next, base.origin);
+    return new URL(next.replace(/^\/+/, ''), base);
+}
+/**
+ * Rows read across pages, each id once: with offset paging, a row inserted at
+ * the head between two page reads shows the last row of one page again on the
+ * next; it is one resource (the later read of it is kept, in the first place).
+ */
+class RowsById {
+    items = [];
+    placeOf = new Map();
+    add(item) {
+        const id = item?.id;
+        if (typeof id !== 'string')
+            return void this.items.push(item);
+        const place = this.placeOf.get(id);
+        if (place === undefined)
+            this.placeOf.set(id, this.items.push(item) - 1);
+        else
+            this.items[place] = item;
+    }
+}
+/** Why a next-page link is not followed (another origin: the key is never sent there; a page already read), or undefined. */
+function refusedNextPage(next, base, seen) {
+    if (next.origin !== base.origin) {
+        return `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`;
+    }
+    if (seen.has(next.href))
+        return 'returned a next-page link to a page already read; stopped';
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/api/pacer.ts
+const realClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise(resolve => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/** Slack added to the window for the time a request takes to reach the server. */
+const WINDOW_SLACK_MS = 250;
+/** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
+const MAX_BUDGET_WAIT_MS = 120_000;
+/**
+ * All the waits the server's rate limit imposes on one client (a budget of
+ * 0 left, a 429's pause) add up to at most this: a server that says
+ * `Remaining: 0` with a reset just under 2 minutes on every answer would
+ * otherwise hold a long sync for hours. Our own pacing (100 a minute) does
+ * not count.
+ */
+const MAX_TOTAL_SERVER_WAIT_MS = 300_000;
+/**
+ * Requests spent by others, beyond our own, before the budget counts as shared:
+ * more than our own requests in flight could account for by arriving out of order.
+ */
+const SHARED_AFTER = 4;
+/** Others' pace is measured over at least this long, so that two answers close together do not inflate it. */
+const MIN_PACE_SPAN_MS = 1000;
+class Pacer {
+    limit;
+    windowMs;
+    clock;
+    starts = [];
+    blockedUntil = 0;
+    queue = Promise.resolve();
+    /** Requests started so far: each start's number is its ticket. */
+    started = 0;
+    lastStartAt = Number.NEGATIVE_INFINITY;
+    /** The newest budget the server stated, and the first one of the same window. */
+    server;
+    windowFirst;
+    /**
+     * Others spend the same budget: seen in the server's counts (for the rest of
+     * this client's life: they are likely still there in the next window), or
+     * assumed for this window because it was more than half spent when we came.
+     */
+    othersSeen = false;
+    joinedSpent = false;
+    get shared() {
+        return this.othersSeen || this.joinedSpent;
+    }
+    /** How fast others spend it (requests per ms), measured over the current window. */
+    othersRate = 0;
+    /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
+    serverWaitedMs = 0;
+    constructor(limit, windowMs, clock = realClock) {
+        this.limit = limit;
+        this.windowMs = windowMs;
+        this.clock = clock;
+    }
+    /**
+     * Wait for a slot; resolves with the request's ticket (give it to `observe`)
+     * when it may start. Slots are handed out in call order. When the slot comes
+     * after `deadline` (ms), rejects at once with a PacingDeadline instead of
+     * waiting; when `signal` aborts, the wait ends with a PacingCancelled.
+     */
+    take(deadline, signal) {
+        const turn = this.queue.then(() => this.waitForSlot(deadline, signal));
+        this.queue = turn.then(() => undefined, () => undefined);
+        return turn;
+    }
+    /** After a 429: nobody starts before `ms` from now. */
+    pause(ms) {
+        this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
+    }
+    /** The server's rate-limit headers on the answer to request `ticket`. */
+    observe(ticket, budget) {
+        if (budget.resetInMs > MAX_BUDGET_WAIT_MS)
+            return;
+        const now = this.clock.now();
+        const seen = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now };
+        const current = this.server;
+        // A new window: the known one has passed, or the budget went up with a later reset (reset
+        // headers are whole seconds, so a later reset alone is not enough).
+        const newWindow = !current ||
+            now >= current.resetAt ||
+            (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining);
+        if (!newWindow && ticket < current.ticket)
+            return; // an older answer that arrived late
+        if (newWindow) {
+            this.server = seen;
+            this.windowFirst = seen;
+            this.joinedSpent = false;
+            this.othersRate = 0;
+            // Joining a window that is already more than half spent: assume whoever spent it is still
+            // at it, and spread from the start rather than burst into what is left.
+            const limit = budget.limit;
+            if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) {
+                this.joinedSpent = true;
+            }
+            return;
+        }
+        this.server = seen;
+        const first = this.windowFirst;
+        const others = first.remaining - seen.remaining - (seen.ticket - first.ticket);
+        if (others > SHARED_AFTER)
+            this.othersSeen = true;
+        if (this.shared)
+            this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS);
+    }
+    /**
+     * When the server's stated budget lets the next request start (now if it says
+     * nothing). `spread` marks a wait that only spaces requests out: one that
+     * would pass the caller's deadline is not made (the request goes now).
+     */
+    serverAllows(now) {
+        const server = this.server;
+        if (!server || now >= server.resetAt)
+            return { until: now, spread: false };
+        // Our own requests started after the observed one may not be counted in it yet; nor what
+        // others (at the pace they showed) have spent since it was said.
+        const others = this.shared ? Math.floor(this.othersRate * (now - server.at)) : 0;
+        const left = server.remaining - (this.started - server.ticket) - others;
+        if (left <= 0)
+            return { until: server.resetAt, spread: false };
+        if (!this.shared)
+            return { until: now, spread: false };
+        return { until: Math.max(now, this.lastStartAt + (server.resetAt - now) / left), spread: true };
+    }
+    async waitForSlot(deadline, signal) {
+        for (;;) {
+            if (signal?.aborted)
+                throw new PacingCancelled();
+            const now = this.clock.now();
+            const window = this.windowMs + WINDOW_SLACK_MS;
+            while (this.starts.length > 0 && this.starts[0] <= now - window)
+                this.starts.shift();
+            const server = this.serverAllows(now);
+            const spread = server.spread && deadline !== undefined && server.until > deadline ? now : server.until;
+            let until = Math.max(now, this.blockedUntil, spread);
+            if (until <= now && this.starts.length >= this.limit)
+                until = this.starts[0] + window;
+            if (until <= now) {
+                this.starts.push(now);
+                this.lastStartAt = now;
+                return ++this.started;
+            }
+            if (deadline !== undefined && until > deadline)
+                throw new PacingDeadline(until - now);
+            // The part of this wait the server imposed (its budget, a 429), against the overall bound.
+            const imposed = Math.max(0, Math.min(until, Math.max(this.blockedUntil, server.spread ? now : server.until)) - now);
+            if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
+                throw new PacingExhausted(this.serverWaitedMs, imposed);
+            }
+            this.serverWaitedMs += imposed;
+            await this.clock.sleep(until - now, signal);
+        }
+    }
+}
+/** The next slot comes after the caller's deadline: not waited for. */
+class PacingDeadline extends Error {
+    waitMs;
+    constructor(waitMs) {
+        super(`the next request slot is ${(waitMs / 1000).toFixed(1)} s away (pacing to the rate limit)`);
+        this.waitMs = waitMs;
+        this.name = 'PacingDeadline';
+    }
+}
+/** The server's rate limit has held this client too long in all: not waited for again. */
+class PacingExhausted extends Error {
+    waitedMs;
+    nextMs;
+    constructor(waitedMs, nextMs) {
+        super(`the service's rate limit has already held this step ${Math.round(waitedMs / 1000)} s in all and asks ${Math.ceil(nextMs / 1000)} s more; the action waits at most ${MAX_TOTAL_SERVER_WAIT_MS / 60_000} minutes in all for it, so it stopped (another job may be spending the same key's budget)`);
+        this.waitedMs = waitedMs;
+        this.nextMs = nextMs;
+        this.name = 'PacingExhausted';
+    }
+}
+class PacingCancelled extends Error {
+    constructor() {
+        super('cancelled while waiting for a request slot');
+        this.name = 'PacingCancelled';
+    }
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * One HTTP exchange: send a request, read the whole answer, within one time
+ * limit that covers connecting, the headers and the body. At the limit the
+ * request is aborted and its socket destroyed, so a server that trickles bytes
+ * cannot keep the process alive. Proxies (HTTPS_PROXY, no_proxy) are honoured
+ * through the agent `@actions/http-client` builds for the URL. Redirects are
+ * followed within the origin only (`exchangeFollowing`), so the key never
+ * leaves it.
+ */
+
+
+
+/** Certificate problems: retrying cannot help; trusting the CA can. */
+const TLS_CODES = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'CERT_UNTRUSTED',
+    'CERT_REJECTED',
+    'CERT_SIGNATURE_FAILURE',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'HOSTNAME_MISMATCH'
+]);
+const NETWORK_REASONS = {
+    ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
+    ECONNRESET: 'the connection was reset',
+    ENOTFOUND: 'the host name could not be resolved (check base-url)',
+    EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'the host is unreachable',
+    ENETUNREACH: 'the network is unreachable',
+    EPIPE: 'the connection was closed'
+};
+/** How a low-level failure reads in a message (without method and path). */
+function networkReason(error) {
+    if (error.code && NETWORK_REASONS[error.code])
+        return `${NETWORK_REASONS[error.code]} [${error.code}]`;
+    if (error.message === 'socket hang up')
+        return 'the connection was dropped before an answer (socket hang up)';
+    return error.message || String(error);
+}
+/**
+ * Send one request and read the answer. Throws an ApiError of kind `timeout`,
+ * `network`, `tls` or `invalid-response`, naming `method` and `path`.
+ */
+function exchange(method, url, headers, body, options, names) {
+    const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        let request;
+        const finish = (error, value) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            if (error) {
+                // Abort: the request and its socket go, whatever stage they were at.
+                request?.destroy();
+                reject(error);
+            }
+            else
+                resolve(value);
+        };
+        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
+        const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const requestHeaders = { ...headers };
+        if (body !== undefined)
+            requestHeaders['Content-Length'] = String(Buffer.byteLength(body));
+        try {
+            request = lib.request({
+                protocol: url.protocol,
+                // URL keeps IPv6 literals in brackets; the socket wants the bare address.
+                hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+                port: url.port || undefined,
+                path: url.pathname + url.search,
+                method,
+                headers: requestHeaders,
+                agent: options.agentFor?.(url)
+            });
+        }
+        catch (error) {
+            finish(fail('network', `could not be sent: ${error.message}`));
+            return;
+        }
+        request.on('error', (error) => {
+            const code = error.code ?? '';
+            if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
+                finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
+                    'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
+                return;
+            }
+            const proxy = options.proxyFor?.(url);
+            if (proxy) {
+                finish(fail('network', `failed: could not get through the proxy ${proxy} (from HTTPS_PROXY/HTTP_PROXY): ${networkReason(error)}. Check the proxy, or list the API's host in NO_PROXY`));
+                return;
+            }
+            finish(fail('network', `failed: ${networkReason(error)}`));
+        });
+        request.on('response', (response) => {
+            const chunks = [];
+            let size = 0;
+            response.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > options.maxBytes) {
+                    finish(fail('invalid-response', `answered with a body larger than ${options.maxBytes} bytes; not read`));
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            response.on('end', () => finish(undefined, {
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                body: Buffer.concat(chunks).toString('utf8')
+            }));
+            response.on('error', (error) => finish(fail('network', `failed: the connection broke while reading the answer (${error.message})`)));
+            response.on('close', () => {
+                if (!response.complete)
+                    finish(fail('network', 'failed: the connection was closed before the whole answer arrived'));
+            });
+        });
+        request.end(body);
+    });
+}
+const MAX_REDIRECTS = 5;
+/**
+ * `exchange`, following redirects within `origin` (at most 5; a 303 becomes a
+ * GET). `before` is called before each request is sent (to stop on a cancel,
+ * to log); `pathOf` names a URL in messages. Resolves with the last answer and
+ * its URL.
+ */
+async function exchangeFollowing(first, headers, options, route) {
+    const names = { method: first.method, path: route.pathOf(first.url) };
+    const refuse = (status, detail) => new ApiError({ kind: 'redirect', method: names.method, path: names.path, status, detail });
+    let hop = first;
+    for (let hops = 0;; hops++) {
+        route.before(hop);
+        const answer = await exchange(hop.method, hop.url, headers(hop), hop.body, options, names);
+        const location = answer.headers.location;
+        if (![301, 302, 303, 307, 308].includes(answer.status) || !location)
+            return { ...answer, url: hop.url };
+        let next;
+        try {
+            next = new URL(location, hop.url);
+        }
+        catch {
+            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to an invalid Location header, ${JSON.stringify(route.clean(location).slice(0, 200))}; not followed`);
+        }
+        if (next.origin !== route.origin) {
+            throw refuse(answer.status, `was redirected (HTTP ${answer.status}) to another origin, ${next.origin}; not followed, so the API key is not sent there. Check base-url.`);
+        }
+        if (hops >= MAX_REDIRECTS)
+            throw refuse(answer.status, `was redirected more than ${MAX_REDIRECTS} times`);
+        hop = answer.status === 303 ? { method: 'GET', url: next, body: undefined } : { ...hop, url: next };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/types.ts
+const silentLogger = { debug: () => { }, info: () => { }, warning: () => { } };
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+/**
+ * The HTTP client of the monitoring API, composed of its parts: one exchange
+ * with same-origin redirects (transport.ts), the retry decision (retry.ts),
+ * pacing (pacer.ts), pages (pagination.ts) and errors that name the method,
+ * path, status and the server's message (errors.ts). Bearer auth; `{data: ...}`
+ * or bare bodies. It knows nothing of the runner: it is given a logger.
+ */
+
+
+
+
+
+
+
+
+
+const RATE_LIMIT = { limit: 100, windowMs: 60_000 };
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_PAGES = 100;
+class ApiClient {
+    options;
+    /** Absolute time (ms) after which no wait starts: set by `withDeadline`. */
+    deadline;
+    log;
+    clock;
+    random;
+    maxPages;
+    transport;
+    base;
+    pacer;
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
+        this.log = options.log ?? silentLogger;
+        this.clock = options.clock ?? realClock;
+        this.random = options.random ?? Math.random;
+        this.pacer =
+            options.pacer === undefined ? new Pacer(RATE_LIMIT.limit, RATE_LIMIT.windowMs, this.clock) : options.pacer;
+        this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+        // @actions/http-client builds the agent for a URL: a tunnel through HTTPS_PROXY/HTTP_PROXY
+        // unless NO_PROXY (or a loopback host) says otherwise. The exchange itself is ours (transport.ts).
+        const agents = new HttpClient(options.userAgent ?? 'monitoring-action', [], { keepAlive: false });
+        this.transport = {
+            timeoutMs: options.requestTimeoutMs,
+            maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+            agentFor: url => agents.getAgent(url.href),
+            proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
+        };
+    }
+    /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch). */
+    withDeadline(deadline) {
+        return Object.assign(Object.create(ApiClient.prototype), this, { deadline });
+    }
+    get settings() {
+        return { maxRetries: this.options.maxRetries, requestTimeoutMs: this.options.requestTimeoutMs };
+    }
+    /** The URL of a path under the base URL (`/checks` -> `{base}/checks`). */
+    url(path) {
+        return new URL(path.replace(/^\/+/, ''), this.base);
+    }
+    /** How a URL is named in messages: its path relative to the base URL. */
+    pathOf(url) {
+        const basePath = this.base.pathname.replace(/\/$/, '');
+        if (url.origin === this.base.origin && url.pathname.startsWith(basePath + '/')) {
+            return url.pathname.slice(basePath.length) + url.search;
+        }
+        return url.origin === this.base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`;
+    }
+    /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
+    clean(text) {
+        return redact(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
+    }
+    // ---------------------------------------------------------------- waiting
+    /** After a cancel, nothing new is sent. */
+    throwIfCancelled(method, path) {
+        if (this.options.signal?.aborted) {
+            throw new ApiError({ kind: 'cancelled', method, path, detail: 'was not sent: the job is being cancelled' });
+        }
+    }
+    /** Wait `ms` before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
+    async waitToRetry(ms, method, path, why) {
+        if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
+            throw new ApiError({
+                kind: 'deadline',
+                method,
+                path,
+                detail: `${why}; not retried, because the wait (${(ms / 1000).toFixed(1)} s) would pass the operation's time limit`
+            });
+        }
+        this.throwIfCancelled(method, path);
+        await this.clock.sleep(ms, this.options.signal);
+        this.throwIfCancelled(method, path);
+    }
+    /** Wait for the pacer's slot (never past the deadline). Returns the pacer's ticket for this request. */
+    async pace(method, path) {
+        try {
+            return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0;
+        }
+        catch (error) {
+            if (error instanceof PacingDeadline) {
+                throw new ApiError({
+                    kind: 'deadline',
+                    method,
+                    path,
+                    detail: `was not sent: ${error.message} would pass the operation's time limit`
+                });
+            }
+            if (error instanceof PacingExhausted) {
+                throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` });
+            }
+            this.throwIfCancelled(method, path);
+            throw error;
+        }
+    }
+    // ---------------------------------------------------------------- sending
+    /** One attempt: pace, then one exchange (following same-origin redirects), within request-timeout. */
+    async attempt(method, url, body, path) {
+        const ticket = await this.pace(method, path);
+        const sent = this.clock.now();
+        const answer = await exchangeFollowing({ method, url, body }, hop => ({
+            Authorization: `Bearer ${this.options.apiKey}`,
+            Accept: 'application/json',
+            'User-Agent': this.options.userAgent ?? 'monitoring-action',
+            ...(hop.body !== undefined ? { 'Content-Type': 'application/json' } : {})
+        }), this.transport, {
+            origin: this.base.origin,
+            pathOf: u => this.pathOf(u),
+            clean: text => this.clean(text),
+            before: hop => {
+                this.throwIfCancelled(method, path);
+                this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`);
+            }
+        });
+        const budget = serverBudget(answer.headers, this.clock.now());
+        if (budget)
+            this.pacer?.observe(ticket, budget);
+        return { ...answer, attempts: 1, tookMs: this.clock.now() - sent };
+    }
+    /**
+     * Send a request with the retry policy (retry.ts `decide`). Resolves with a
+     * 2xx (or, when `allowed` says so, another) response; throws an ApiError
+     * otherwise. A POST is resent only after a 429.
+     */
+    async send(method, target, payload, allowed = () => false) {
+        const url = typeof target === 'string' ? this.url(target) : target;
+        const path = this.pathOf(url);
+        const body = payload === undefined ? undefined : JSON.stringify(payload);
+        const retries = this.options.maxRetries;
+        for (let attempt = 1;; attempt++) {
+            let response;
+            let failure;
+            try {
+                response = await this.attempt(method, url, body, path);
+            }
+            catch (error) {
+                const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+                if (!transient)
+                    throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error;
+                failure = error;
+            }
+            if (response) {
+                response.attempts = attempt;
+                if ((response.status >= 200 && response.status < 300) || allowed(response.status))
+                    return response;
+            }
+            const outcome = response
+                ? { status: response.status, headers: response.headers }
+                : { failure: failure.kind };
+            const decision = decide(method, attempt, retries, outcome, this.clock.now(), this.random);
+            const status = response?.status;
+            if (!decision.retry) {
+                if (status === 429) {
+                    throw rateLimitError(method, path, this.clean(response?.body ?? ''), attempt, decision.tooLongMs);
+                }
+                const error = failure ?? httpError(method, path, status, this.clean(response?.body ?? ''));
+                throw attempt > 1 ? withAttempts(error, attempt) : error;
+            }
+            const seconds = `${(decision.waitMs / 1000).toFixed(1)} s`;
+            const why = status === 429
+                ? 'was rate limited (HTTP 429)'
+                : status !== undefined
+                    ? `failed: HTTP ${status}`
+                    : failure.detail;
+            // A retry is a log line, not a warning: a run whose retries end in success stays green. If
+            // they do not, the error that fails the step says how many attempts were made.
+            if (status === 429) {
+                this.pacer?.pause(decision.waitMs);
+                this.log.info(`${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`);
+            }
+            else if (status !== undefined) {
+                this.log.info(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`);
+            }
+            else {
+                this.log.info(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`);
+            }
+            await this.waitToRetry(decision.waitMs, method, path, why);
+        }
+    }
+    // ---------------------------------------------------------------- bodies
+    /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
+    readOne(schema, method, response, what) {
+        return readOne(schema, method, response, what, this.names);
+    }
+    /** How bodies name URLs and show server text in errors. */
+    get names() {
+        return { pathOf: url => this.pathOf(url), clean: text => this.clean(text) };
+    }
+    // ---------------------------------------------------------------- verbs
+    /** GET one resource; null on 404. */
+    async getOrNull(path, schema, what) {
+        const response = await this.send('GET', path, undefined, s => s === 404);
+        if (response.status === 404)
+            return null;
+        return this.readOne(schema, 'GET', response, what);
+    }
+    async get(path, schema, what) {
+        return this.readOne(schema, 'GET', await this.send('GET', path), what);
+    }
+    /** PUT a whole resource. Servers that answer with no body get the sent one back. */
+    async put(path, body, schema, what) {
+        const response = await this.send('PUT', path, body);
+        if (response.body.trim() === '')
+            return parseAs(schema, body, 'PUT', response.url, what, this.names);
+        return this.readOne(schema, 'PUT', response, what);
+    }
+    /**
+     * DELETE; false when the resource was already gone (404). A 404 on a retry,
+     * after an attempt that failed ambiguously, means that attempt deleted it.
+     */
+    async delete(path) {
+        const response = await this.send('DELETE', path, undefined, s => s === 404);
+        return response.status !== 404 || response.attempts > 1;
+    }
+    /**
+     * Every item of a collection, following the server's next-page signals
+     * (pagination.ts), each id once (a row a shifted page repeats is one resource).
+     */
+    async list(path, schema, what) {
+        const rows = new RowsById();
+        const seen = new Set();
+        const stop = (at, detail) => new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail });
+        for (let next = this.url(path), pages = 1; next; pages++) {
+            if (pages > this.maxPages)
+                throw stop(this.url(path), `has more than ${this.maxPages} pages; stopped rather than read without end`);
+            const current = next;
+            seen.add(current.href);
+            const response = await this.send('GET', current);
+            const body = jsonOf('GET', response, this.names);
+            const page = collectionOf(body);
+            if (page === undefined) {
+                throw new ApiError({
+                    kind: 'invalid-response',
+                    method: 'GET',
+                    path: this.pathOf(current),
+                    detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
+                });
+            }
+            page.forEach((row, i) => rows.add(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
+            next = nextPageOf(response.headers.link, body, current, this.base);
+            const refused = next && refusedNextPage(next, this.base, seen);
+            if (refused)
+                throw stop(current, refused);
+        }
+        return rows.items;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run-context.ts
 
 
@@ -15453,6 +15505,176 @@ function runContextOf(ctx, env = process.env) {
             : '',
         commitUrl: repository && sha ? `${serverUrl}/${repository}/commit/${sha}` : ''
     };
+}
+
+;// CONCATENATED MODULE: ./src/step/context.ts
+/**
+ * The step's wiring: what run() is given (the runner, the clock, the API
+ * client's maker, the signals), what an operation is given (its context),
+ * the step's secrets, and the runner's cancel signals.
+ */
+
+
+
+
+
+
+/** Call `fn` at most once; later calls get the same promise. */
+function once(fn) {
+    let value;
+    return () => (value ??= fn());
+}
+function makeApi(config, log, signal, secrets = []) {
+    return new MonitoringApi(new ApiClient({
+        baseUrl: config.baseUrl,
+        apiKey: config.apiKey,
+        secrets,
+        maxRetries: config.maxRetries,
+        requestTimeoutMs: config.requestTimeoutMs,
+        log,
+        signal,
+        userAgent: 'monitoring-action/1'
+    }));
+}
+function defaultDependencies() {
+    return {
+        core: lib_core_namespaceObject,
+        clock: realClock,
+        env: process.env,
+        runContext: () => loadRunContext(),
+        makeApi,
+        signals: process,
+        exit: code => process.exit(code)
+    };
+}
+/**
+ * Treat `value` as a secret from now on: the runner masks each of its forms
+ * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
+ * redaction replaces them in everything it writes.
+ */
+function addSecret(runner, secrets, value, minLength = 4) {
+    if (value.length < minLength || secrets.includes(value))
+        return;
+    for (const form of formsOf(value))
+        runner.setSecret(form);
+    secrets.push(value);
+}
+/** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
+function contextFor(deps, config, log, signal, startedAt, secrets, github) {
+    return {
+        config,
+        api: deps.makeApi(config, log, signal, secrets),
+        log,
+        clock: deps.clock,
+        startedAt,
+        runContext: once(deps.runContext),
+        jobUrl: github.jobUrl,
+        workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+        env: deps.env,
+        addSecret: value => addSecret(deps.core, secrets, value),
+        redact: text => redact(text, secrets),
+        redactValue: value => redactValue(value, secrets),
+        remember: (name, value) => deps.core.saveState(name, value),
+        signal
+    };
+}
+/**
+ * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
+ * runs the post steps. On SIGINT no new request starts (the one under way
+ * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * process ends at once. What auto-resume needs was recorded before each
+ * request, so the post step finds it either way.
+ */
+function onCancel(deps, log, controller) {
+    const signals = deps.signals;
+    if (!signals)
+        return () => { };
+    const interrupt = () => {
+        log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.');
+        controller.abort();
+    };
+    const terminate = () => {
+        log.warning('The job is being stopped (SIGTERM): ending now.');
+        controller.abort();
+        deps.exit?.(143);
+    };
+    signals.on('SIGINT', interrupt);
+    signals.on('SIGTERM', terminate);
+    return () => {
+        signals.off('SIGINT', interrupt);
+        signals.off('SIGTERM', terminate);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/step/failure.ts
+/**
+ * A failure, told so a user can act on it: one line for any thrown value,
+ * a hint where the message alone would leave them guessing, the place in a
+ * file to annotate, the stack of an unexpected error in the debug log, and
+ * the summary of a step that failed.
+ */
+
+
+
+/** Any thrown value, as one line a user can act on (never only a stack trace). */
+function messageOf(error) {
+    if (error instanceof Error)
+        return error.message || error.name;
+    if (typeof error === 'string')
+        return error;
+    try {
+        return `unexpected failure: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `unexpected failure: ${String(error)}`;
+    }
+}
+/**
+ * What the user can do about an error, when the message alone would leave
+ * them guessing: a missing key where secrets are withheld, a base URL
+ * without its version segment.
+ */
+function hintFor(error, env, config) {
+    if (error instanceof InputError && error.message.startsWith('api-key is required')) {
+        const event = env.GITHUB_EVENT_NAME ?? '';
+        if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
+            return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot";
+        }
+    }
+    if (error instanceof ApiError && error.status === 404 && config) {
+        const base = config.baseUrl.replace(/\/+$/, '');
+        if (!/\/v\d+$/.test(new URL(base).pathname)) {
+            return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`;
+        }
+    }
+    return '';
+}
+/** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
+function placeOf(error) {
+    const place = error?.place;
+    return place && typeof place === 'object' && typeof place.file === 'string'
+        ? place
+        : undefined;
+}
+/**
+ * An unexpected error (a bug, not an API or input problem) leaves its stack in
+ * the debug log (ACTIONS_STEP_DEBUG). The bundle's positions map to the source
+ * only when the step sets NODE_OPTIONS=--enable-source-maps: the map is never
+ * parsed otherwise, so starts and failures stay fast.
+ */
+function debugStack(log, error) {
+    if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError)
+        return;
+    // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
+    if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name))
+        return;
+    log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):');
+    for (const line of error.stack.split('\n'))
+        log.debug(line);
+}
+function failureSummary(message, error) {
+    const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed';
+    return { title, lines: [message], tables: [] };
 }
 
 ;// CONCATENATED MODULE: ./src/github/octokit.ts
@@ -15649,126 +15871,66 @@ async function commentOnPullRequest(req) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
-/**
- * run(): read inputs -> config -> perform the operation -> outputs and summary.
- * One try/catch/finally; every thrown value becomes one clear failure.
- */
+;// CONCATENATED MODULE: ./src/step/github.ts
 
 
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-/** Call `fn` at most once; later calls get the same promise. */
-function once(fn) {
-    let value;
-    return () => (value ??= fn());
+function gitHubSide(facts) {
+    let jobUrl;
+    const { config, env, log, signal } = facts;
+    return {
+        jobUrl: () => (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
+        comment: summary => pullRequestComment(facts, summary)
+    };
 }
-function makeApi(config, log, signal, secrets = []) {
-    return new MonitoringApi(new ApiClient({
-        baseUrl: config.baseUrl,
-        apiKey: config.apiKey,
-        secrets,
-        maxRetries: config.maxRetries,
-        requestTimeoutMs: config.requestTimeoutMs,
+/**
+ * pr-comment: the step's summary as one sticky comment on the pull request
+ * (sync-checks' plan, the gate's result), written whatever the outcome so the
+ * reviewer sees a refusal too. Never fails the step.
+ */
+async function pullRequestComment(facts, summary) {
+    const { config, env, log, signal, secrets } = facts;
+    const target = entryOf(config.operation).commentTarget;
+    if (!target) {
+        log.warning(`pr-comment applies to sync-checks and wait-for-check, not ${config.operation}; no comment written.`);
+        return undefined;
+    }
+    if (signal.aborted)
+        return undefined;
+    const run = await facts.runContext();
+    const footer = run.runUrl
+        ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
+        : '';
+    // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
+    const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES;
+    return commentOnPullRequest({
+        token: config.githubToken,
+        // The API too: matrix legs of one job that sync one file to two services keep a comment each.
+        identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
+        markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
         log,
         signal,
-        userAgent: 'monitoring-action/1'
-    }));
+        timeoutMs: config.requestTimeoutMs,
+        env
+    });
 }
-function defaultDependencies() {
-    return {
-        core: core_namespaceObject,
-        clock: realClock,
-        env: process.env,
-        runContext: () => loadRunContext(),
-        makeApi,
-        signals: process,
-        exit: code => process.exit(code)
-    };
-}
-/** Any thrown value, as one line a user can act on (never only a stack trace). */
-function messageOf(error) {
-    if (error instanceof Error)
-        return error.message || error.name;
-    if (typeof error === 'string')
-        return error;
-    try {
-        return `unexpected failure: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `unexpected failure: ${String(error)}`;
-    }
-}
-/**
- * Treat `value` as a secret from now on: the runner masks each of its forms
- * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
- * redaction replaces them in everything it writes.
- */
-function addSecret(runner, secrets, value, minLength = 4) {
-    if (value.length < minLength || secrets.includes(value))
-        return;
-    for (const form of formsOf(value))
-        runner.setSecret(form);
-    secrets.push(value);
-}
-/** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
-function contextFor(deps, config, log, signal, startedAt, secrets) {
-    return {
-        config,
-        api: deps.makeApi(config, log, signal, secrets),
-        log,
-        clock: deps.clock,
-        startedAt,
-        runContext: once(deps.runContext),
-        jobUrl: once(() => findJobUrl({ token: config.githubToken, env: deps.env, signal, timeoutMs: config.requestTimeoutMs, log })),
-        workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
-        env: deps.env,
-        addSecret: value => addSecret(deps.core, secrets, value),
-        redact: text => redact(text, secrets),
-        redactValue: value => redactValue(value, secrets),
-        remember: (name, value) => deps.core.saveState(name, value),
-        signal
-    };
-}
-/**
- * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
- * runs the post steps. On SIGINT no new request starts (the one under way
- * finishes, so its effect is known) and the step ends failed; on SIGTERM the
- * process ends at once. What auto-resume needs was recorded before each
- * request, so the post step finds it either way.
- */
-function onCancel(deps, log, controller) {
-    const signals = deps.signals;
-    if (!signals)
-        return () => { };
-    const interrupt = () => {
-        log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.');
-        controller.abort();
-    };
-    const terminate = () => {
-        log.warning('The job is being stopped (SIGTERM): ending now.');
-        controller.abort();
-        deps.exit?.(143);
-    };
-    signals.on('SIGINT', interrupt);
-    signals.on('SIGTERM', terminate);
-    return () => {
-        signals.off('SIGINT', interrupt);
-        signals.off('SIGTERM', terminate);
-    };
-}
+
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
 async function run(deps = defaultDependencies(), stage = 'main') {
     const runner = deps.core;
     const startedAt = deps.clock.now();
@@ -15782,6 +15944,7 @@ async function run(deps = defaultDependencies(), stage = 'main') {
     let config;
     let summary;
     let outputs = {};
+    let github;
     try {
         const raw = readInputs(name => runner.getInput(name));
         // The key and the GitHub token are masked before anything else can print them:
@@ -15802,13 +15965,14 @@ async function run(deps = defaultDependencies(), stage = 'main') {
         }
         await loadParsers(raw);
         config = parseConfig(raw);
+        github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal: controller.signal, secrets });
         jobSummary = config.jobSummary;
         for (const unused of inputsNotApplying(raw, config.operation))
             log.warning(`${unused}.`);
         const statusWarning = expectedStatusWarning(config);
         if (statusWarning)
             log.warning(`${statusWarning}.`);
-        const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets);
+        const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets, github);
         if (config.dryRun)
             log.info('dry-run: writes are printed, not sent.');
         const entry = entryOf(config.operation);
@@ -15849,9 +16013,9 @@ async function run(deps = defaultDependencies(), stage = 'main') {
                 log.warning(`The job summary could not be written: ${messageOf(error)}`);
             }
         }
-        if (config?.prComment && summary) {
+        if (config?.prComment && summary && github) {
             try {
-                const url = await pullRequestComment(deps, config, summary, log, controller.signal, secrets);
+                const url = await github.comment(summary);
                 if (url)
                     writeOutputs(runner.setOutput, { 'comment-url': url }, secrets);
             }
@@ -15861,84 +16025,6 @@ async function run(deps = defaultDependencies(), stage = 'main') {
         }
         stopListening();
     }
-}
-/**
- * What the user can do about an error, when the message alone would leave
- * them guessing: a missing key where secrets are withheld, a base URL
- * without its version segment.
- */
-function hintFor(error, env, config) {
-    if (error instanceof InputError && error.message.startsWith('api-key is required')) {
-        const event = env.GITHUB_EVENT_NAME ?? '';
-        if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
-            return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot";
-        }
-    }
-    if (error instanceof ApiError && error.status === 404 && config) {
-        const base = config.baseUrl.replace(/\/+$/, '');
-        if (!/\/v\d+$/.test(new URL(base).pathname)) {
-            return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`;
-        }
-    }
-    return '';
-}
-/** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
-function placeOf(error) {
-    const place = error?.place;
-    return place && typeof place === 'object' && typeof place.file === 'string'
-        ? place
-        : undefined;
-}
-/**
- * pr-comment: the step's summary as one sticky comment on the pull request
- * (sync-checks' plan, the gate's result), written whatever the outcome so the
- * reviewer sees a refusal too. Never fails the step.
- */
-async function pullRequestComment(deps, config, summary, log, signal, secrets) {
-    const target = entryOf(config.operation).commentTarget;
-    if (!target) {
-        log.warning(`pr-comment applies to sync-checks and wait-for-check, not ${config.operation}; no comment written.`);
-        return undefined;
-    }
-    if (signal.aborted)
-        return undefined;
-    const env = deps.env;
-    const run = await deps.runContext();
-    const footer = run.runUrl
-        ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
-        : '';
-    // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
-    const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES;
-    return commentOnPullRequest({
-        token: config.githubToken,
-        // The API too: matrix legs of one job that sync one file to two services keep a comment each.
-        identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
-        markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
-        log,
-        signal,
-        timeoutMs: config.requestTimeoutMs,
-        env
-    });
-}
-/**
- * An unexpected error (a bug, not an API or input problem) leaves its stack in
- * the debug log (ACTIONS_STEP_DEBUG). The bundle's positions map to the source
- * only when the step sets NODE_OPTIONS=--enable-source-maps: the map is never
- * parsed otherwise, so starts and failures stay fast.
- */
-function debugStack(log, error) {
-    if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError)
-        return;
-    // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
-    if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name))
-        return;
-    log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):');
-    for (const line of error.stack.split('\n'))
-        log.debug(line);
-}
-function failureSummary(message, error) {
-    const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed';
-    return { title, lines: [message], tables: [] };
 }
 /**
  * The post step (runs.post), run when the job ends whatever its outcome: the
@@ -15953,7 +16039,9 @@ async function post(deps, raw, log, signal, secrets) {
     if (!step || saved === '')
         return undefined;
     await loadParsers(raw);
-    const ctx = contextFor(deps, parseConfig(raw), log, signal, deps.clock.now(), secrets);
+    const config = parseConfig(raw);
+    const github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal, secrets });
+    const ctx = contextFor(deps, config, log, signal, deps.clock.now(), secrets, github);
     return step.run(ctx, saved);
 }
 

@@ -1,38 +1,33 @@
 /**
  * An emulator of the monitoring API (seed document), in memory, on 127.0.0.1.
- * This file is the server's plumbing: listening, reading a request, faults,
- * auth, the rate limit, latency, then the route table. The parts:
+ * This file is the server: its options, its state, listening and the admin
+ * and test hooks. The parts:
+ *   answer.ts      answering one request: faults, auth, the rate limit, latency, routing
  *   store.ts       the data and the API's rules for changing it
  *   routes.ts      the 12 endpoints as a table
  *   paging.ts      collections, paged and shaped as configured
  *   rate-limit.ts  one fixed window per key, headers on every answer, 429
  *   faults.ts      injected faults (status, delay, drop, after, trickle)
  *   probe.ts       real probing of each check's URL
- *   admin.ts       /__emulator: requests, state, reset, faults, latency
+ *   views.ts       how answers are shown (no createdAt, times without a zone)
+ *   admin.ts       /__emulator: requests, state, reset, faults, latency, views
  *   cli.ts         `npm run emulator`: flags only
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { admin } from './admin.js'
-import { Fault, FaultList, echoed, trickle } from './faults.js'
-import { Answer, HttpProblem, Json, isObject, problemAnswer, send } from './http.js'
-import { CollectionStyle, pageOf } from './paging.js'
+import { Fault, FaultList } from './faults.js'
+import type { Json } from './http.js'
+import type { CollectionStyle } from './paging.js'
 import { Prober } from './probe.js'
 import { RateWindows } from './rate-limit.js'
-import { dispatch } from './routes.js'
 import { Store, Stored } from './store.js'
-import { DEFAULT_VIEWS, Views, viewed } from './views.js'
+import { DEFAULT_VIEWS, Views } from './views.js'
+import { RequestRecord, answer } from './answer.js'
 
 export type { Fault } from './faults.js'
-
-export interface RequestRecord {
-  method: string
-  path: string
-  status: number
-  at: number
-  authorized: boolean
-}
+export type { RequestRecord } from './answer.js'
 
 export interface EmulatorOptions {
   port?: number
@@ -64,18 +59,6 @@ export interface EmulatorOptions {
   rateLimitHeaders?: boolean
   /** Give checks and incidents a `createdAt` (default true); false: a server whose resources carry none. */
   createdAt?: boolean
-}
-
-/** A request body as a JSON object, or the 400 the API answers. */
-function jsonBody(raw: string): Json {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch {
-    throw new HttpProblem(400, 'invalid_json', 'Request body is not valid JSON')
-  }
-  if (!isObject(parsed)) throw new HttpProblem(400, 'invalid_request', 'Request body must be a JSON object')
-  return parsed
 }
 
 export class Emulator {
@@ -229,108 +212,28 @@ export class Emulator {
     this.requests.push(record)
     this.inFlight++
     try {
-      await this.answer(req, res, url, method, path, record)
+      await answer(
+        {
+          store: this.store,
+          faults: this.faultList,
+          generation: () => this.generation,
+          rateWindows: this.rateWindows,
+          apiKeys: this.options.apiKeys,
+          latency: this.latency,
+          views: this.views,
+          collectionStyle: this.options.collectionStyle,
+          pageSize: this.options.pageSize,
+          baseUrl: this.baseUrl
+        },
+        req,
+        res,
+        url,
+        method,
+        path,
+        record
+      )
     } finally {
       this.inFlight--
     }
-  }
-
-  private async answer(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    url: URL,
-    method: string,
-    path: string,
-    record: RequestRecord
-  ): Promise<void> {
-    let raw = ''
-    let tooLarge = false
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => {
-      raw += chunk
-      if (raw.length > 1_000_000) tooLarge = true
-    })
-    await new Promise<void>(resolve => req.on('end', () => resolve()))
-
-    const fault = this.faultList.take(method, path)
-    const generation = this.generation
-    if (fault?.delayMs) await new Promise(r => setTimeout(r, fault.delayMs))
-    if (generation !== this.generation) {
-      // A reset happened while this request was held: it belongs to a world that is gone.
-      req.socket.destroy()
-      return
-    }
-    if (fault?.drop && !fault.after) {
-      record.status = -1
-      req.socket.destroy()
-      return
-    }
-    let answer: Answer
-    let budget: Record<string, string> | undefined
-    if (fault && fault.status !== undefined && !fault.after) {
-      answer = { status: fault.status, body: echoed(fault.body, req), headers: fault.headers }
-    } else {
-      try {
-        if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
-          throw new HttpProblem(404, 'not_found', `No such path: ${url.pathname} (the API lives under /v1)`)
-        }
-        const key = this.authenticate(req)
-        record.authorized = true
-        const counted = this.rateWindows.count(key)
-        if (tooLarge) throw new HttpProblem(413, 'payload_too_large', 'Request body too large')
-        const hold = this.latencyOf(method, path)
-        if (hold > 0) {
-          await new Promise(r => setTimeout(r, hold))
-          if (generation !== this.generation) {
-            req.socket.destroy()
-            return
-          }
-        }
-        budget = counted?.()
-        answer = dispatch(method, path, {
-          store: this.store,
-          body: () => jsonBody(raw),
-          page: items =>
-            pageOf(items, url, this.options.collectionStyle, this.options.pageSize, this.baseUrl, fault?.shift)
-        })
-      } catch (error) {
-        answer = problemAnswer(error)
-      }
-      if (budget) answer = { ...answer, headers: { ...budget, ...(answer.headers ?? {}) } }
-      if (fault?.after) {
-        if (fault.drop) {
-          record.status = -1
-          req.socket.destroy()
-          return
-        }
-        answer = {
-          status: fault.status ?? 500,
-          body: fault.body ?? { error: { message: 'Internal server error' } },
-          headers: fault.headers
-        }
-      }
-    }
-    record.status = answer.status
-    answer = { ...answer, body: viewed(answer.body, this.views) as Answer['body'] }
-    if (fault?.trickle) trickle(res, answer, fault)
-    else send(res, answer)
-  }
-
-  private authenticate(req: http.IncomingMessage): string {
-    const header = req.headers.authorization ?? ''
-    const match = /^Bearer (.+)$/.exec(header)
-    if (!match || !this.options.apiKeys.includes(match[1])) {
-      throw new HttpProblem(
-        401,
-        'unauthorized',
-        match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <API_KEY>'
-      )
-    }
-    return match[1]
-  }
-
-  /** How long a request to this route is held before it takes effect. */
-  private latencyOf(method: string, path: string): number {
-    return this.latency[`${method} ${path}`] ?? this.latency[method] ?? this.latency[path] ?? 0
   }
 }

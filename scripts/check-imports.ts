@@ -10,25 +10,46 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
+/** The story rooms under src/operations/, each a folder (docs/design.md, "The operations floor"). */
+export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
+
+/** What every operation module may use beneath it: the API, lazy modules and the ground floor. */
+const OPERATIONS_GROUND = [/^src\/api\//, /^src\/lazy\//, /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/]
+
 /** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
 export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   { room: /^src\/index\.ts$/, may: [/^src\/main\.ts$/], why: 'the entry point only starts main' },
   { room: /^src\/main\.ts$/, may: [/^src\//], why: 'main orchestrates: inputs -> config -> operation -> outputs' },
   {
-    room: /^src\/inputs\.ts$/,
-    may: [/^src\/(config|parse|specs|values)\.ts$/, /^src\/operations\/registry\.ts$/, /^src\/lazy\//],
+    room: /^src\/step\//,
+    may: [/^src\/(?!main\.ts$|index\.ts$)/],
+    why: "main's wiring (the context, failures, the GitHub side) serves main only"
+  },
+  {
+    room: /^src\/inputs\//,
+    may: [
+      /^src\/inputs\//,
+      /^src\/(config|parse|specs|values)\.ts$/,
+      /^src\/operations\/registry\.ts$/,
+      /^src\/lazy\//
+    ],
     why: 'inputs read strings into a Config, checked against the registry'
   },
   { room: /^src\/config\.ts$/, may: [/^src\/values\.ts$/], why: 'the Config type is plain data' },
   {
-    room: /^src\/operations\//,
-    may: [
-      /^src\/operations\//,
-      /^src\/api\//,
-      /^src\/lazy\//,
-      /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/
-    ],
-    why: 'operations use the API and plain values; they never read inputs, write outputs or Markdown'
+    room: /^src\/operations\/registry\.ts$/,
+    may: [/^src\/operations\//, ...OPERATIONS_GROUND],
+    why: 'the registry names every operation of every story'
+  },
+  ...STORIES.map(story => ({
+    room: new RegExp(`^src/operations/${story}/`),
+    may: [new RegExp(`^src/operations/${story}/`), /^src\/operations\/(?!registry)[^/]+\.ts$/, ...OPERATIONS_GROUND],
+    why: `a story's room (${story}/) uses its own files, the shared operation modules and the API; never another story, inputs, outputs or Markdown`
+  })),
+  {
+    room: /^src\/operations\/[^/]+\.ts$/,
+    may: [/^src\/operations\/(?!registry)[^/]+\.ts$/, ...OPERATIONS_GROUND],
+    why: 'shared operation modules serve every story and import none'
   },
   {
     room: /^src\/api\//,

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
-import { APPLIES_TO } from '../src/inputs.js'
+import { APPLIES_TO } from '../src/inputs/warnings.js'
 import { SCHEMA_PATH, schemaText } from './lib/checks-file-schema.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))

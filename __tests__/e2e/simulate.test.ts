@@ -22,38 +22,36 @@ function simulate(args: string[]): Promise<{ code: number; stdout: string }> {
   })
 }
 
-/** A build whose main step is the real one and whose post step does nothing: auto-resume broken. */
-function buildWithoutPostStep(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'broken-post-'))
+const REAL_MAIN = `import ${JSON.stringify(join(ROOT, 'dist/index.js'))}\n`
+const REAL_POST = `import ${JSON.stringify(join(ROOT, 'dist/post.js'))}\n`
+
+/** A build (a folder with index.js and post.js, as --action takes) broken on purpose. */
+function brokenBuild(name: string, main: string, post: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `broken-${name}-`))
   writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n')
-  writeFileSync(join(dir, 'index.js'), `import ${JSON.stringify(join(ROOT, 'dist/index.js'))}\n`)
-  writeFileSync(join(dir, 'post.js'), '// broken on purpose: the post step resumes nothing\n')
+  writeFileSync(join(dir, 'index.js'), main)
+  writeFileSync(join(dir, 'post.js'), post)
   return dir
 }
 
-/** A build that runs the real step, then prints the key it was given: a leak. */
-function buildThatLeaks(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'broken-leak-'))
-  writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n')
-  writeFileSync(
-    join(dir, 'index.js'),
-    `import ${JSON.stringify(join(ROOT, 'dist/index.js'))}\nprocess.on('exit', () => process.stdout.write('key ' + process.env['INPUT_API-KEY'] + '\\n'))\n`
-  )
-  writeFileSync(join(dir, 'post.js'), `import ${JSON.stringify(join(ROOT, 'dist/post.js'))}\n`)
-  return dir
-}
+/** The main step is the real one; the post step does nothing: auto-resume broken. */
+const buildWithoutPostStep = () => brokenBuild('post', REAL_MAIN, '// the post step resumes nothing\n')
 
-/** A build whose gate ignores freshness (require-fresh forced off): a stale result passes. */
-function buildThatTrustsStaleResults(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'broken-gate-'))
-  writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n')
-  writeFileSync(
-    join(dir, 'index.js'),
-    `process.env['INPUT_REQUIRE-FRESH'] = 'false'\nawait import(${JSON.stringify(join(ROOT, 'dist/index.js'))})\n`
+/** Runs the real step, then prints the key it was given: a leak. */
+const buildThatLeaks = () =>
+  brokenBuild(
+    'leak',
+    `${REAL_MAIN}process.on('exit', () => process.stdout.write('key ' + process.env['INPUT_API-KEY'] + '\\n'))\n`,
+    REAL_POST
   )
-  writeFileSync(join(dir, 'post.js'), `import ${JSON.stringify(join(ROOT, 'dist/post.js'))}\n`)
-  return dir
-}
+
+/** The gate ignores freshness (require-fresh forced off): a stale result passes. */
+const buildThatTrustsStaleResults = () =>
+  brokenBuild(
+    'gate',
+    `process.env['INPUT_REQUIRE-FRESH'] = 'false'\nawait import(${JSON.stringify(join(ROOT, 'dist/index.js'))})\n`,
+    REAL_POST
+  )
 
 /** The first seed whose round has what a test needs (the draw is a pure function of the seed). */
 function seedWhere(wanted: (round: Round) => boolean): number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUTS, parseInput } from '../../src/inputs.js'
+import { INPUTS, parseInput } from '../../src/inputs/table.js'
 import { OPERATIONS } from '../../src/operations/registry.js'
 import { OUTPUTS } from '../../src/report/outputs.js'
 

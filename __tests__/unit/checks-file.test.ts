@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
-import { ChecksFileError, parseChecksFile, suggestField } from '../../src/operations/checks-file.js'
+import { ChecksFileError, parseChecksFile, suggestField } from '../../src/operations/sync/checks-file.js'
 import { editDistance } from '../../src/values.js'
 import type { FilePlace } from '../../src/operations/types.js'
 

@@ -7,12 +7,23 @@ describe('import directions (docs/design.md)', () => {
   })
 
   it('catch an import against the grain', () => {
-    expect(check('src/api/client.ts', "import { parseConfig } from '../inputs.js'")).toEqual([
-      expect.stringContaining('src/api/client.ts:1: imports src/inputs.ts; not allowed')
+    expect(check('src/api/client.ts', "import { parseConfig } from '../inputs/read.js'")).toEqual([
+      expect.stringContaining('src/api/client.ts:1: imports src/inputs/read.ts; not allowed')
     ])
-    expect(check('src/operations/gate.ts', "import type { CoreLike } from '../runner.js'")).toHaveLength(1)
+    expect(check('src/operations/gate/gate.ts', "import type { CoreLike } from '../../runner.js'")).toHaveLength(1)
     expect(check('src/report/log.ts', "import { run } from '../main.js'")).toHaveLength(1)
     expect(check('emulator/server.ts', "import { paths } from '../src/api/monitoring.js'")).toHaveLength(1)
-    expect(check('src/operations/gate.ts', "import { ApiError } from '../api/errors.js'")).toEqual([])
+    expect(check('src/operations/gate/gate.ts', "import { ApiError } from '../../api/errors.js'")).toEqual([])
+  })
+
+  it('keep the story rooms apart: a story imports shared modules, never another story; shared ones import no story', () => {
+    expect(check('src/operations/gate/gate.ts', "import { checkTargets } from '../check-targets.js'")).toEqual([])
+    expect(check('src/operations/gate/gate.ts', "import { junitXml } from './junit.js'")).toEqual([])
+    expect(check('src/operations/sync/sync.ts', "import { upsert } from '../checks/checks.js'")).toEqual([
+      expect.stringContaining('src/operations/sync/sync.ts:1: imports src/operations/checks/checks.ts; not allowed')
+    ])
+    expect(check('src/operations/converge.ts', "import { byTitle } from './incidents/incidents.js'")).toHaveLength(1)
+    expect(check('src/operations/gate/gate.ts', "import { OPERATIONS } from '../registry.js'")).toHaveLength(1)
+    expect(check('src/operations/registry.ts', "import { gate } from './gate/gate.js'")).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 /** The text of incidents: the run's facts in a message, the action's own messages. */
 import { describe, expect, it } from '@jest/globals'
-import { failureMessage, fillRunFacts } from '../../src/operations/incident-text.js'
-import { newestUnresolved } from '../../src/operations/incidents.js'
+import { failureMessage, fillRunFacts } from '../../src/operations/incidents/incident-text.js'
+import { newestUnresolved } from '../../src/operations/incidents/titles.js'
 import { runContextOf } from '../../src/run-context.js'
 import { GITHUB_ENV } from '../helpers/harness.js'
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { INPUTS, InputError, RawInputs, parseConfig } from '../../src/inputs.js'
+import { parseConfig } from '../../src/inputs/read.js'
+import { INPUTS, InputError, RawInputs } from '../../src/inputs/table.js'
 import { run } from '../../src/main.js'
 import { OPERATIONS } from '../../src/operations/registry.js'
 import { parseDuration } from '../../src/parse.js'

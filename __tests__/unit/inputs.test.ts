@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
-import { INPUTS, failOnErrorOf, parseConfig, RawInputs } from '../../src/inputs.js'
+import { failOnErrorOf, parseConfig } from '../../src/inputs/read.js'
+import { INPUTS, RawInputs } from '../../src/inputs/table.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -206,7 +207,7 @@ describe('targets: names with commas, ids that would address another path', () =
 
 describe('the inputs written in YAML or JSON', () => {
   it('are the three spec inputs: only they make a step load the YAML parser', async () => {
-    const { YAML_INPUTS } = await import('../../src/inputs.js')
+    const { YAML_INPUTS } = await import('../../src/inputs/table.js')
     expect([...YAML_INPUTS].sort()).toEqual(['check', 'incident', 'status-page'])
   })
 })

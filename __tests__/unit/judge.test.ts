@@ -1,6 +1,6 @@
 /** The gate's verdict on one check result. */
 import { describe, expect, it } from '@jest/globals'
-import { judge } from '../../src/operations/gate.js'
+import { judge } from '../../src/operations/gate/judge.js'
 
 describe('judge', () => {
   const check = { id: 'c', status: 'UP', responseTime: 300, lastCheckedAt: '2026-01-01T00:00:10Z' }

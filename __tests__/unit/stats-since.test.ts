@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseSince } from '../../src/parse.js'
-import { ago, percentile, sparkline, spreadOf } from '../../src/operations/stats.js'
+import { ago, percentile, sparkline, spreadOf } from '../../src/operations/gate/stats.js'
 
 describe('since', () => {
   it('takes durations of minutes, hours (past 24) and days', () => {

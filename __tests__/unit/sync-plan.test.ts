@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
-import { parseChecksFile } from '../../src/operations/checks-file.js'
-import { computePlan, describeChanges, entryResult, sameEntry } from '../../src/operations/plan.js'
+import { parseChecksFile } from '../../src/operations/sync/checks-file.js'
+import { computePlan, describeChanges, entryResult, sameEntry } from '../../src/operations/sync/plan.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -202,7 +202,7 @@ describe('parseChecksFile', () => {
 
 describe('a long change is cut around where it differs', () => {
   it('never shows two equal sides for values that differ', async () => {
-    const { shownChange } = await import('../../src/operations/plan.js')
+    const { shownChange } = await import('../../src/operations/sync/plan.js')
     const base = `https://status.example.com/${'segment/'.repeat(12)}service?region=`
     const text = shownChange(`${base}eu-west&mode=full`, `${base}attacker.example&mode=full`)
     const [from, to] = text.split(' → ')

@@ -9,7 +9,7 @@ import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
-import { collectionOf, nextPageOf } from './pagination.js'
+import { RowsById, collectionOf, nextPageOf, refusedNextPage } from './pagination.js'
 import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
@@ -265,32 +265,22 @@ export class ApiClient {
 
   /**
    * Every item of a collection, following the server's next-page signals
-   * (pagination.ts). Each id once: with offset paging, a row inserted at the
-   * head between two page reads shows the last row of one page again on the
-   * next; it is one resource (the later read of it is kept, in the first place).
+   * (pagination.ts), each id once (a row a shifted page repeats is one resource).
    */
   async list<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
-    const items: Array<z.output<S>> = []
-    const placeOf = new Map<string, number>()
-    const keep = (item: z.output<S>) => {
-      const id = (item as { id?: unknown } | null)?.id
-      if (typeof id !== 'string') return void items.push(item)
-      const place = placeOf.get(id)
-      if (place === undefined) placeOf.set(id, items.push(item) - 1)
-      else items[place] = item
-    }
+    const rows = new RowsById<z.output<S>>()
     const seen = new Set<string>()
     const stop = (at: URL, detail: string) =>
       new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail })
-    for (let next: URL | undefined = this.url(path), page = 1; next; page++) {
-      if (page > this.maxPages)
+    for (let next: URL | undefined = this.url(path), pages = 1; next; pages++) {
+      if (pages > this.maxPages)
         throw stop(this.url(path), `has more than ${this.maxPages} pages; stopped rather than read without end`)
       const current: URL = next
       seen.add(current.href)
       const response = await this.send('GET', current)
       const body = jsonOf('GET', response, this.names)
-      const rows = collectionOf(body)
-      if (rows === undefined) {
+      const page = collectionOf(body)
+      if (page === undefined) {
         throw new ApiError({
           kind: 'invalid-response',
           method: 'GET',
@@ -298,16 +288,11 @@ export class ApiClient {
           detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
         })
       }
-      rows.forEach((row, i) => keep(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
+      page.forEach((row, i) => rows.add(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
       next = nextPageOf(response.headers.link, body, current, this.base)
-      if (next && next.origin !== this.base.origin) {
-        throw stop(
-          current,
-          `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`
-        )
-      }
-      if (next && seen.has(next.href)) throw stop(current, 'returned a next-page link to a page already read; stopped')
+      const refused = next && refusedNextPage(next, this.base, seen)
+      if (refused) throw stop(current, refused)
     }
-    return items
+    return rows.items
   }
 }

@@ -64,3 +64,30 @@ function resolveNext(next: string, current: URL, base: URL): URL {
   if (next.startsWith(base.pathname)) return new URL(next, base.origin)
   return new URL(next.replace(/^\/+/, ''), base)
 }
+
+/**
+ * Rows read across pages, each id once: with offset paging, a row inserted at
+ * the head between two page reads shows the last row of one page again on the
+ * next; it is one resource (the later read of it is kept, in the first place).
+ */
+export class RowsById<T> {
+  readonly items: T[] = []
+  private readonly placeOf = new Map<string, number>()
+
+  add(item: T): void {
+    const id = (item as { id?: unknown } | null)?.id
+    if (typeof id !== 'string') return void this.items.push(item)
+    const place = this.placeOf.get(id)
+    if (place === undefined) this.placeOf.set(id, this.items.push(item) - 1)
+    else this.items[place] = item
+  }
+}
+
+/** Why a next-page link is not followed (another origin: the key is never sent there; a page already read), or undefined. */
+export function refusedNextPage(next: URL, base: URL, seen: ReadonlySet<string>): string | undefined {
+  if (next.origin !== base.origin) {
+    return `returned a next-page link to another origin (${next.origin}); not followed, so the API key is not sent there`
+  }
+  if (seen.has(next.href)) return 'returned a next-page link to a page already read; stopped'
+  return undefined
+}

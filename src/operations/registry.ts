@@ -6,13 +6,13 @@
  * dispatch all read this table; nothing else lists operations.
  */
 import type { Config } from '../config.js'
-import * as checks from './checks.js'
-import { checkHistory } from './history.js'
-import * as pause from './pause.js'
-import { waitForCheck } from './gate.js'
-import * as incidents from './incidents.js'
-import * as pages from './status-pages.js'
-import { syncChecks } from './sync.js'
+import * as checks from './checks/checks.js'
+import { checkHistory } from './gate/history.js'
+import * as pause from './checks/pause.js'
+import { waitForCheck } from './gate/gate.js'
+import * as incidents from './incidents/incidents.js'
+import * as pages from './status-pages/status-pages.js'
+import { syncChecks } from './sync/sync.js'
 import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 
 /** Work for the post step (runs.post), which runs when the job ends whatever its outcome. */

@@ -3,14 +3,21 @@
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
  * is in pause.ts, history in history.ts, targeting in check-targets.ts.
  */
-import { paths } from '../api/monitoring.js'
-import type { Check } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
-import { checkOutputs, checkSummary, convergeChecks, findByName, targetCheck, warnDuplicates } from './check-targets.js'
-import { differences, dryRunSkips, str, withDefaultType, writableOf } from './common.js'
-import { keptLine } from './converge.js'
-import type { Operation, OperationContext, OperationResult } from './types.js'
-import { OperationError, withKnownOutputs } from './types.js'
+import { paths } from '../../api/monitoring.js'
+import type { Check } from '../../api/schemas.js'
+import type { Mapping } from '../../values.js'
+import {
+  checkOutputs,
+  checkSummary,
+  convergeChecks,
+  findByName,
+  targetCheck,
+  warnDuplicates
+} from '../check-targets.js'
+import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
+import { keptLine } from '../converge.js'
+import type { Operation, OperationContext, OperationResult } from '../types.js'
+import { OperationError, withKnownOutputs } from '../types.js'
 
 /** The wanted fields of an update: the spec, without the name when the name is the target. */
 function wantedChanges(ctx: OperationContext): Mapping {

@@ -4,11 +4,11 @@
  * that name the file, the entry and its line.
  */
 import { FileHandle, open } from 'node:fs/promises'
-import { load } from '../lazy/modules.cjs'
-import yaml from '../lazy/yaml.cjs'
-import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../specs.js'
-import { Mapping, closest, isMapping } from '../values.js'
-import type { FilePlace } from './types.js'
+import { load } from '../../lazy/modules.cjs'
+import yaml from '../../lazy/yaml.cjs'
+import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
+import { Mapping, closest, isMapping } from '../../values.js'
+import type { FilePlace } from '../types.js'
 
 export class ChecksFileError extends Error {
   constructor(

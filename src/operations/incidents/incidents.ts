@@ -2,19 +2,18 @@
  * Incident operations. The API has no GET of one incident, so an incident is
  * read from the list; a PUT always sends the whole incident.
  */
-import { paths } from '../api/monitoring.js'
-import type { Incident } from '../api/schemas.js'
-import { type Mapping, closest, timeOf } from '../values.js'
-import type { RunContext } from '../run-context.js'
+import { paths } from '../../api/monitoring.js'
+import type { Incident } from '../../api/schemas.js'
+import { type Mapping, closest } from '../../values.js'
+import type { RunContext } from '../../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
-import { differences, dryRunSkips, signature, str, writableOf } from './common.js'
-import { convergeCreated, keptLine, settleMs, survivorOf, uniqueById } from './converge.js'
-import type { Operation, OperationContext, OperationResult, Outputs, Summary } from './types.js'
-import { OperationError, withKnownOutputs } from './types.js'
+import { differences, dryRunSkips, str, writableOf } from '../common.js'
+import { convergeCreated, keptLine, settleMs } from '../converge.js'
+import { RESOLVED, byTitle, isResolved, othersAfterUpdate, resolveAsDuplicate, warnDuplicates } from './titles.js'
+import type { Operation, OperationContext, OperationResult, Outputs, Summary } from '../types.js'
+import { OperationError, withKnownOutputs } from '../types.js'
 
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
-const RESOLVED = 'resolved'
-const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RESOLVED
 
 /** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
 async function incidentMessage(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
@@ -33,27 +32,6 @@ async function filled(ctx: OperationContext, text: string): Promise<string> {
   }
   const jobUrl = text.includes('{job_url}') ? await ctx.jobUrl() : undefined
   return fillRunFacts(text, await ctx.runContext(), jobUrl)
-}
-
-/**
- * Titles the same incident: exactly, or (`loose`, for resolve-incident) after
- * trimming and ignoring case, so "Deploy failed " resolves "deploy failed".
- */
-function sameTitle(a: unknown, b: string, loose: boolean): boolean {
-  return loose ? str(a).trim().toLowerCase() === b.trim().toLowerCase() : a === b
-}
-
-/**
- * The newest unresolved incident with this exact title: the latest createdAt
- * (else updatedAt); without either, the last in list order.
- */
-export function newestUnresolved(incidents: Incident[], title: string, loose = false): Incident | undefined {
-  const candidates = incidents
-    .map((incident, index) => ({ incident, index }))
-    .filter(({ incident }) => sameTitle(incident.title, title, loose) && !isResolved(incident))
-  const time = (i: Incident) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
-  candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index)
-  return candidates[candidates.length - 1]?.incident
 }
 
 function incidentOutputs(incident: Incident | Mapping | undefined): Outputs {
@@ -75,48 +53,6 @@ function incidentSummary(title: string, incidents: Array<Incident | Mapping>, li
           ]
         : []
   }
-}
-
-/** An unresolved incident with this title, and identical unresolved duplicates of it (left by concurrent runs). */
-interface Titled {
-  incident?: Incident
-  duplicates: Incident[]
-}
-
-/**
- * The unresolved incident a title means: the newest. When every unresolved
- * incident with the title is identical (title, message, status and every other
- * field, as concurrent runs of one step make them), they are used as one: the
- * first in survival order (converge.ts); the others are named, never resolved
- * (they existed before this step). The same id listed twice is one incident.
- */
-export function byTitle(incidents: Incident[], title: string, loose = false): Titled {
-  const open = uniqueById(incidents.filter(i => sameTitle(i.title, title, loose) && !isResolved(i)))
-  if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
-    const incident = survivorOf(open)
-    return { incident, duplicates: open.filter(i => i.id !== incident.id) }
-  }
-  return { incident: newestUnresolved(uniqueById(incidents), title, loose), duplicates: [] }
-}
-
-const duplicateMessage = (survivor: Incident) =>
-  `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`
-
-/** Resolve an incident as a duplicate of `survivor`; already resolved is fine. */
-async function resolveAsDuplicate(ctx: OperationContext, duplicate: Incident, survivor: Incident): Promise<void> {
-  if (isResolved(duplicate)) return
-  const body = { ...writableOf(duplicate), status: RESOLVED, message: duplicateMessage(survivor) }
-  if (dryRunSkips(ctx, 'PUT', paths.incident(duplicate.id), body)) return
-  await ctx.api.updateIncident(duplicate.id, body)
-}
-
-/** Warn about identical unresolved incidents of one title: which is used; the others are left. */
-function warnDuplicates(ctx: OperationContext, titled: Titled): string[] {
-  const { incident, duplicates } = titled
-  if (!incident || duplicates.length === 0) return []
-  const line = `${duplicates.length + 1} identical unresolved incidents are titled ${JSON.stringify(str(incident.title))}: using ${incident.id}; the others (${duplicates.map(i => i.id).join(', ')}) are left as they are, since they may have existed before this step and the action never resolves those. Resolve the ones you do not want with resolve-incident and incident-id.`
-  ctx.log.warning(line)
-  return [line]
 }
 
 /** A result with `notes` (identical duplicates left) before its lines. */
@@ -243,28 +179,6 @@ export const openIncident: Operation = async ctx => {
   }
   const updated = await apply(ctx, current, changes, 'Incident updated')
   return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated))])
-}
-
-/**
- * After open-incident updated an incident, look once more: a racing run may
- * have resolved it and another opened a new one of the same title meanwhile
- * (our update then reopened the first). Which of the two existed first this
- * run cannot prove, so it resolves neither and says so.
- */
-async function othersAfterUpdate(
-  ctx: OperationContext,
-  current: Incident,
-  updated: OperationResult
-): Promise<string[]> {
-  if (updated.outputs.changed !== true || ctx.config.dryRun) return []
-  const title = str(current.title)
-  const others = uniqueById(await ctx.api.listIncidents()).filter(
-    i => i.id !== current.id && sameTitle(i.title, title, false) && !isResolved(i)
-  )
-  if (others.length === 0) return []
-  const line = `Another unresolved incident titled ${JSON.stringify(title)} appeared while this run updated ${current.id}: ${others.map(i => i.id).join(', ')} (opened by a concurrent run, or missed by the first look). This run cannot prove which existed first, so it resolves neither: ${current.id} is used; resolve the one you do not want with resolve-incident and incident-id.`
-  ctx.log.warning(line)
-  return [line]
 }
 
 export const updateIncident: Operation = async ctx => {

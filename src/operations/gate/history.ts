@@ -1,10 +1,10 @@
 /** check-history: a check's probe results, with uptime and response-time figures. */
-import type { HistoryEntry } from '../api/schemas.js'
-import { checkOutputs, targetCheck } from './check-targets.js'
-import { canonical, str } from './common.js'
-import { timeOf } from '../values.js'
+import type { HistoryEntry } from '../../api/schemas.js'
+import { checkOutputs, targetCheck } from '../check-targets.js'
+import { canonical, str } from '../common.js'
+import { timeOf } from '../../values.js'
 import { ago, percentile, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
-import type { Operation } from './types.js'
+import type { Operation } from '../types.js'
 
 /** Percentage of entries that are up, among entries that carry a status. */
 export function uptimeOf(entries: HistoryEntry[]): string {

@@ -1,10 +1,10 @@
 /** Status page operations: create, get, list. */
-import { paths } from '../api/monitoring.js'
-import type { StatusPage } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
-import { canonical, dryRunSkips, str } from './common.js'
-import type { Operation, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { paths } from '../../api/monitoring.js'
+import type { StatusPage } from '../../api/schemas.js'
+import type { Mapping } from '../../values.js'
+import { canonical, dryRunSkips, str } from '../common.js'
+import type { Operation, Summary } from '../types.js'
+import { OperationError } from '../types.js'
 
 function pageSummary(title: string, pages: Array<StatusPage | Mapping>): Summary {
   return {

@@ -5,18 +5,18 @@
  */
 import * as path from 'node:path'
 import { parseChecksFile, readChecksFile } from './checks-file.js'
-import { ApiError } from '../api/errors.js'
-import { paths } from '../api/monitoring.js'
-import { isRetryableStatus } from '../api/retry.js'
-import type { Check } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
-import { convergeChecks, findByName, warnDuplicates } from './check-targets.js'
-import { keptLine } from './converge.js'
-import { differences, dryRunSkips, writableOf } from './common.js'
+import { ApiError } from '../../api/errors.js'
+import { paths } from '../../api/monitoring.js'
+import { isRetryableStatus } from '../../api/retry.js'
+import type { Check } from '../../api/schemas.js'
+import type { Mapping } from '../../values.js'
+import { convergeChecks, findByName, warnDuplicates } from '../check-targets.js'
+import { keptLine } from '../converge.js'
+import { differences, dryRunSkips, writableOf } from '../common.js'
 import { PlanEntry, computePlan, countOf, describeChanges, entryResult, sortedForShow, wholeValues } from './plan.js'
 import { planDifferences, readApprovedPlan, writePlanFile } from './plan-file.js'
-import type { Operation, OperationContext, Outputs, Summary } from './types.js'
-import { OperationError } from './types.js'
+import type { Operation, OperationContext, Outputs, Summary } from '../types.js'
+import { OperationError } from '../types.js'
 
 /** Requests run at once during a sync; all still go through the client's pacing. */
 const CONCURRENCY = 4

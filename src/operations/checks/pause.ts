@@ -2,13 +2,13 @@
  * pause-check and resume-check, and the post step that resumes what a
  * pause-check with auto-resume paused (registered in registry.ts).
  */
-import { paths } from '../api/monitoring.js'
-import type { Check } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
-import { PAUSED, checkOutputs, checkSummary, isPaused, targetChecks } from './check-targets.js'
-import { dryRunSkips, str, writableOf } from './common.js'
-import type { Operation, OperationContext, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { paths } from '../../api/monitoring.js'
+import type { Check } from '../../api/schemas.js'
+import type { Mapping } from '../../values.js'
+import { PAUSED, checkOutputs, checkSummary, isPaused, targetChecks } from '../check-targets.js'
+import { dryRunSkips, str, writableOf } from '../common.js'
+import type { Operation, OperationContext, Summary } from '../types.js'
+import { OperationError } from '../types.js'
 
 /**
  * Set `status` on every targeted check whose state needs it. `beforeEach` is

@@ -3,8 +3,8 @@
  * renders anywhere, times relative to now, and a mark per status. Plain text:
  * the summary renderer escapes it like any other value.
  */
-import { str } from './common.js'
-import { timeOf } from '../values.js'
+import { str } from '../common.js'
+import { timeOf } from '../../values.js'
 
 export interface Spread {
   min: number

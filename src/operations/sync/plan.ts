@@ -3,11 +3,11 @@
  * file's, as data a person can review (each field's old and new value) and a
  * later run can hold itself to (the plan file, `approved-plan`). Pure.
  */
-import type { Check } from '../api/schemas.js'
-import type { Mapping } from '../values.js'
-import { findByName } from './check-targets.js'
-import { uniqueById } from './converge.js'
-import { canonical, differences, str, withDefaultType, writableOf } from './common.js'
+import type { Check } from '../../api/schemas.js'
+import type { Mapping } from '../../values.js'
+import { findByName } from '../check-targets.js'
+import { uniqueById } from '../converge.js'
+import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
 

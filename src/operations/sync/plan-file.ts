@@ -4,10 +4,10 @@
  * plain JSON that a workflow passes between jobs as an artifact.
  */
 import { readFile, stat } from 'node:fs/promises'
-import { Mapping, isMapping } from '../values.js'
-import { canonical } from './common.js'
+import { Mapping, isMapping } from '../../values.js'
+import { canonical } from '../common.js'
 import { PlanEntry, entryResult, sameEntry, shown } from './plan.js'
-import { cannotWrite, writeWhole } from './write-whole.js'
+import { cannotWrite, writeWhole } from '../write-whole.js'
 
 export const PLAN_VERSION = 1
 /** The largest approved plan read (a plan of thousands of checks is far smaller). */

@@ -1,0 +1,182 @@
+/**
+ * Runner strings -> one typed, validated Config. Nothing here makes a request:
+ * every problem with the inputs is found, and named, before the first one.
+ */
+import * as z from 'zod/mini'
+import { parseBoolean, parseList, quote } from '../parse.js'
+import { OperationName, entryOf } from '../operations/registry.js'
+import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from '../specs.js'
+import { Mapping, idProblem } from '../values.js'
+import type { Config } from '../config.js'
+import { INPUTS, InputError, Parsed, RawInputs, YAML_INPUTS, schema } from './table.js'
+
+export { loadParsers } from './table.js'
+
+/** Runner strings with "" meaning "not set". */
+function present(raw: RawInputs): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string' && value.trim() !== '') out[name] = value
+  }
+  return out
+}
+
+/** Make the first zod issue one sentence that starts with the input's name. */
+function messageOfIssues(error: z.core.$ZodError): string {
+  return error.issues
+    .map(issue => {
+      const name = String(issue.path[0] ?? 'inputs')
+      if (issue.code === 'unrecognized_keys') return `unknown input(s): ${issue.keys.join(', ')}`
+      // `check is not valid YAML` reads as if a check were; a spec input is named as an input.
+      return (YAML_INPUTS as readonly string[]).includes(name)
+        ? `the input \`${name}\` ${issue.message}`
+        : `${name} ${issue.message}`
+    })
+    .join('; ')
+}
+
+/**
+ * check-id and check-name: lists for the operations that target several
+ * checks. For the others check-name is one whole value, commas included (a
+ * name may hold them); check-id is still read as a list so that `a,b` is
+ * "two ids" rather than one id that no check has.
+ */
+function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names: string[] } {
+  const multi = entryOf(operation).targets === 'several'
+  const ids = p['check-id'] === undefined ? [] : parseList(p['check-id'])
+  if (!multi && ids.length > 1) throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`)
+  let names: string[] = []
+  const name = p['check-name']
+  if (name !== undefined) {
+    names = multi ? parseList(name) : [name.trim()]
+    if (!multi && /[\r\n]/.test(names[0])) {
+      throw new InputError(`check-name takes one name for ${operation}, got ${parseList(name).length} lines`)
+    }
+  }
+  for (const id of ids) {
+    const problem = idProblem(id)
+    if (problem) throw new InputError(`check-id holds ${quote(id)}: ${problem}`)
+  }
+  return { ids, names }
+}
+
+function buildCheck(p: Parsed, names: string[]): Mapping {
+  const spec: Mapping = { ...(p.check ?? {}) }
+  const problem = specProblem(CheckSpecSchema, spec)
+  if (problem) throw new InputError(`check: ${problem}`)
+  if (names.length === 1) spec.name = names[0]
+  if (p['check-url'] !== undefined) {
+    const urlProblem = specProblem(CheckSpecSchema, { url: p['check-url'] })
+    if (urlProblem) throw new InputError(`check-${urlProblem}`)
+    spec.url = p['check-url']
+  }
+  if (p['check-type'] !== undefined) spec.type = p['check-type']
+  if (p['check-interval'] !== undefined) spec.interval = p['check-interval']
+  if (p['alert-channels'] !== undefined) spec.alertChannels = p['alert-channels']
+  if (p['check-status'] !== undefined) spec.status = p['check-status']
+  return spec
+}
+
+function buildIncident(p: Parsed): Mapping {
+  const spec: Mapping = { ...(p.incident ?? {}) }
+  const problem = specProblem(IncidentSpecSchema, spec)
+  if (problem) throw new InputError(`incident: ${problem}`)
+  if (p['incident-title'] !== undefined) spec.title = p['incident-title']
+  if (p['incident-message'] !== undefined) spec.message = p['incident-message']
+  if (p['incident-status'] !== undefined) spec.status = p['incident-status']
+  // incident-key: part of the incident's identity (its title), so matrix legs keep one incident each.
+  if (p['incident-key'] !== undefined && typeof spec.title === 'string')
+    spec.title = `${spec.title} [${p['incident-key']}]`
+  return spec
+}
+
+function buildStatusPage(p: Parsed): Mapping {
+  const spec: Mapping = { ...(p['status-page'] ?? {}) }
+  const problem = specProblem(StatusPageSpecSchema, spec)
+  if (problem) throw new InputError(`status-page: ${problem}`)
+  if (p['status-page-name'] !== undefined) spec.name = p['status-page-name']
+  return spec
+}
+
+/** What the operation needs before it can send anything (its registry entry says). */
+function requireForOperation(c: Config<OperationName>): void {
+  const entry = entryOf(c.operation)
+  const needs = (message: string): never => {
+    throw new InputError(`${c.operation} needs ${message}`)
+  }
+  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0) {
+    needs(entry.targets === 'several' ? 'check-id or check-name (one or more)' : 'check-id or check-name')
+  }
+  const missing = entry.needs?.(c)
+  if (missing) needs(missing)
+  if (c.prunePrefix !== undefined && !c.prune) {
+    throw new InputError('prune-prefix only applies with prune: true')
+  }
+}
+
+/** Parse and validate every input. Throws InputError naming the input. */
+export function parseConfig(raw: RawInputs): Config<OperationName> {
+  const result = schema.safeParse(present(raw))
+  if (!result.success) throw new InputError(messageOfIssues(result.error))
+  const p = result.data
+  const targets = targetsOf(p.operation, p)
+  const config: Config<OperationName> = {
+    operation: p.operation,
+    apiKey: p['api-key'],
+    baseUrl: p['base-url'],
+    check: buildCheck(p, targets.names),
+    checkIds: targets.ids,
+    checkNames: targets.names,
+    checksFile: p['checks-file'],
+    autoResume: p['auto-resume'],
+    prune: p.prune,
+    prunePrefix: p['prune-prefix'],
+    maxDeletions: p['max-deletions'],
+    planFile: p['plan-file'],
+    approvedPlan: p['approved-plan'],
+    prComment: p['pr-comment'],
+    githubToken: p['github-token']?.trim(),
+    expectedStatus: p['expected-status'],
+    maxResponseTimeMs: p['max-response-time'],
+    requireFresh: p['require-fresh'],
+    timeoutMs: p.timeout,
+    pollIntervalMs: p['poll-interval'],
+    consecutivePasses: p['consecutive-passes'],
+    junitFile: p['junit-file'],
+    since: p.since,
+    incident: buildIncident(p),
+    incidentId: p['incident-id'],
+    statusPage: buildStatusPage(p),
+    statusPageId: p['status-page-id'],
+    dryRun: p['dry-run'],
+    failOnError: p['fail-on-error'],
+    maxRetries: p['max-retries'],
+    requestTimeoutMs: p['request-timeout'],
+    jobSummary: p['job-summary']
+  }
+  if (config.requestTimeoutMs < 100) throw new InputError('request-timeout must be at least 100ms')
+  if (config.pollIntervalMs < 100) throw new InputError('poll-interval must be at least 100ms')
+  requireForOperation(config)
+  return config
+}
+
+/**
+ * `fail-on-error` read on its own, so that even a config that does not parse
+ * knows whether to fail the step. Anything but a valid `false` means true.
+ */
+export function failOnErrorOf(raw: RawInputs): boolean {
+  try {
+    return raw['fail-on-error'] === undefined || raw['fail-on-error'].trim() === ''
+      ? true
+      : parseBoolean(raw['fail-on-error'])
+  } catch {
+    return true
+  }
+}
+
+/** Read every input through a getInput-like function (the runner's `INPUT_*`). */
+export function readInputs(getInput: (name: string) => string): RawInputs {
+  const raw: RawInputs = {}
+  for (const name of INPUTS) raw[name] = getInput(name)
+  return raw
+}

@@ -1,0 +1,141 @@
+/**
+ * Release gating: poll checks until every one has met the expected status
+ * (and response time, and a result fresher than the step's start) in
+ * `consecutive-passes` results in a row, or the timeout passes. Outcomes:
+ * passed, timed-out (a closed gate fails the step), error (the API, the
+ * network or a cancel ended it). Every path reports the failing checks.
+ */
+import type { Check } from '../../api/schemas.js'
+import { ApiError } from '../../api/errors.js'
+import { timeOf } from '../../values.js'
+import { targetChecks } from '../check-targets.js'
+import type { Operation, OperationContext } from '../types.js'
+import { OperationError } from '../types.js'
+import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, observe, reasonOf } from './judge.js'
+import { report } from './report.js'
+
+/** A poll timed to the deadline may start this much after it (timers wake late). */
+const DEADLINE_GRACE_MS = 1_000
+
+/** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
+export const waitForCheck: Operation = async untimed => {
+  const { config, clock } = untimed
+  const rules: GateRules = {
+    expectedStatus: config.expectedStatus,
+    maxResponseTimeMs: config.maxResponseTimeMs,
+    freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
+  }
+  const needed = config.consecutivePasses
+  const deadline = untimed.startedAt + config.timeoutMs
+  // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
+  const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) }
+  const hardStop = deadline + config.requestTimeoutMs + 1_000
+  const tracks = new Map<string, Track>()
+  const conditions = [
+    `status ${rules.expectedStatus}`,
+    rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
+    rules.freshAfter !== undefined ? 'a result from after the step started' : '',
+    needed > 1 ? `${needed} results in a row` : ''
+  ].filter(Boolean)
+  let round = 0
+
+  try {
+    const { checks: targets } = await targetChecks(ctx)
+    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [] })
+    const pending = new Set(targets.map(c => c.id))
+    /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
+    let cutShort: string | undefined
+    ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
+
+    for (;;) {
+      round++
+      await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
+        for (const id of [...pending]) {
+          // No request starts once the time is up (a second's grace for the poll that the
+          // last wait times to the deadline itself): its answer could not count.
+          if (clock.now() > deadline + DEADLINE_GRACE_MS) {
+            cutShort ??= 'the time ran out during the poll'
+            return
+          }
+          if (clock.now() > hardStop) return
+          let check: Check | null
+          try {
+            check = await ctx.api.getCheck(id)
+          } catch (error) {
+            if (error instanceof ApiError && error.kind === 'deadline') {
+              cutShort = error.message
+              return
+            }
+            throw error
+          }
+          if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
+          const track = tracks.get(id) as Track
+          const late = clock.now() > deadline
+          try {
+            for (const between of await resultsBetween(ctx, track, check, needed)) {
+              observe(track, between, rules, needed, late)
+            }
+          } catch (error) {
+            if (error instanceof ApiError && error.kind === 'deadline') {
+              cutShort = error.message
+              return
+            }
+            throw error
+          }
+          track.check = check
+          const progress = observe(track, check, rules, needed, late)
+          if (track.streak >= needed) {
+            track.passedAfterMs = clock.now() - ctx.startedAt
+            pending.delete(id)
+          }
+          ctx.log.info(`${describeCheck(check)}: ${progress} (${track.streak}/${needed})`)
+        }
+      })
+      if (pending.size === 0 || cutShort !== undefined) break
+      const now = clock.now()
+      if (now >= deadline) break
+      await clock.sleep(Math.min(config.pollIntervalMs, deadline - now), ctx.signal)
+      if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
+    }
+    const outcome: Outcome = pending.size === 0 ? 'passed' : 'timed-out'
+    const result = await report(ctx, outcome, [...tracks.values()], round, conditions)
+    if (outcome === 'passed') return result
+    const failures = [...tracks.values()]
+      .filter(t => t.streak < needed)
+      .map(t => `${describeCheck(t.check)}: ${reasonOf(t, needed)}`)
+    return {
+      ...result,
+      gateClosed: `wait-for-check: ${pending.size} of ${tracks.size} check(s) did not pass within ${config.timeoutMs / 1000} s: ${failures.join(' | ')}${cutShort ? ` (polling stopped early: ${cutShort})` : ''}`
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const known = error instanceof OperationError ? error.outputs : {}
+    const reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
+    throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary)
+  }
+}
+
+/**
+ * The results the service recorded between the last one seen and `check`'s,
+ * oldest first, as checks (its history's status, response time and time).
+ * With consecutive passes, a check that flips faster than poll-interval
+ * (up, down, up) must not pass on the results the polls happen to see: those
+ * in between are judged too. At most one history read per check and poll,
+ * and only when a newer result appeared since an earlier one was seen.
+ */
+async function resultsBetween(ctx: OperationContext, track: Track, check: Check, needed: number): Promise<Check[]> {
+  const since = track.seenUpTo
+  const now = timeOf(check.lastCheckedAt)
+  if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
+  const history = await ctx.api.checkHistory(check.id)
+  return history
+    .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
+    .filter(({ at }) => at > since && at < now)
+    .sort((a, b) => a.at - b.at)
+    .map(({ entry }) => ({
+      ...check,
+      status: entry.status ?? undefined,
+      responseTime: entry.responseTime ?? undefined,
+      lastCheckedAt: entry.checkedAt ?? undefined
+    }))
+}

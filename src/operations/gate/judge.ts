@@ -1,0 +1,108 @@
+/**
+ * The gate's judgement: whether one result of a check meets the rules
+ * (status, response time, freshness), and how results add up to a pass
+ * (`consecutive-passes`, each newer than every result seen before).
+ */
+import type { Check } from '../../api/schemas.js'
+import { str } from '../common.js'
+import { timeOf } from '../../values.js'
+
+/** Allowance for clock skew between the runner and the service. */
+export const FRESHNESS_SKEW_MS = 5_000
+export interface Verdict {
+  passed: boolean
+  /** What it missed, in words; empty when passed. */
+  missed: string[]
+}
+
+export interface GateRules {
+  expectedStatus: string
+  maxResponseTimeMs?: number
+  /** Results at or before this time (ms) are stale; undefined = freshness not required. */
+  freshAfter?: number
+}
+
+export function judge(check: Check, rules: GateRules): Verdict {
+  const missed: string[] = []
+  const status = str(check.status)
+  if (status.toLowerCase() !== rules.expectedStatus.toLowerCase()) {
+    missed.push(`status is ${status || 'empty'}, expected ${rules.expectedStatus}`)
+  }
+  if (rules.maxResponseTimeMs !== undefined) {
+    const rt = check.responseTime
+    if (typeof rt !== 'number') missed.push('no response time reported')
+    else if (rt > rules.maxResponseTimeMs) missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`)
+  }
+  if (rules.freshAfter !== undefined) {
+    const at = timeOf(check.lastCheckedAt)
+    if (Number.isNaN(at)) missed.push('never checked')
+    else if (at <= rules.freshAfter)
+      missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
+  }
+  return { passed: missed.length === 0, missed }
+}
+
+export function describeCheck(check: Check): string {
+  return `${str(check.name) || check.id} (${check.id}): status ${str(check.status) || '-'}, response time ${
+    check.responseTime ?? '-'
+  } ms, checked ${str(check.lastCheckedAt) || 'never'}`
+}
+
+export type Outcome = 'passed' | 'timed-out' | 'error'
+
+/** One check through the gate. */
+export interface Track {
+  check: Check
+  /** Results in a row that met the condition, each newer than every result seen before it. */
+  streak: number
+  /**
+   * The latest lastCheckedAt seen (ms; -Infinity for a result without one). A
+   * result counts only when it is newer: a result seen again, or written
+   * another way, or an older one, never counts twice.
+   */
+  seenUpTo?: number
+  verdict?: Verdict
+  /** Each poll: ✅ met, ❌ missed, ↺ the same result as the poll before. */
+  marks: string[]
+  /** Response times of the distinct results seen. */
+  times: number[]
+  /** When it passed, in ms after the step started. */
+  passedAfterMs?: number
+}
+
+/** What a check that did not pass missed, in words. */
+export function reasonOf(track: Track, needed: number): string {
+  const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit']
+  if (missed.length > 0) return missed.join('; ')
+  return `met the condition in ${track.streak} of ${needed} results in a row`
+}
+
+/**
+ * Count one result of a check; returns what it was, in words. Every result is
+ * judged: one that misses resets the count, even when it repeats a time
+ * already seen. One that meets the condition counts only when it is newer
+ * than every result seen before (its lastCheckedAt, parsed).
+ */
+export function observe(track: Track, check: Check, rules: GateRules, needed: number, late: boolean): string {
+  const parsed = timeOf(check.lastCheckedAt)
+  const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
+  const newer = track.seenUpTo === undefined || time > track.seenUpTo
+  track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
+  let verdict = judge(check, rules)
+  // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
+  if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
+  track.verdict = verdict
+  if (newer && typeof check.responseTime === 'number') track.times.push(check.responseTime)
+  if (!verdict.passed) {
+    track.streak = 0
+    track.marks.push('❌')
+    return verdict.missed.join('; ')
+  }
+  if (!newer) {
+    track.marks.push('↺')
+    return track.streak >= needed ? 'passed' : 'no new result since the last poll'
+  }
+  track.streak++
+  track.marks.push('✅')
+  return track.streak >= needed ? 'passed' : 'met the condition'
+}

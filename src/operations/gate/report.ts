@@ -1,0 +1,147 @@
+/**
+ * What a gate reports when it ends, whatever the outcome: the outputs (with
+ * the checks that did not pass), the job summary's tables, and the JUnit
+ * report (`junit-file`).
+ */
+import * as path from 'node:path'
+import { str } from '../common.js'
+import { checkOutputs } from '../check-targets.js'
+import { TestCase, junitXml } from './junit.js'
+import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
+import type { OperationContext, OperationResult, Outputs, Summary } from '../types.js'
+import { OperationError } from '../types.js'
+import { cannotWrite, writeWhole } from '../write-whole.js'
+import { Outcome, Track, describeCheck, reasonOf } from './judge.js'
+
+/** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
+export async function report(
+  ctx: OperationContext,
+  outcome: Outcome,
+  tracks: Track[],
+  polls: number,
+  conditions: string[],
+  error?: string
+): Promise<OperationResult> {
+  const { config, clock } = ctx
+  const needed = config.consecutivePasses
+  const now = clock.now()
+  const failed = tracks.filter(t => t.streak < needed)
+  const reason = (t: Track) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed))
+  const failedChecks = failed.map(t => ({
+    id: t.check.id,
+    name: t.check.name ?? null,
+    status: t.check.status ?? null,
+    responseTime: t.check.responseTime ?? null,
+    lastCheckedAt: t.check.lastCheckedAt ?? null,
+    reason: reason(t)
+  }))
+  const outputs: Outputs = {
+    ...checkOutputs((failed[0] ?? tracks[0])?.check),
+    result: tracks.map(t => t.check),
+    passed: outcome === 'passed',
+    outcome,
+    'failed-checks': failedChecks
+  }
+  const elapsedMs = now - ctx.startedAt
+  const elapsed = (elapsedMs / 1000).toFixed(1)
+  // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
+  if (config.junitFile !== undefined) {
+    try {
+      await writeJunit(ctx, tracks, elapsedMs, reason, error)
+    } catch (failure) {
+      ctx.log.warning(
+        `${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`
+      )
+    }
+  }
+  const titles: Record<Outcome, string> = {
+    passed: 'Release gate passed',
+    'timed-out': 'Release gate closed: the time ran out',
+    error: 'Release gate ended with an error'
+  }
+  const summary: Summary = {
+    title: titles[outcome],
+    lines: [
+      outcome === 'passed'
+        ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
+        : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+      ...(error ? [`Error: ${error}`] : [])
+    ],
+    tables: [
+      {
+        head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+        rows: tracks.map(t => [
+          t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
+          t.check.name,
+          t.check.id,
+          t.check.status,
+          t.check.responseTime,
+          ago(t.check.lastCheckedAt, now),
+          `${t.streak}/${needed}`,
+          t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
+        ])
+      },
+      {
+        head: [
+          'Check',
+          'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
+          'Response time min / avg / p95 (ms)',
+          'Trend'
+        ],
+        rows: tracks.map(t => [
+          t.check.name ?? t.check.id,
+          t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
+          spreadText(spreadOf(t.times)),
+          sparkline(t.times)
+        ])
+      }
+    ]
+  }
+  return { outputs, summary }
+}
+
+async function writeJunit(
+  ctx: OperationContext,
+  tracks: Track[],
+  elapsedMs: number,
+  reason: (t: Track) => string,
+  error: string | undefined
+): Promise<void> {
+  const { config } = ctx
+  const file = path.resolve(ctx.workspace, config.junitFile as string)
+  // The key and every other secret of the step are *** in the file as in every report.
+  const safe = ctx.redact
+  const cases: TestCase[] = tracks.map(t => ({
+    name: safe(`${str(t.check.name) || t.check.id} (${t.check.id})`),
+    classname: 'wait-for-check',
+    time: (t.passedAfterMs ?? elapsedMs) / 1000,
+    ...(t.streak >= config.consecutivePasses
+      ? {}
+      : {
+          failure: {
+            type: error ? ('error' as const) : ('timed-out' as const),
+            message: safe(reason(t)),
+            details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+          }
+        })
+  }))
+  if (cases.length === 0 && error) {
+    cases.push({
+      name: 'wait-for-check',
+      classname: 'wait-for-check',
+      time: elapsedMs / 1000,
+      failure: { type: 'error', message: safe(error) }
+    })
+  }
+  const xml = junitXml({
+    name: 'wait-for-check',
+    timestamp: new Date(ctx.startedAt).toISOString(),
+    time: elapsedMs / 1000,
+    cases
+  })
+  try {
+    await writeWhole(file, xml)
+  } catch (failure) {
+    throw new OperationError(`junit-file ${config.junitFile}: ${cannotWrite(file, failure)}`)
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The step's wiring: what run() is given (the runner, the clock, the API
+ * client's maker, the signals), what an operation is given (its context),
+ * the step's secrets, and the runner's cancel signals.
+ */
+import * as core from '@actions/core'
+import { ApiClient } from '../api/client.js'
+import { MonitoringApi } from '../api/monitoring.js'
+import { Clock, realClock } from '../api/pacer.js'
+import type { Config } from '../config.js'
+import type { OperationContext, OperationLog } from '../operations/types.js'
+import type { ActionLog } from '../report/log.js'
+import { formsOf, redact, redactValue } from '../secrets.js'
+import { RunContext, loadRunContext } from '../run-context.js'
+import type { CoreLike } from '../runner.js'
+import type { GitHubSide } from './github.js'
+
+export interface Dependencies {
+  core: CoreLike
+  clock: Clock
+  env: NodeJS.ProcessEnv
+  runContext: () => Promise<RunContext>
+  /** The API client; `secrets` (the step's, growing) are redacted from server text before it is shortened. */
+  makeApi: (config: Config, log: OperationLog, signal: AbortSignal, secrets?: readonly string[]) => MonitoringApi
+  /** Where SIGINT and SIGTERM arrive (the process); absent in tests that do not cancel. */
+  signals?: NodeJS.EventEmitter
+  /** Ends the process at once (on SIGTERM). */
+  exit?: (code: number) => void
+}
+
+/** Call `fn` at most once; later calls get the same promise. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined
+  return () => (value ??= fn())
+}
+
+export function makeApi(
+  config: Config,
+  log: OperationLog,
+  signal: AbortSignal,
+  secrets: readonly string[] = []
+): MonitoringApi {
+  return new MonitoringApi(
+    new ApiClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      secrets,
+      maxRetries: config.maxRetries,
+      requestTimeoutMs: config.requestTimeoutMs,
+      log,
+      signal,
+      userAgent: 'monitoring-action/1'
+    })
+  )
+}
+
+export function defaultDependencies(): Dependencies {
+  return {
+    core,
+    clock: realClock,
+    env: process.env,
+    runContext: () => loadRunContext(),
+    makeApi,
+    signals: process,
+    exit: code => process.exit(code)
+  }
+}
+
+/**
+ * Treat `value` as a secret from now on: the runner masks each of its forms
+ * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
+ * redaction replaces them in everything it writes.
+ */
+export function addSecret(runner: CoreLike, secrets: string[], value: string, minLength = 4): void {
+  if (value.length < minLength || secrets.includes(value)) return
+  for (const form of formsOf(value)) runner.setSecret(form)
+  secrets.push(value)
+}
+
+/** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
+export function contextFor(
+  deps: Dependencies,
+  config: Config,
+  log: ActionLog,
+  signal: AbortSignal,
+  startedAt: number,
+  secrets: string[],
+  github: GitHubSide
+): OperationContext {
+  return {
+    config,
+    api: deps.makeApi(config, log, signal, secrets),
+    log,
+    clock: deps.clock,
+    startedAt,
+    runContext: once(deps.runContext),
+    jobUrl: github.jobUrl,
+    workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+    env: deps.env,
+    addSecret: value => addSecret(deps.core, secrets, value),
+    redact: text => redact(text, secrets),
+    redactValue: value => redactValue(value, secrets),
+    remember: (name, value) => deps.core.saveState(name, value),
+    signal
+  }
+}
+
+/**
+ * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
+ * runs the post steps. On SIGINT no new request starts (the one under way
+ * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * process ends at once. What auto-resume needs was recorded before each
+ * request, so the post step finds it either way.
+ */
+export function onCancel(deps: Dependencies, log: ActionLog, controller: AbortController): () => void {
+  const signals = deps.signals
+  if (!signals) return () => {}
+  const interrupt = () => {
+    log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.')
+    controller.abort()
+  }
+  const terminate = () => {
+    log.warning('The job is being stopped (SIGTERM): ending now.')
+    controller.abort()
+    deps.exit?.(143)
+  }
+  signals.on('SIGINT', interrupt)
+  signals.on('SIGTERM', terminate)
+  return () => {
+    signals.off('SIGINT', interrupt)
+    signals.off('SIGTERM', terminate)
+  }
+}

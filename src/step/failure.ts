@@ -1,0 +1,71 @@
+/**
+ * A failure, told so a user can act on it: one line for any thrown value,
+ * a hint where the message alone would leave them guessing, the place in a
+ * file to annotate, the stack of an unexpected error in the debug log, and
+ * the summary of a step that failed.
+ */
+import { ApiError } from '../api/errors.js'
+import type { Config } from '../config.js'
+import { InputError } from '../inputs/table.js'
+import type { FilePlace, Summary } from '../operations/types.js'
+import { OperationError } from '../operations/types.js'
+import type { ActionLog } from '../report/log.js'
+
+/** Any thrown value, as one line a user can act on (never only a stack trace). */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name
+  if (typeof error === 'string') return error
+  try {
+    return `unexpected failure: ${JSON.stringify(error)}`
+  } catch {
+    return `unexpected failure: ${String(error)}`
+  }
+}
+
+/**
+ * What the user can do about an error, when the message alone would leave
+ * them guessing: a missing key where secrets are withheld, a base URL
+ * without its version segment.
+ */
+export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config | undefined): string {
+  if (error instanceof InputError && error.message.startsWith('api-key is required')) {
+    const event = env.GITHUB_EVENT_NAME ?? ''
+    if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
+      return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot"
+    }
+  }
+  if (error instanceof ApiError && error.status === 404 && config) {
+    const base = config.baseUrl.replace(/\/+$/, '')
+    if (!/\/v\d+$/.test(new URL(base).pathname)) {
+      return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`
+    }
+  }
+  return ''
+}
+
+/** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
+export function placeOf(error: unknown): FilePlace | undefined {
+  const place = (error as { place?: unknown } | undefined)?.place
+  return place && typeof place === 'object' && typeof (place as FilePlace).file === 'string'
+    ? (place as FilePlace)
+    : undefined
+}
+
+/**
+ * An unexpected error (a bug, not an API or input problem) leaves its stack in
+ * the debug log (ACTIONS_STEP_DEBUG). The bundle's positions map to the source
+ * only when the step sets NODE_OPTIONS=--enable-source-maps: the map is never
+ * parsed otherwise, so starts and failures stay fast.
+ */
+export function debugStack(log: ActionLog, error: unknown): void {
+  if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError) return
+  // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
+  if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name)) return
+  log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):')
+  for (const line of error.stack.split('\n')) log.debug(line)
+}
+
+export function failureSummary(message: string, error: unknown): Summary {
+  const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed'
+  return { title, lines: [message], tables: [] }
+}
