@@ -8958,10 +8958,13 @@ const getCheck = async (ctx) => {
     return { outputs: { ...checkOutputs(check), result: check }, summary: checkSummary('Check', [check]) };
 };
 const listChecks = async (ctx) => {
-    const checks = await ctx.api.listChecks();
+    const prefix = ctx.config.namePrefix;
+    const all = await ctx.api.listChecks();
+    const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix));
+    const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`;
     return {
         outputs: { ...checkOutputs(checks[0]), result: checks, count: checks.length },
-        summary: checkSummary(`Checks (${checks.length})`, checks)
+        summary: checkSummary(`Checks (${checks.length})${scope}`, checks)
     };
 };
 function changedLine(changed, fields, dryRun) {
@@ -10222,6 +10225,225 @@ function specProblem(schema, spec) {
     return field ? `${field} ${issue.message}` : issue.message;
 }
 
+;// CONCATENATED MODULE: ./src/operations/sync/export-file.ts
+
+
+
+/** Query parameters whose values are secrets by their name. */
+const SECRET_PARAMETER = /token|key|secret|pass(word)?|pwd|sig(nature)?|auth|credential|session/i;
+/** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only. */
+function variableFor(check, part) {
+    const slug = `${check}_${part}`
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .toUpperCase();
+    return `CHECK_${slug || 'SECRET'}`;
+}
+/**
+ * `url` with its secrets as placeholders: the userinfo (`user:pass@`) and the
+ * value of every query parameter named like a token, key, secret, password or
+ * signature. The text around them is kept to the character (the service's
+ * URL, not a parsed and re-written one), a literal `${` in it escaped, so the
+ * placeholders filled back in give the very URL the service has.
+ */
+function liftSecrets(url, check, taken) {
+    const lifted = [];
+    // Where a placeholder goes until the rest is escaped: a private-use character the URL does not hold.
+    let code = 0xe000;
+    while (url.includes(String.fromCharCode(code)))
+        code++;
+    const mark = String.fromCharCode(code);
+    const lift = (value, part, where) => {
+        let variable = variableFor(check, part);
+        for (let n = 2; taken.has(variable); n++)
+            variable = `${variableFor(check, part)}_${n}`;
+        taken.add(variable);
+        lifted.push({ variable, check, where, value });
+        return `${mark}${variable}${mark}`;
+    };
+    let out = url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@]+)@/, (_m, scheme, userinfo) => `${scheme}${lift(userinfo, 'USERINFO', 'userinfo')}@`);
+    out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (match, sep, key, value) => {
+        let name = key;
+        try {
+            name = decodeURIComponent(key.replace(/\+/g, ' '));
+        }
+        catch {
+            // a key that does not decode is judged as written
+        }
+        if (value === '' || !SECRET_PARAMETER.test(name))
+            return match;
+        return `${sep}${key}=${lift(value, name, `query parameter ${name}`)}`;
+    });
+    const text = escapeTemplates(out);
+    return {
+        url: text.replace(new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g'), (_m, variable) => `\${secret:${variable}}`),
+        lifted
+    };
+}
+/** A literal `${` written so the checks file reader gives it back (`$${`), in every string of a value. */
+function escapeTemplates(value) {
+    if (typeof value === 'string')
+        return value.replace(/\$\{/g, () => '$${');
+    if (Array.isArray(value))
+        return value.map(escapeTemplates);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]));
+    }
+    return value;
+}
+/** Code-unit order: the same on every machine, whatever its locale. */
+const byName = (a, b) => {
+    const [x, y] = [str(a.name), str(b.name)];
+    return x < y ? -1 : x > y ? 1 : 0;
+};
+class ExportError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ExportError';
+    }
+}
+/**
+ * The entries of a checks file for `checks`, sorted by name: every writable
+ * field the service returned (null and absent alike left out), `status` only
+ * for a paused check, secrets in URLs lifted into variables. Two checks of
+ * one name, or a check a checks file cannot state, are an ExportError.
+ */
+function exportEntries(checks) {
+    const seen = new Map();
+    const taken = new Set();
+    const lifted = [];
+    const entries = [];
+    const ids = [];
+    for (const check of [...checks].sort(byName)) {
+        const name = str(check.name);
+        const other = seen.get(name);
+        if (other !== undefined) {
+            throw new ExportError(`two checks share the name ${JSON.stringify(name)} (${other} and ${check.id}); a checks file matches checks by name, so it cannot hold both. Rename or delete one (update-check or delete-check with its check-id), then export again. Nothing was written.`);
+        }
+        seen.set(name, check.id);
+        const entry = {};
+        for (const [field, value] of Object.entries(writableOf(check))) {
+            if (value === undefined || value === null)
+                continue;
+            if (field === 'status' && value !== 'paused')
+                continue;
+            entry[field] = value;
+        }
+        const problem = specProblem(CheckEntrySchema, entry);
+        if (problem) {
+            throw new ExportError(`check ${check.id} (${JSON.stringify(name)}) cannot be written as a checks-file entry: ${problem}. Fix the check, or export a name-prefix that leaves it out. Nothing was written.`);
+        }
+        const escaped = escapeTemplates(entry);
+        if (typeof entry.url === 'string') {
+            const secret = liftSecrets(entry.url, name, taken);
+            lifted.push(...secret.lifted);
+            escaped.url = secret.url;
+        }
+        entries.push(escaped);
+        ids.push(check.id);
+    }
+    return { entries, ids, lifted };
+}
+/**
+ * The file's text: JSON (a list) when `path` ends in .json, else YAML with a
+ * short header saying where it came from and how to use it. Every string is
+ * double-quoted, so no value can be read back as another type (`yes`, `null`,
+ * `0x10`, `1e3`, `~`) or lose its spaces. The YAML parser must be loaded.
+ */
+function checksFileText(path, entries, about) {
+    if (/\.json$/i.test(path))
+        return `${JSON.stringify(entries, null, 2)}\n`;
+    const prefix = about.namePrefix;
+    const header = [
+        `Checks of ${about.baseUrl}${prefix !== undefined ? ` whose names start with ${JSON.stringify(prefix)}` : ''}, written by export-checks.`,
+        `Keep them as code with sync-checks (checks-file: ${path}${prefix !== undefined ? `, prune-prefix: ${JSON.stringify(prefix)}` : ''}).`,
+        ...(about.variables.length > 0
+            ? [`Set these variables for sync-checks, from your secrets: ${about.variables.join(', ')}.`]
+            : [])
+    ];
+    const doc = new (yaml_default()).Document(entries);
+    doc.commentBefore = header.map(line => ` ${line.replace(/[\r\n\u2028\u2029]/g, ' ')}`).join('\n');
+    return doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+}
+
+;// CONCATENATED MODULE: ./src/operations/sync/export.ts
+/**
+ * export-checks: bring an account under code. Every check (or those under
+ * name-prefix) written as a checks file that sync-checks accepts and that
+ * plans nothing right after: written whole or not at all, sorted by name,
+ * secrets in URLs as variables the step lists.
+ */
+
+
+
+
+
+
+const exportChecks = async (ctx) => {
+    const { config } = ctx;
+    const given = config.checksFile;
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, given);
+    const prefix = config.namePrefix;
+    await (0,modules.load)('yaml');
+    const all = await ctx.api.listChecks();
+    const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix));
+    let exported;
+    try {
+        exported = exportEntries(checks);
+    }
+    catch (error) {
+        if (error instanceof ExportError)
+            throw new OperationError(`export-checks: ${error.message}`);
+        throw error;
+    }
+    const { entries, ids, lifted } = exported;
+    // A secret of this step (the key) that no rule lifted would be committed with the file: refuse instead.
+    const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e));
+    if (holding >= 0) {
+        throw new OperationError(`export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret of this step (such as the api-key) in a field export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from the check, or export a name-prefix that leaves it out.`);
+    }
+    // The values lifted out are secrets from now on: masked in the log, *** in everything written.
+    for (const secret of lifted)
+        ctx.addSecret(secret.value);
+    const variables = lifted.map(l => l.variable);
+    const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables });
+    try {
+        await writeWhole(file, text);
+    }
+    catch (error) {
+        throw new OperationError(`checks-file ${given}: ${cannotWrite(file, error)}; nothing was written`);
+    }
+    const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`;
+    ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`);
+    if (variables.length > 0) {
+        ctx.log.info(`The file holds no secret: ${variables.length} value(s) in URLs are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`);
+    }
+    const lines = [
+        `Wrote ${entries.length} of the service's ${all.length} check(s)${scope} to ${given}.`,
+        `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`,
+        ...(variables.length > 0
+            ? [`The file holds no secret: set these ${variables.length} variable(s) for sync-checks, from your secrets.`]
+            : [])
+    ];
+    return {
+        outputs: { count: entries.length, result: { path: given, count: entries.length, variables } },
+        summary: {
+            title: 'Checks exported',
+            lines,
+            tables: [
+                ...(variables.length > 0
+                    ? [{ head: ['Variable', 'Check', 'Where in the URL'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
+                    : []),
+                {
+                    head: ['Check', 'ID', 'URL (as written)'],
+                    rows: entries.map((e, i) => [e.name, ids[i], e.url])
+                }
+            ]
+        }
+    };
+};
+
 ;// CONCATENATED MODULE: ./src/operations/sync/checks-file.ts
 /**
  * The checks file of sync-checks: read safely (a regular file, at most 5 MiB,
@@ -10774,6 +10996,15 @@ function halfWayMessage(changes, failed, error) {
         : 'Running the step again will fail the same way until the cause is fixed (the service refused this change).';
     return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`;
 }
+/** fail-on-drift: each entry that drifted, with its changes (redacted, whole), as one failure. */
+function driftMessage(ctx, changes) {
+    const shown = sortedForShow(changes).map(e => ctx.redactValue(e));
+    const listed = shown
+        .slice(0, 20)
+        .map(e => `${e.action} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`);
+    const more = shown.length > 20 ? `; and ${shown.length - 20} more (see the summary)` : '';
+    return `sync-checks: drift: ${changes.length} check(s) differ from checks-file ${ctx.config.checksFile}: ${listed.join('; ')}${more}. Nothing was sent (dry run). Run the sync to put the file's values back, or change the file to keep the service's.`;
+}
 /** The counts and the plan, as outputs: before applying, and after. */
 function planOutputs(plan, count, applied) {
     const changes = plan.filter(e => e.action !== 'unchanged');
@@ -10784,6 +11015,8 @@ function planOutputs(plan, count, applied) {
         unchanged: countOf(plan, 'unchanged'),
         count,
         changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
+        // Drift: the service differed from the file before anything was applied.
+        drift: changes.length > 0,
         result: plan.map(entryResult)
     };
 }
@@ -10854,9 +11087,11 @@ const syncChecks = async (ctx) => {
             const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE';
             dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
         }
+        const drifted = config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined;
         return {
             outputs: planOutputs(plan, wanted.length, false),
-            summary: planSummary(ctx, 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
+            summary: planSummary(ctx, drifted ? 'Drift: the service differs from the checks file' : 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`, ...(drifted ? [drifted] : [])]),
+            gateClosed: drifted
         };
     }
     let failure;
@@ -10916,6 +11151,7 @@ const syncChecks = async (ctx) => {
 
 
 
+
 const checkName = (c) => typeof c.check.name !== 'string' ? 'a check name: set check-name, or name in check' : undefined;
 const nameAndUrl = (c) => checkName(c) ?? (typeof c.check.url !== 'string' ? 'a check URL: set check-url, or url in check' : undefined);
 const incidentTitle = (c) => typeof c.incident.title !== 'string' ? 'an incident title: set incident-title, or title in incident' : undefined;
@@ -10954,6 +11190,11 @@ const REGISTRY = {
         writes: true,
         needs: c => (c.checksFile ? undefined : 'checks-file'),
         commentTarget: c => c.checksFile ?? ''
+    },
+    'export-checks': {
+        run: exportChecks,
+        writes: false,
+        needs: c => (c.checksFile ? undefined : 'checks-file (the path to write the checks file to)')
     },
     'create-incident': { run: createIncident, writes: true, needs: incidentTitle },
     'open-incident': { run: openIncident, writes: true, needs: incidentTitle },
@@ -11046,6 +11287,9 @@ const schema = strictObject({
     'auto-resume': withDefault(parseBoolean, 'false'),
     prune: withDefault(parseBoolean, 'false'),
     'prune-prefix': table_text,
+    'name-prefix': table_text,
+    'fail-on-drift': withDefault(parseBoolean, 'false'),
+    'drift-issue': withDefault(parseBoolean, 'false'),
     'max-deletions': withDefault(v => parseWholeNumber(v, 0, 1_000_000), '10'),
     'plan-file': table_optional(oneLine),
     'approved-plan': table_optional(oneLine),
@@ -11210,6 +11454,9 @@ function requireForOperation(c) {
     if (c.prunePrefix !== undefined && !c.prune) {
         throw new InputError('prune-prefix only applies with prune: true');
     }
+    if (c.failOnDrift && c.operation === 'sync-checks' && !c.dryRun) {
+        throw new InputError('fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift');
+    }
 }
 /** Parse and validate every input. Throws InputError naming the input. */
 function parseConfig(raw) {
@@ -11229,6 +11476,9 @@ function parseConfig(raw) {
         autoResume: p['auto-resume'],
         prune: p.prune,
         prunePrefix: p['prune-prefix'],
+        namePrefix: p['name-prefix'],
+        failOnDrift: p['fail-on-drift'],
+        driftIssue: p['drift-issue'],
         maxDeletions: p['max-deletions'],
         planFile: p['plan-file'],
         approvedPlan: p['approved-plan'],
@@ -11304,7 +11554,10 @@ const APPLIES_TO = {
     'check-interval': CHECK_WRITES,
     'alert-channels': CHECK_WRITES,
     'check-status': CHECK_WRITES,
-    'checks-file': SYNC,
+    'checks-file': [...SYNC, 'export-checks'],
+    'name-prefix': ['export-checks', 'list-checks'],
+    'fail-on-drift': SYNC,
+    'drift-issue': SYNC,
     prune: SYNC,
     'prune-prefix': SYNC,
     'max-deletions': SYNC,
@@ -11600,6 +11853,8 @@ const OUTPUTS = [
     'response-time-p95',
     'uptime',
     'comment-url',
+    'drift',
+    'issue-url',
     'error'
 ];
 /** Largest `result` written as an output, in bytes of UTF-8; larger ones are replaced by a note. */
@@ -15736,21 +15991,14 @@ async function findJobUrl(req) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/pr-comment.ts
+;// CONCATENATED MODULE: ./src/github/sticky.ts
 /**
- * One sticky comment on the pull request: found again by a hidden marker
- * (the workflow, job, operation and target), edited in place on re-runs.
- * Through @actions/github's Octokit, so GITHUB_API_URL (GitHub Enterprise)
- * and the runner's proxy settings apply. A comment is a courtesy: nothing here
- * ever fails the step; GitHub refusing it (a fork's read-only token) is a
- * warning that names the fix.
+ * What the action's own writings on GitHub share (the pull-request comment,
+ * the drift issue): a hidden marker that finds them again, proof that a
+ * found one is this token's own, requests bounded in time and by the job's
+ * cancel, and a failure told as one line. Nothing here fails the step.
  */
 
-
-/** The events that have a pull request to comment on. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** Pages of comments looked through for the marker (100 a page). */
-const MAX_PAGES = 50;
 /**
  * The hidden first line that finds the comment again: a digest of the
  * identity, so its size never depends on the target (a gate on 250 checks)
@@ -15783,6 +16031,157 @@ async function authorTest(octokit, bounded) {
     }
 }
 /**
+ * Bounds for a run of calls to GitHub: each ends by `timeoutMs`, all of them
+ * by `calls` times that, and any when the job is cancelled.
+ */
+function boundedBy(signal, timeoutMs, calls) {
+    const overall = AbortSignal.timeout(timeoutMs * calls);
+    return () => ({ signal: AbortSignal.any([signal, overall, AbortSignal.timeout(timeoutMs)]) });
+}
+/** A failed call to GitHub in words, and whether GitHub refused it (403/404: the token may not). */
+function failureOf(error, signal, timeoutMs) {
+    const { status, message, name } = error;
+    // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
+    const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '');
+    const said = stopped
+        ? signal.aborted
+            ? 'the job was cancelled'
+            : `no answer within request-timeout (${timeoutMs} ms)`
+        : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`;
+    return { said, refused: !stopped && (status === 403 || status === 404) };
+}
+/** A body over GitHub's limit: never sent (GitHub answers 422); a short note instead. */
+function withinLimit(marker, markdown, tooLong) {
+    const body = `${marker}\n${markdown}`;
+    if (body.length <= MAX_COMMENT_CHARACTERS)
+        return body;
+    return `${marker}\n${tooLong} (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`;
+}
+
+;// CONCATENATED MODULE: ./src/github/drift-issue.ts
+/**
+ * One GitHub issue about drift (sync-checks with drift-issue): opened with
+ * the plan when the service differs from the checks file, updated in place
+ * while it does, reopened when drift comes back, closed with a short comment
+ * when the plan is empty again. Found again by a hidden marker (the
+ * workflow, the checks file, the API), and only an issue this token wrote
+ * counts. Shares the comment's machinery (sticky.ts); never fails the step.
+ */
+
+
+/** Pages of the repository's issues looked through for the marker (100 a page, recently updated first). */
+const MAX_PAGES = 10;
+/** Open, update, reopen or close the drift issue; its URL, or undefined when none was touched. */
+async function keepDriftIssue(req) {
+    if (!req.token) {
+        req.log.warning('drift-issue: github-token is empty; no issue written. Leave github-token at its default (the job token).');
+        return undefined;
+    }
+    try {
+        const { github, octokit } = await gitHubFor(req.token, req.env);
+        const { owner, repo } = github.context.repo;
+        const bounded = boundedBy(req.signal, req.timeoutMs, 4 + MAX_PAGES);
+        const marker = markerOf(req.identity);
+        const mine = await authorTest(octokit, bounded);
+        let found;
+        for (let page = 1; page <= MAX_PAGES && found === undefined; page++) {
+            const listed = await octokit.rest.issues.listForRepo({
+                owner,
+                repo,
+                state: 'all',
+                sort: 'updated',
+                direction: 'desc',
+                per_page: 100,
+                page,
+                request: bounded()
+            });
+            // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
+            found = listed.data.find(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user));
+            if (!/rel="next"/.test(listed.headers.link ?? ''))
+                break;
+        }
+        const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ');
+        if (!req.drift) {
+            if (!found || found.state !== 'open') {
+                req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.');
+                return found?.html_url;
+            }
+            await octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: found.number,
+                body: req.closing,
+                request: bounded()
+            });
+            await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: found.number,
+                state: 'closed',
+                state_reason: 'completed',
+                request: bounded()
+            });
+            req.log.info(`drift-issue: no drift any more; closed ${found.html_url}`);
+            return found.html_url;
+        }
+        const body = withinLimit(marker, req.markdown, 'The plan is too long for an issue');
+        const create = async () => (await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })).data.html_url;
+        if (!found) {
+            const url = await create();
+            req.log.info(`drift-issue: opened ${url}`);
+            return url;
+        }
+        try {
+            const reopen = found.state !== 'open';
+            await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: found.number,
+                title,
+                body,
+                ...(reopen ? { state: 'open' } : {}),
+                request: bounded()
+            });
+            req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${found.html_url}`);
+            return found.html_url;
+        }
+        catch (error) {
+            // Not ours to edit after all (GitHub says so): open a new one rather than none.
+            const status = error.status;
+            if (!(status === 403 || status === 404 || status === 410 || status === 422))
+                throw error;
+            req.log.info(`drift-issue: GitHub refused to edit issue #${found.number} (HTTP ${status}); opening a new one.`);
+            const url = await create();
+            req.log.info(`drift-issue: opened ${url}`);
+            return url;
+        }
+    }
+    catch (error) {
+        const { said, refused } = failureOf(error, req.signal, req.timeoutMs);
+        req.log.warning(refused
+            ? `drift-issue: GitHub refused the issue (${said}). Give the job "permissions: issues: write" (and make sure issues are enabled for the repository). The step goes on.`
+            : `drift-issue: the issue could not be written (${said}). The step goes on.`);
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/pr-comment.ts
+/**
+ * One sticky comment on the pull request: found again by a hidden marker
+ * (the workflow, job, operation and target), edited in place on re-runs.
+ * Through @actions/github's Octokit, so GITHUB_API_URL (GitHub Enterprise)
+ * and the runner's proxy settings apply. A comment is a courtesy: nothing here
+ * ever fails the step; GitHub refusing it (a fork's read-only token) is a
+ * warning that names the fix.
+ */
+
+
+
+/** The events that have a pull request to comment on. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** Pages of comments looked through for the marker (100 a page). */
+const pr_comment_MAX_PAGES = 50;
+/**
  * Create or update the step's comment on the pull request; its URL, or
  * undefined when there is none (another event, no token, GitHub refused).
  */
@@ -15805,18 +16204,13 @@ async function commentOnPullRequest(req) {
         }
         const { owner, repo } = github.context.repo;
         // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
-        const overall = AbortSignal.timeout(req.timeoutMs * 3);
-        const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) });
+        const bounded = boundedBy(req.signal, req.timeoutMs, 3);
         const marker = markerOf(req.identity);
         const mine = await authorTest(octokit, bounded);
-        let body = `${marker}\n${req.markdown}`;
-        if (body.length > MAX_COMMENT_CHARACTERS) {
-            // Never sent over the limit (GitHub answers 422): a short note instead of a cut table.
-            body = `${marker}\nThe result is too long for a comment (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`;
-        }
+        const body = withinLimit(marker, req.markdown, 'The result is too long for a comment');
         // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
         let existing;
-        for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
+        for (let page = 1; page <= pr_comment_MAX_PAGES && existing === undefined; page++) {
             const listed = await octokit.rest.issues.listComments({
                 owner,
                 repo,
@@ -15853,15 +16247,8 @@ async function commentOnPullRequest(req) {
         return written.html_url;
     }
     catch (error) {
-        const { status, message, name } = error;
-        // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
-        const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '');
-        const said = stopped
-            ? req.signal.aborted
-                ? 'the job was cancelled'
-                : `no answer within request-timeout (${req.timeoutMs} ms)`
-            : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`;
-        if (!stopped && (status === 403 || status === 404)) {
+        const { said, refused } = failureOf(error, req.signal, req.timeoutMs);
+        if (refused) {
             req.log.warning(`pr-comment: GitHub refused the comment (${said}). The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead). The step goes on.`);
         }
         else {
@@ -15877,13 +16264,50 @@ async function commentOnPullRequest(req) {
 
 
 
+
 function gitHubSide(facts) {
     let jobUrl;
     const { config, env, log, signal } = facts;
     return {
         jobUrl: () => (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
-        comment: summary => pullRequestComment(facts, summary)
+        comment: summary => pullRequestComment(facts, summary),
+        driftIssue: (summary, drift) => driftIssue(facts, summary, drift)
     };
+}
+/** A link to the run, in words a person reads (the workflow's name defused): "the Deploy run". */
+function runLink(run) {
+    const name = defused(markdownText(run.workflow || 'the workflow'));
+    return run.runUrl ? `[${name} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')})` : `${name} run`;
+}
+/**
+ * drift-issue: the plan as the body of one issue, opened or updated while
+ * the service differs from the checks file, closed when it does not.
+ */
+async function driftIssue(facts, summary, drift) {
+    const { config, env, log, signal, secrets } = facts;
+    if (signal.aborted)
+        return undefined;
+    const run = await facts.runContext();
+    const file = config.checksFile ?? '';
+    const where = `the checks file \`${file.replace(/`/g, "'")}\``;
+    const api = defused(markdownText(config.baseUrl));
+    const intro = config.dryRun
+        ? `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}. Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
+        : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`;
+    const footer = `\n<sub>Written by the ${runLink(run)}.</sub>\n`;
+    const room = PR_COMMENT.maxBytes - Buffer.byteLength(intro) - Buffer.byteLength(footer) - MARKER_BYTES;
+    return keepDriftIssue({
+        token: config.githubToken,
+        identity: ['drift-issue', env.GITHUB_WORKFLOW ?? '', file, config.baseUrl],
+        title: `Monitoring drift: ${file}`,
+        drift,
+        markdown: intro + renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
+        closing: `No drift any more: the service matches \`${file.replace(/`/g, "'")}\` again, as found by the ${runLink(run)}. Closing.`,
+        log,
+        signal,
+        timeoutMs: config.requestTimeoutMs,
+        env
+    });
 }
 /**
  * pr-comment: the step's summary as one sticky comment on the pull request
@@ -15900,9 +16324,7 @@ async function pullRequestComment(facts, summary) {
     if (signal.aborted)
         return undefined;
     const run = await facts.runContext();
-    const footer = run.runUrl
-        ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
-        : '';
+    const footer = run.runUrl ? `\n<sub>Written by ${runLink(run)}.</sub>\n` : '';
     // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
     const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES;
     return commentOnPullRequest({
@@ -16021,6 +16443,21 @@ async function run(deps = defaultDependencies(), stage = 'main') {
             }
             catch (error) {
                 log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`);
+            }
+        }
+        if (config?.driftIssue && config.operation === 'sync-checks' && summary && github) {
+            try {
+                if (typeof outputs.drift !== 'boolean') {
+                    log.info('drift-issue: the plan was not made (the step failed before it), so the drift issue is left as it is.');
+                }
+                else {
+                    const url = await github.driftIssue(summary, outputs.drift);
+                    if (url)
+                        writeOutputs(runner.setOutput, { 'issue-url': url }, secrets);
+                }
+            }
+            catch (error) {
+                log.warning(`drift-issue: the issue could not be written (${messageOf(error)}). The step goes on.`);
             }
         }
         stopListening();

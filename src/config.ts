@@ -24,6 +24,12 @@ export interface Config<Op extends string = string> {
   autoResume: boolean
   prune: boolean
   prunePrefix?: string
+  /** export-checks, list-checks: only checks whose name starts with this. */
+  namePrefix?: string
+  /** sync-checks with dry-run: fail the step when the plan is not empty. */
+  failOnDrift: boolean
+  /** sync-checks: keep one GitHub issue about drift. */
+  driftIssue: boolean
   /** sync-checks: the most deletes a plan may hold. */
   maxDeletions: number
   /** sync-checks: where to write the plan (JSON). */

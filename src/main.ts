@@ -111,6 +111,20 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
         log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`)
       }
     }
+    if (config?.driftIssue && config.operation === 'sync-checks' && summary && github) {
+      try {
+        if (typeof outputs.drift !== 'boolean') {
+          log.info(
+            'drift-issue: the plan was not made (the step failed before it), so the drift issue is left as it is.'
+          )
+        } else {
+          const url = await github.driftIssue(summary, outputs.drift)
+          if (url) writeOutputs(runner.setOutput, { 'issue-url': url }, secrets)
+        }
+      } catch (error) {
+        log.warning(`drift-issue: the issue could not be written (${messageOf(error)}). The step goes on.`)
+      }
+    }
     stopListening()
   }
 }

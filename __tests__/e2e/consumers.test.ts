@@ -142,6 +142,24 @@ describe(`GitHub's Markdown renderer (${RENDERER})`, () => {
     for (const markdown of [r.summary, comment]) expectRendersSafely(markdown, [HOSTILE[2], HOSTILE[3]])
   })
 
+  it('the drift issue: its body (the plan, hostile names) and the comment that closes it render safely', async () => {
+    const web = emulator.seedCheck({ name: HOSTILE[0], url: 'https://old.example.com/', interval: 300 })
+    writeFileSync(
+      join(dir, 'drift.yml'),
+      `- name: ${JSON.stringify(HOSTILE[0])}\n  url: https://new.example.com/\n  interval: 60\n`
+    )
+    const sync = { operation: 'sync-checks', 'checks-file': 'drift.yml', 'dry-run': 'true', 'drift-issue': 'true' }
+    expect((await step(sync)).code).toBe(0)
+    const issue = github.issues.get('acme/shop')?.[0]
+    expect(issue?.title).toBe('Monitoring drift: drift.yml')
+    expectRendersSafely(issue?.body ?? '', [HOSTILE[0]])
+    Object.assign(emulator.checks.get(web.id) ?? {}, { url: 'https://new.example.com/', interval: 60 })
+    expect((await step(sync)).code).toBe(0)
+    const closing = github.comments.get('acme/shop#1')?.[0]?.body ?? ''
+    expect(closing).toContain('No drift any more')
+    expectRendersSafely(closing, [])
+  })
+
   it('incidents: a hostile title and workflow name in the summary', async () => {
     const r = await step({ operation: 'open-incident', 'incident-title': HOSTILE[0] })
     expect(r.code).toBe(0)
@@ -252,6 +270,27 @@ describe("GitHub's OpenAPI description", () => {
         'POST /repos/acme/shop/issues/7/comments',
         expect.stringMatching(/^PATCH \/repos\/acme\/shop\/issues\/comments\/\d+$/),
         'GET /repos/acme/shop/actions/runs/4242/attempts/1/jobs'
+      ])
+    )
+    expect(github.requests.flatMap(githubRequestProblems)).toEqual([])
+  })
+
+  it('every request of the drift issue (opened, updated, closed with a comment, reopened) is one GitHub documents', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    writeFileSync(join(dir, 'watch.yml'), '- name: web\n  url: https://web.example.com/\n  interval: 60\n')
+    github.seedIssue('acme/shop', { title: 'a pull request', pull_request: { url: 'https://x' } })
+    const sync = { operation: 'sync-checks', 'checks-file': 'watch.yml', 'dry-run': 'true', 'drift-issue': 'true' }
+    for (const interval of [300, 45, 60, 10]) {
+      emulator.checks.get(web.id)!.interval = interval
+      expect((await step(sync)).code).toBe(0)
+    }
+    const seen = github.requests.map(r => `${r.method} ${r.path.split('?')[0]}`)
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'GET /repos/acme/shop/issues',
+        'POST /repos/acme/shop/issues',
+        'PATCH /repos/acme/shop/issues/2',
+        'POST /repos/acme/shop/issues/2/comments'
       ])
     )
     expect(github.requests.flatMap(githubRequestProblems)).toEqual([])

@@ -221,6 +221,7 @@ function description() {
   const spec = JSON.parse(
     readFileSync(join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json'), 'utf8')
   ) as Description
+  openApiNullable(spec)
   const Ajv = (require('ajv') as { default: typeof import('ajv').default }).default
   const ajv = new Ajv({ strict: false, validateFormats: false, validateSchema: false, allErrors: true })
   ajv.addSchema(spec as unknown as object, 'gh')
@@ -231,6 +232,22 @@ function description() {
   }))
   described = { spec, ajv, routes }
   return described
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` beside no `type` (GitHub's description has
+ * it on some `oneOf`s) is not JSON Schema: such a schema becomes "it, or null".
+ */
+function openApiNullable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(openApiNullable)
+  if (node === null || typeof node !== 'object') return
+  const schema = node as Record<string, unknown>
+  for (const value of Object.values(schema)) openApiNullable(value)
+  if (schema.nullable === true && schema.type === undefined) {
+    const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'nullable'))
+    for (const key of Object.keys(schema)) delete schema[key]
+    schema.anyOf = [rest, { type: 'null' }]
+  }
 }
 
 const pointer = (parts: string[]) => parts.map(p => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')

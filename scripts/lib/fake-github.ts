@@ -15,6 +15,18 @@ export interface FakeComment {
   user: { login: string; type: string }
 }
 
+export interface FakeIssue {
+  number: number
+  title: string
+  body: string
+  state: 'open' | 'closed'
+  state_reason?: string | null
+  html_url: string
+  user: { login: string; type: string }
+  /** Set on a pull request (GitHub lists pull requests among issues). */
+  pull_request?: { url: string }
+}
+
 export interface SeenRequest {
   method: string
   path: string
@@ -26,6 +38,8 @@ export interface SeenRequest {
 export class FakeGitHub {
   /** Comments by "owner/repo#number". */
   readonly comments = new Map<string, FakeComment[]>()
+  /** Issues (and pull requests) by "owner/repo", oldest first. */
+  readonly issues = new Map<string, FakeIssue[]>()
   readonly requests: SeenRequest[] = []
   /** The jobs of every run attempt (GET .../actions/runs/{id}/attempts/{n}/jobs). */
   jobs: Array<{ id: number; name: string; status: string; runner_name: string | null; html_url: string }> = []
@@ -56,6 +70,7 @@ export class FakeGitHub {
 
   reset(): void {
     this.comments.clear()
+    this.issues.clear()
     this.requests.length = 0
     this.refuse = undefined
     this.refuseEdits = false
@@ -73,6 +88,27 @@ export class FakeGitHub {
     const list = this.comments.get(issue) ?? []
     for (let i = 0; i < count; i++) list.push(this.comment(issue, body(i), by.login, by.type))
     this.comments.set(issue, list)
+  }
+
+  /** An issue someone wrote (a person, unless `by` says another author); a pull request with `pullRequest`. */
+  seedIssue(
+    repo: string,
+    fields: Partial<FakeIssue> = {},
+    by: { login: string; type: string } = { login: 'person', type: 'User' }
+  ): FakeIssue {
+    const list = this.issues.get(repo) ?? []
+    const number = list.length + 1
+    const issue: FakeIssue = {
+      number,
+      title: 'an issue',
+      body: '',
+      state: 'open',
+      html_url: `https://github.example.com/${repo}/issues/${number}`,
+      user: by,
+      ...fields
+    }
+    this.issues.set(repo, [...list, issue])
+    return issue
   }
 
   private comment(issue: string, body: string, login: string, type: string): FakeComment {
@@ -141,6 +177,42 @@ export class FakeGitHub {
         const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
         this.comments.set(issue, [...comments, made])
         return send(201, made)
+      }
+    }
+    const issues = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(url.pathname)
+    if (issues) {
+      const repo = `${issues[1]}/${issues[2]}`
+      const all = this.issues.get(repo) ?? []
+      if (req.method === 'GET') {
+        const state = url.searchParams.get('state') ?? 'open'
+        const sorted = all.filter(i => state === 'all' || i.state === state).reverse()
+        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100)
+        const page = Number(url.searchParams.get('page') ?? 1)
+        const headers: Record<string, string> = {}
+        if (page * perPage < sorted.length) {
+          const next = new URL(url)
+          next.searchParams.set('page', String(page + 1))
+          headers.Link = `<${next.href}>; rel="next"`
+        }
+        return send(200, sorted.slice((page - 1) * perPage, page * perPage), headers)
+      }
+      if (req.method === 'POST') {
+        const given = JSON.parse(body) as { title: string; body?: string }
+        return send(201, this.seedIssue(repo, { title: given.title, body: given.body ?? '' }, author))
+      }
+    }
+    const oneIssue = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname)
+    if (oneIssue && req.method === 'PATCH') {
+      const found = (this.issues.get(`${oneIssue[1]}/${oneIssue[2]}`) ?? []).find(i => i.number === Number(oneIssue[3]))
+      if (found) {
+        if (this.refuseEdits || found.user.login !== author.login) {
+          return send(403, { message: 'Resource not accessible by integration' })
+        }
+        const given = JSON.parse(body) as Partial<FakeIssue>
+        for (const field of ['title', 'body', 'state', 'state_reason'] as const) {
+          if (given[field] !== undefined) Object.assign(found, { [field]: given[field] })
+        }
+        return send(200, found)
       }
     }
     if (/^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/attempts\/\d+\/jobs$/.test(url.pathname) && req.method === 'GET') {

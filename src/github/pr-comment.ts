@@ -6,9 +6,11 @@
  * ever fails the step; GitHub refusing it (a fork's read-only token) is a
  * warning that names the fix.
  */
-import { createHash } from 'node:crypto'
-import { Octokit, gitHubFor } from './octokit.js'
+import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
+import { GitHubError, authorTest, boundedBy, failureOf, markerOf, withinLimit } from './sticky.js'
+
+export { MARKER_BYTES, markerOf } from './sticky.js'
 
 /** The events that have a pull request to comment on. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target']
@@ -27,52 +29,6 @@ export interface CommentRequest {
   /** Bound on each request to GitHub. */
   timeoutMs: number
   env: NodeJS.ProcessEnv
-}
-
-/**
- * The hidden first line that finds the comment again: a digest of the
- * identity, so its size never depends on the target (a gate on 250 checks)
- * and no part of it can close the HTML comment.
- */
-export function markerOf(identity: string[]): string {
-  const digest = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)
-  return `<!-- monitoring-action: ${digest} -->`
-}
-
-/** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
-export const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1
-
-/** GitHub refuses a comment body longer than this many characters. */
-export const MAX_COMMENT_CHARACTERS = 65_536
-
-/** The login the job's own token (GITHUB_TOKEN) writes as. */
-export const ACTIONS_BOT = 'github-actions[bot]'
-
-type Author = { login?: string; type?: string } | null | undefined
-
-/**
- * Which comments this token wrote, provably. A personal token says who it is
- * (GET /user). An installation token cannot (GET /user answers 403); the
- * job's GITHUB_TOKEN writes as github-actions[bot], so only its comments are
- * ours. Another app's comments are never taken for ours, even with the marker
- * (anyone can copy it): such a token posts a new comment instead.
- */
-async function authorTest(
-  octokit: Octokit,
-  bounded: () => { signal: AbortSignal }
-): Promise<(author: Author) => boolean> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated({ request: bounded() })
-    return author => author?.login === data.login
-  } catch {
-    return author => author?.login === ACTIONS_BOT && author?.type === 'Bot'
-  }
-}
-
-interface GitHubError {
-  status?: number
-  message?: string
-  name?: string
 }
 
 /**
@@ -102,15 +58,10 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     }
     const { owner, repo } = github.context.repo
     // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
-    const overall = AbortSignal.timeout(req.timeoutMs * 3)
-    const bounded = () => ({ signal: AbortSignal.any([req.signal, overall, AbortSignal.timeout(req.timeoutMs)]) })
+    const bounded = boundedBy(req.signal, req.timeoutMs, 3)
     const marker = markerOf(req.identity)
     const mine = await authorTest(octokit, bounded)
-    let body = `${marker}\n${req.markdown}`
-    if (body.length > MAX_COMMENT_CHARACTERS) {
-      // Never sent over the limit (GitHub answers 422): a short note instead of a cut table.
-      body = `${marker}\nThe result is too long for a comment (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`
-    }
+    const body = withinLimit(marker, req.markdown, 'The result is too long for a comment')
     // Page by page (Octokit's paginate.iterator drops the per-request signal): until the marker or the last page.
     let existing: number | undefined
     for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
@@ -147,15 +98,8 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     req.log.info(`pr-comment: ${edited ? 'updated' : 'wrote'} ${written.html_url}`)
     return written.html_url
   } catch (error) {
-    const { status, message, name } = error as GitHubError
-    // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
-    const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
-    const said = stopped
-      ? req.signal.aborted
-        ? 'the job was cancelled'
-        : `no answer within request-timeout (${req.timeoutMs} ms)`
-      : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`
-    if (!stopped && (status === 403 || status === 404)) {
+    const { said, refused } = failureOf(error, req.signal, req.timeoutMs)
+    if (refused) {
       req.log.warning(
         `pr-comment: GitHub refused the comment (${said}). The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead). The step goes on.`
       )

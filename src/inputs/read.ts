@@ -112,6 +112,11 @@ function requireForOperation(c: Config<OperationName>): void {
   if (c.prunePrefix !== undefined && !c.prune) {
     throw new InputError('prune-prefix only applies with prune: true')
   }
+  if (c.failOnDrift && c.operation === 'sync-checks' && !c.dryRun) {
+    throw new InputError(
+      'fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift'
+    )
+  }
 }
 
 /** Parse and validate every input. Throws InputError naming the input. */
@@ -131,6 +136,9 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     autoResume: p['auto-resume'],
     prune: p.prune,
     prunePrefix: p['prune-prefix'],
+    namePrefix: p['name-prefix'],
+    failOnDrift: p['fail-on-drift'],
+    driftIssue: p['drift-issue'],
     maxDeletions: p['max-deletions'],
     planFile: p['plan-file'],
     approvedPlan: p['approved-plan'],

@@ -12,6 +12,7 @@ import * as pause from './checks/pause.js'
 import { waitForCheck } from './gate/gate.js'
 import * as incidents from './incidents/incidents.js'
 import * as pages from './status-pages/status-pages.js'
+import { exportChecks } from './sync/export.js'
 import { syncChecks } from './sync/sync.js'
 import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 
@@ -84,6 +85,11 @@ export const REGISTRY = {
     writes: true,
     needs: c => (c.checksFile ? undefined : 'checks-file'),
     commentTarget: c => c.checksFile ?? ''
+  },
+  'export-checks': {
+    run: exportChecks,
+    writes: false,
+    needs: c => (c.checksFile ? undefined : 'checks-file (the path to write the checks file to)')
   },
   'create-incident': { run: incidents.createIncident, writes: true, needs: incidentTitle },
   'open-incident': { run: incidents.openIncident, writes: true, needs: incidentTitle },

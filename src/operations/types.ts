@@ -69,6 +69,9 @@ export interface Outputs {
   'response-time-p95'?: string
   uptime?: string
   'comment-url'?: string
+  /** sync-checks: the plan (before applying) creates, updates or deletes something. */
+  drift?: boolean
+  'issue-url'?: string
   error?: string
 }
 

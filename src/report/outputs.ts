@@ -25,6 +25,8 @@ export const OUTPUTS = [
   'response-time-p95',
   'uptime',
   'comment-url',
+  'drift',
+  'issue-url',
   'error'
 ] as const satisfies ReadonlyArray<keyof Outputs>
 

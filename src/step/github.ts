@@ -10,6 +10,7 @@ import type { ActionLog } from '../report/log.js'
 import { PR_COMMENT, renderSummary } from '../report/summary.js'
 import { defused, markdownText } from '../report/text.js'
 import { findJobUrl } from '../github/job-url.js'
+import { keepDriftIssue } from '../github/drift-issue.js'
 import { MARKER_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
 import type { RunContext } from '../run-context.js'
 
@@ -18,6 +19,8 @@ export interface GitHubSide {
   jobUrl: () => Promise<string | undefined>
   /** pr-comment: `summary` as the one sticky comment of this step; its URL, or undefined when none was written. */
   comment: (summary: Summary) => Promise<string | undefined>
+  /** drift-issue: keep the one drift issue of this workflow and checks file; its URL, or undefined. */
+  driftIssue: (summary: Summary, drift: boolean) => Promise<string | undefined>
 }
 
 export interface GitHubFacts {
@@ -36,8 +39,45 @@ export function gitHubSide(facts: GitHubFacts): GitHubSide {
   return {
     jobUrl: () =>
       (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
-    comment: summary => pullRequestComment(facts, summary)
+    comment: summary => pullRequestComment(facts, summary),
+    driftIssue: (summary, drift) => driftIssue(facts, summary, drift)
   }
+}
+
+/** A link to the run, in words a person reads (the workflow's name defused): "the Deploy run". */
+function runLink(run: RunContext): string {
+  const name = defused(markdownText(run.workflow || 'the workflow'))
+  return run.runUrl ? `[${name} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')})` : `${name} run`
+}
+
+/**
+ * drift-issue: the plan as the body of one issue, opened or updated while
+ * the service differs from the checks file, closed when it does not.
+ */
+async function driftIssue(facts: GitHubFacts, summary: Summary, drift: boolean): Promise<string | undefined> {
+  const { config, env, log, signal, secrets } = facts
+  if (signal.aborted) return undefined
+  const run = await facts.runContext()
+  const file = config.checksFile ?? ''
+  const where = `the checks file \`${file.replace(/`/g, "'")}\``
+  const api = defused(markdownText(config.baseUrl))
+  const intro = config.dryRun
+    ? `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}. Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
+    : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`
+  const footer = `\n<sub>Written by the ${runLink(run)}.</sub>\n`
+  const room = PR_COMMENT.maxBytes - Buffer.byteLength(intro) - Buffer.byteLength(footer) - MARKER_BYTES
+  return keepDriftIssue({
+    token: config.githubToken,
+    identity: ['drift-issue', env.GITHUB_WORKFLOW ?? '', file, config.baseUrl],
+    title: `Monitoring drift: ${file}`,
+    drift,
+    markdown: intro + renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
+    closing: `No drift any more: the service matches \`${file.replace(/`/g, "'")}\` again, as found by the ${runLink(run)}. Closing.`,
+    log,
+    signal,
+    timeoutMs: config.requestTimeoutMs,
+    env
+  })
 }
 
 /**
@@ -54,9 +94,7 @@ async function pullRequestComment(facts: GitHubFacts, summary: Summary): Promise
   }
   if (signal.aborted) return undefined
   const run = await facts.runContext()
-  const footer = run.runUrl
-    ? `\n<sub>Written by [${defused(markdownText(run.workflow || 'the workflow'))} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')}).</sub>\n`
-    : ''
+  const footer = run.runUrl ? `\n<sub>Written by ${runLink(run)}.</sub>\n` : ''
   // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
   const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES
   return commentOnPullRequest({

@@ -111,10 +111,13 @@ export const getCheck: Operation = async ctx => {
 }
 
 export const listChecks: Operation = async ctx => {
-  const checks = await ctx.api.listChecks()
+  const prefix = ctx.config.namePrefix
+  const all = await ctx.api.listChecks()
+  const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
+  const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`
   return {
     outputs: { ...checkOutputs(checks[0]), result: checks, count: checks.length },
-    summary: checkSummary(`Checks (${checks.length})`, checks)
+    summary: checkSummary(`Checks (${checks.length})${scope}`, checks)
   }
 }
 

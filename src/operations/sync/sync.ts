@@ -133,6 +133,19 @@ function halfWayMessage(changes: PlanEntry[], failed: PlanEntry, error: unknown)
   return `sync-checks stopped at ${label(failed)}: ${error instanceof Error ? error.message : String(error)}. ${done}; ${failedCount} failed, ${notAttempted} not attempted. ${next}`
 }
 
+/** fail-on-drift: each entry that drifted, with its changes (redacted, whole), as one failure. */
+function driftMessage(ctx: OperationContext, changes: PlanEntry[]): string {
+  const shown = sortedForShow(changes).map(e => ctx.redactValue(e))
+  const listed = shown
+    .slice(0, 20)
+    .map(
+      e =>
+        `${e.action} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`
+    )
+  const more = shown.length > 20 ? `; and ${shown.length - 20} more (see the summary)` : ''
+  return `sync-checks: drift: ${changes.length} check(s) differ from checks-file ${ctx.config.checksFile}: ${listed.join('; ')}${more}. Nothing was sent (dry run). Run the sync to put the file's values back, or change the file to keep the service's.`
+}
+
 /** The counts and the plan, as outputs: before applying, and after. */
 function planOutputs(plan: PlanEntry[], count: number, applied: boolean): Outputs {
   const changes = plan.filter(e => e.action !== 'unchanged')
@@ -143,6 +156,8 @@ function planOutputs(plan: PlanEntry[], count: number, applied: boolean): Output
     unchanged: countOf(plan, 'unchanged'),
     count,
     changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
+    // Drift: the service differed from the file before anything was applied.
+    drift: changes.length > 0,
     result: plan.map(entryResult)
   }
 }
@@ -219,9 +234,16 @@ export const syncChecks: Operation = async ctx => {
       const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE'
       dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id as string), e.body)
     }
+    const drifted = config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined
     return {
       outputs: planOutputs(plan, wanted.length, false),
-      summary: planSummary(ctx, 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`])
+      summary: planSummary(
+        ctx,
+        drifted ? 'Drift: the service differs from the checks file' : 'Sync plan (dry run: nothing sent)',
+        plan,
+        [`Plan: ${tally}.`, ...(drifted ? [drifted] : [])]
+      ),
+      gateClosed: drifted
     }
   }
 

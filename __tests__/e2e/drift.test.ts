@@ -1,0 +1,157 @@
+/**
+ * Watching for drift through dist/index.js, as a scheduled workflow runs it:
+ * the `drift` output, `fail-on-drift` on a dry run, and the one drift issue
+ * against a fake GitHub (opened, updated in place, closed, reopened; a
+ * refusal and a hang are warnings; an issue someone else wrote is never ours).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
+import { FakeGitHub, runStep } from '../helpers/runner.js'
+import { markerOf } from '../../src/github/sticky.js'
+
+const emulator = useEmulator()
+const github = new FakeGitHub()
+beforeAll(() => github.start())
+afterAll(() => github.stop())
+beforeEach(() => github.reset())
+
+const dir = mkdtempSync(join(tmpdir(), 'drift-'))
+writeFileSync(join(dir, 'checks.yml'), '- name: web\n  url: https://web.example.com/\n  interval: 60\n')
+const TOKEN = 'ghs_driftToken0123456789abcdef'
+
+const step = (inputs: Record<string, string>, timeoutMs?: number) =>
+  runStep(
+    {
+      'api-key': KEY,
+      'base-url': emulator.baseUrl,
+      'github-token': TOKEN,
+      operation: 'sync-checks',
+      'checks-file': 'checks.yml',
+      'dry-run': 'true',
+      ...inputs
+    },
+    {
+      env: { ...GITHUB_ENV, GITHUB_EVENT_NAME: 'schedule', GITHUB_API_URL: github.url, GITHUB_WORKSPACE: dir },
+      cwd: dir,
+      timeoutMs
+    }
+  )
+const issues = () => github.issues.get('acme/shop') ?? []
+const marker = () => markerOf(['drift-issue', GITHUB_ENV.GITHUB_WORKFLOW, 'checks.yml', emulator.baseUrl])
+
+describe('drift (dist/index.js)', () => {
+  it('drift is false when the service matches the file, true when it does not', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 60 })
+    const same = await step({})
+    expect(same.code).toBe(0)
+    expect(same.outputs.drift).toBe('false')
+    const check = [...emulator.checks.values()][0]
+    check.interval = 300
+    const drifted = await step({})
+    expect(drifted.code).toBe(0)
+    expect(drifted.outputs.drift).toBe('true')
+  })
+
+  it('fail-on-drift fails the dry run naming each entry and its change; fail-on-error false does not hide it', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    const r = await step({ 'fail-on-drift': 'true', 'fail-on-error': 'false' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(
+      `::error::sync-checks: drift: 1 check(s) differ from checks-file checks.yml: update "web" (${web.id}): interval: 300 → 60.`
+    )
+    expect(r.outputs).toMatchObject({ drift: 'true', updated: '1' })
+    expect(r.summary).toContain('### Drift: the service differs from the checks file')
+    expect(emulator.count('PUT')).toBe(0)
+  })
+
+  it('fail-on-drift without dry-run is an input error before any request', async () => {
+    const r = await step({ 'fail-on-drift': 'true', 'dry-run': 'false' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/::error::fail-on-drift applies to a dry run/)
+    expect(emulator.count()).toBe(0)
+  })
+})
+
+describe('drift-issue (dist/index.js, a fake GitHub)', () => {
+  it('opens one issue, updates it in place, closes it with a comment, and reopens it when drift comes back', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    const first = await step({ 'drift-issue': 'true' })
+    expect(first.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    const [issue] = issues()
+    expect(issue).toMatchObject({ title: 'Monitoring drift: checks.yml', state: 'open' })
+    expect(issue.body.startsWith(`${marker()}\n`)).toBe(true)
+    expect(issue.body).toContain('| update | web |')
+    expect(issue.body).toContain('interval: 300 → 60')
+    expect(first.outputs['issue-url']).toBe(issue.html_url)
+
+    emulator.checks.get(web.id)!.interval = 45
+    const second = await step({ 'drift-issue': 'true' })
+    expect(second.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0].body).toContain('interval: 45 → 60')
+
+    emulator.checks.get(web.id)!.interval = 60
+    const clean = await step({ 'drift-issue': 'true' })
+    expect(clean.outputs.drift).toBe('false')
+    expect(issues()[0]).toMatchObject({ state: 'closed', state_reason: 'completed' })
+    expect(github.comments.get('acme/shop#1')?.[0].body).toMatch(
+      /^No drift any more: the service matches `checks.yml` again/
+    )
+    expect(clean.outputs['issue-url']).toBe(issue.html_url)
+
+    // Closed already and still no drift: nothing is written.
+    const writes = () => github.requests.filter(r => r.method !== 'GET').length
+    const before = writes()
+    const quiet = await step({ 'drift-issue': 'true' })
+    expect(quiet.code).toBe(0)
+    expect(writes()).toBe(before)
+
+    emulator.checks.get(web.id)!.interval = 10
+    const back = await step({ 'drift-issue': 'true' })
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0]).toMatchObject({ state: 'open' })
+    expect(issues()[0].body).toContain('interval: 10 → 60')
+    expect(back.stdout).toContain('drift-issue: drift is back; reopened')
+  })
+
+  it('an issue someone else wrote with the marker is never edited; a pull request is not an issue: a new one is opened', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    github.seedIssue('acme/shop', { title: 'copied', body: `${marker()}\nby a person` })
+    github.seedIssue('acme/shop', { title: 'bot', body: `${marker()}\nby a bot` }, { login: 'other[bot]', type: 'Bot' })
+    github.seedIssue(
+      'acme/shop',
+      { title: 'a pull request', body: `${marker()}\n`, pull_request: { url: 'https://x' } },
+      { login: 'github-actions[bot]', type: 'Bot' }
+    )
+    const r = await step({ 'drift-issue': 'true' })
+    expect(r.code).toBe(0)
+    expect(issues()).toHaveLength(4)
+    expect(issues()[3]).toMatchObject({ title: 'Monitoring drift: checks.yml', user: { login: 'github-actions[bot]' } })
+    expect(issues()[0].body).toBe(`${marker()}\nby a person`)
+    expect(issues()[1].body).toBe(`${marker()}\nby a bot`)
+  })
+
+  it('a 403 is a warning that names permissions: issues: write; the step goes on', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    github.refuse = 403
+    const r = await step({ 'drift-issue': 'true' })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/::warning::drift-issue: GitHub refused the issue \(HTTP 403.*permissions: issues: write/)
+    expect(r.outputs['issue-url']).toBeUndefined()
+  })
+
+  it('a GitHub that never answers: a warning within the request bound, and the step ends', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    github.hang = true
+    const r = await step({ 'drift-issue': 'true', 'request-timeout': '1s' }, 30_000)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(
+      /::warning::drift-issue: the issue could not be written \(no answer within request-timeout/
+    )
+    expect(r.ms).toBeLessThan(8_000)
+  })
+})

@@ -1,0 +1,83 @@
+/**
+ * What the action's own writings on GitHub share (the pull-request comment,
+ * the drift issue): a hidden marker that finds them again, proof that a
+ * found one is this token's own, requests bounded in time and by the job's
+ * cancel, and a failure told as one line. Nothing here fails the step.
+ */
+import { createHash } from 'node:crypto'
+import type { Octokit } from './octokit.js'
+
+/**
+ * The hidden first line that finds the comment again: a digest of the
+ * identity, so its size never depends on the target (a gate on 250 checks)
+ * and no part of it can close the HTML comment.
+ */
+export function markerOf(identity: string[]): string {
+  const digest = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)
+  return `<!-- monitoring-action: ${digest} -->`
+}
+
+/** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
+export const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1
+
+/** GitHub refuses a comment body longer than this many characters. */
+export const MAX_COMMENT_CHARACTERS = 65_536
+
+/** The login the job's own token (GITHUB_TOKEN) writes as. */
+export const ACTIONS_BOT = 'github-actions[bot]'
+
+type Author = { login?: string; type?: string } | null | undefined
+
+/**
+ * Which comments this token wrote, provably. A personal token says who it is
+ * (GET /user). An installation token cannot (GET /user answers 403); the
+ * job's GITHUB_TOKEN writes as github-actions[bot], so only its comments are
+ * ours. Another app's comments are never taken for ours, even with the marker
+ * (anyone can copy it): such a token posts a new comment instead.
+ */
+export async function authorTest(
+  octokit: Octokit,
+  bounded: () => { signal: AbortSignal }
+): Promise<(author: Author) => boolean> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated({ request: bounded() })
+    return author => author?.login === data.login
+  } catch {
+    return author => author?.login === ACTIONS_BOT && author?.type === 'Bot'
+  }
+}
+
+export interface GitHubError {
+  status?: number
+  message?: string
+  name?: string
+}
+
+/**
+ * Bounds for a run of calls to GitHub: each ends by `timeoutMs`, all of them
+ * by `calls` times that, and any when the job is cancelled.
+ */
+export function boundedBy(signal: AbortSignal, timeoutMs: number, calls: number): () => { signal: AbortSignal } {
+  const overall = AbortSignal.timeout(timeoutMs * calls)
+  return () => ({ signal: AbortSignal.any([signal, overall, AbortSignal.timeout(timeoutMs)]) })
+}
+
+/** A failed call to GitHub in words, and whether GitHub refused it (403/404: the token may not). */
+export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): { said: string; refused: boolean } {
+  const { status, message, name } = error as GitHubError
+  // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
+  const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
+  const said = stopped
+    ? signal.aborted
+      ? 'the job was cancelled'
+      : `no answer within request-timeout (${timeoutMs} ms)`
+    : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`
+  return { said, refused: !stopped && (status === 403 || status === 404) }
+}
+
+/** A body over GitHub's limit: never sent (GitHub answers 422); a short note instead. */
+export function withinLimit(marker: string, markdown: string, tooLong: string): string {
+  const body = `${marker}\n${markdown}`
+  if (body.length <= MAX_COMMENT_CHARACTERS) return body
+  return `${marker}\n${tooLong} (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`
+}

@@ -1,0 +1,77 @@
+/**
+ * export-checks: bring an account under code. Every check (or those under
+ * name-prefix) written as a checks file that sync-checks accepts and that
+ * plans nothing right after: written whole or not at all, sorted by name,
+ * secrets in URLs as variables the step lists.
+ */
+import * as path from 'node:path'
+import { load } from '../../lazy/modules.cjs'
+import { str } from '../common.js'
+import type { Operation } from '../types.js'
+import { OperationError } from '../types.js'
+import { cannotWrite, writeWhole } from '../write-whole.js'
+import { ExportError, checksFileText, exportEntries } from './export-file.js'
+
+export const exportChecks: Operation = async ctx => {
+  const { config } = ctx
+  const given = config.checksFile as string
+  const file = path.resolve(ctx.workspace, given)
+  const prefix = config.namePrefix
+  await load('yaml')
+  const all = await ctx.api.listChecks()
+  const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
+  let exported: ReturnType<typeof exportEntries>
+  try {
+    exported = exportEntries(checks)
+  } catch (error) {
+    if (error instanceof ExportError) throw new OperationError(`export-checks: ${error.message}`)
+    throw error
+  }
+  const { entries, ids, lifted } = exported
+  // A secret of this step (the key) that no rule lifted would be committed with the file: refuse instead.
+  const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e))
+  if (holding >= 0) {
+    throw new OperationError(
+      `export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret of this step (such as the api-key) in a field export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from the check, or export a name-prefix that leaves it out.`
+    )
+  }
+  // The values lifted out are secrets from now on: masked in the log, *** in everything written.
+  for (const secret of lifted) ctx.addSecret(secret.value)
+  const variables = lifted.map(l => l.variable)
+  const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables })
+  try {
+    await writeWhole(file, text)
+  } catch (error) {
+    throw new OperationError(`checks-file ${given}: ${cannotWrite(file, error)}; nothing was written`)
+  }
+  const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`
+  ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`)
+  if (variables.length > 0) {
+    ctx.log.info(
+      `The file holds no secret: ${variables.length} value(s) in URLs are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`
+    )
+  }
+  const lines = [
+    `Wrote ${entries.length} of the service's ${all.length} check(s)${scope} to ${given}.`,
+    `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`,
+    ...(variables.length > 0
+      ? [`The file holds no secret: set these ${variables.length} variable(s) for sync-checks, from your secrets.`]
+      : [])
+  ]
+  return {
+    outputs: { count: entries.length, result: { path: given, count: entries.length, variables } },
+    summary: {
+      title: 'Checks exported',
+      lines,
+      tables: [
+        ...(variables.length > 0
+          ? [{ head: ['Variable', 'Check', 'Where in the URL'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
+          : []),
+        {
+          head: ['Check', 'ID', 'URL (as written)'],
+          rows: entries.map((e, i) => [e.name, ids[i], e.url])
+        }
+      ]
+    }
+  }
+}
