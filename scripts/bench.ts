@@ -13,6 +13,9 @@
  *   rate limit       sync-checks creating 130 checks under the real 100/min
  *                    limit, against the theoretical minimum
  *   size, memory     bundle size; peak RSS of a run against the bare script
+ *   export           export-checks of 10,000 checks against list-checks of
+ *                    them (time, peak RSS), and the requests of a sync of
+ *                    the exported file against the list's pages
  *   concurrency      10 trials of 5 runs at once (1 s create latency) of
  *                    upsert-check, sync-checks (2 entries), open-incident:
  *                    resources left, agreeing ids, requests per run against
@@ -21,7 +24,7 @@
  *                    time against the theoretical minimum
  *
  * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
- * trials, default 10), --skip-rate-limit, --skip-concurrency, --write (put the
+ * trials, default 10), --skip-rate-limit, --skip-concurrency, --skip-export, --write (put the
  * table into docs/benchmarks.md, between its markers, with the command).
  */
 import { spawn } from 'node:child_process'
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     trials: { type: 'string' },
     'skip-rate-limit': { type: 'boolean' },
     'skip-concurrency': { type: 'boolean' },
+    'skip-export': { type: 'boolean' },
     write: { type: 'boolean' }
   }
 })
@@ -411,9 +415,88 @@ async function concurrency(): Promise<void> {
   })
 }
 
+/**
+ * export-checks of 10,000 checks (one in ten with a token in its URL) against
+ * list-checks of the same checks, paired round by round: time and peak RSS;
+ * then sync-checks of the exported file (dry run, prune, the variables set):
+ * the requests it sends against the list's pages, and nothing to write.
+ */
+async function exportFleet(): Promise<void> {
+  const N = 10_000
+  const PAGE = 100 // the client follows at most 100 pages
+  const ROUNDS = 3
+  console.error(`export: ${N} checks, ${ROUNDS} rounds of export-checks and list-checks`)
+  await withEmulator({ rateLimit: false, pageSize: PAGE }, async emulator => {
+    const variables: Record<string, string> = {}
+    for (let i = 0; i < N; i++) {
+      const token = i % 10 === 0 ? `?token=tok${i}-0a1b2c3d` : ''
+      if (token) variables[`CHECK_FLEET_${i}_TOKEN`] = `tok${i}-0a1b2c3d`
+      emulator.seedCheck({ name: `fleet-${i}`, url: `https://fleet.example.com/${i}${token}`, interval: 60 })
+    }
+    writeFileSync(join(work, 'out'), '')
+    const env = (inputs: Record<string, string>): NodeJS.ProcessEnv => ({
+      'INPUT_API-KEY': KEY,
+      'INPUT_BASE-URL': emulator.baseUrl,
+      'INPUT_JOB-SUMMARY': 'false',
+      GITHUB_OUTPUT: join(work, 'out'),
+      GITHUB_WORKSPACE: work,
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+    })
+    const exports: Timed[] = []
+    const lists: Timed[] = []
+    for (let i = 0; i < ROUNDS + 1; i++) {
+      const e = await timeNode([BUNDLE], env({ operation: 'export-checks', 'checks-file': 'fleet10k.yml' }))
+      const l = await timeNode([BUNDLE], env({ operation: 'list-checks' }))
+      if (e.code !== 0 || l.code !== 0) throw new Error(`export run failed (export ${e.code}, list ${l.code})`)
+      if (i === 0) continue // warm-up
+      exports.push(e)
+      lists.push(l)
+    }
+    const ms = (t: Timed[]) => `${fmt(median(t.map(x => x.ms)))} ms`
+    const mib = (t: Timed[]) => fmt(median(t.map(x => x.rssKb)) / 1024, 1)
+    row(
+      `\`export-checks\`, ${N} checks (${N / PAGE} pages; ${N / 10} tokens lifted)`,
+      ms(exports),
+      `${ms(lists)} (\`list-checks\` of the same checks)`,
+      `${fmt(pairedRatio(exports, lists), 2)}x`
+    )
+    row(
+      `peak memory (max RSS), \`export-checks\` of ${N} checks`,
+      `${mib(exports)} MiB`,
+      `${mib(lists)} MiB (\`list-checks\`)`,
+      `${fmt(median(exports.map(x => x.rssKb)) / median(lists.map(x => x.rssKb)), 2)}x`
+    )
+    const before = emulator.count()
+    const writes = () => emulator.requests.filter(q => q.method !== 'GET').length
+    const sync = await runStep(
+      {
+        'api-key': KEY,
+        'base-url': emulator.baseUrl,
+        operation: 'sync-checks',
+        'checks-file': 'fleet10k.yml',
+        'dry-run': 'true',
+        prune: 'true',
+        'job-summary': 'false'
+      },
+      { cwd: work, env: { GITHUB_WORKSPACE: work, ...variables }, timeoutMs: 600_000 }
+    )
+    const planned = ['created', 'updated', 'deleted'].map(k => sync.outputs[k]).join('/')
+    if (sync.code !== 0 || planned !== '0/0/0' || writes() !== 0) {
+      throw new Error(`the exported file's sync planned ${planned} (exit ${sync.code}): ${sync.stdout.slice(-2000)}`)
+    }
+    row(
+      `requests: \`sync-checks\` of the exported ${N} checks (dry run, prune)`,
+      `${emulator.count() - before}, planned 0 creates / 0 updates / 0 deletes`,
+      `${N / PAGE} (the list's pages)`,
+      `${fmt((emulator.count() - before) / (N / PAGE), 2)}x`
+    )
+  })
+}
+
 async function main(): Promise<void> {
   await coldStart()
   await callEconomy()
+  if (!values['skip-export']) await exportFleet()
   if (!values['skip-rate-limit']) await rateLimit()
   if (!values['skip-concurrency']) await concurrency()
   const main = statSync(BUNDLE).size
