@@ -5,7 +5,7 @@
  * refusal and a hang are warnings; an issue someone else wrote is never ours).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
@@ -39,8 +39,46 @@ const step = (inputs: Record<string, string>, timeoutMs?: number) =>
       timeoutMs
     }
   )
+/** Everything a step wrote but the ::add-mask:: lines that tell the runner what to mask. */
+const shown = (r: { all: string }) =>
+  r.all
+    .split('\n')
+    .filter(line => !line.startsWith('::add-mask::'))
+    .join('\n')
 const issues = () => github.issues.get('acme/shop') ?? []
 const marker = () => markerOf(['drift-issue', GITHUB_ENV.GITHUB_WORKFLOW, 'checks.yml', emulator.baseUrl])
+
+describe('export-checks (dist/index.js)', () => {
+  it('exports with the token as a variable (never printed), and the sync of the file with it set plans nothing', async () => {
+    const token = 'tok-e2e-5a4b3c2d1e'
+    emulator.seedCheck({ name: 'shop', url: `https://shop.example.com/health?token=${token}`, interval: 30 })
+    emulator.seedCheck({ name: 'yes', url: 'https://yes.example.com/', status: 'paused' })
+    const exported = await step({ operation: 'export-checks', 'checks-file': 'adopted.yml', 'dry-run': 'false' })
+    expect(exported.code).toBe(0)
+    expect(exported.outputs.count).toBe('2')
+    // Masked: the runner is told (::add-mask::), and nothing else the step wrote holds it.
+    expect(exported.stdout).toContain(`::add-mask::${token}`)
+    expect(shown(exported)).not.toContain(token)
+    expect(exported.stdout).toContain('CHECK_SHOP_TOKEN')
+    const text = readFileSync(join(dir, 'adopted.yml'), 'utf8')
+    expect(text).toContain('url: "https://shop.example.com/health?token=${secret:CHECK_SHOP_TOKEN}"')
+    expect(text).not.toContain(token)
+    const plan = await runStep(
+      {
+        'api-key': KEY,
+        'base-url': emulator.baseUrl,
+        operation: 'sync-checks',
+        'checks-file': 'adopted.yml',
+        'dry-run': 'true',
+        prune: 'true'
+      },
+      { env: { ...GITHUB_ENV, GITHUB_WORKSPACE: dir, CHECK_SHOP_TOKEN: token }, cwd: dir }
+    )
+    expect(plan.code).toBe(0)
+    expect(plan.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '2', drift: 'false' })
+    expect(shown(plan)).not.toContain(token)
+  })
+})
 
 describe('drift (dist/index.js)', () => {
   it('drift is false when the service matches the file, true when it does not', async () => {
