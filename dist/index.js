@@ -1022,6 +1022,26 @@ function parseMilliseconds(value) {
         throw new ValueError(`must be a number of milliseconds (800) or a duration (800ms, 1.5s), got ${quote(value)}`);
     }
 }
+/**
+ * `max-response-time-increase`: a percentage of the baseline (`20%`, `12.5%`)
+ * or a duration added to it (`150ms`, `0.2s`). A bare number is refused: as
+ * a duration it would be seconds (`150` = 150 s), rarely what was meant.
+ */
+function parseIncrease(value) {
+    const text = value.trim();
+    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
+    if (percent) {
+        const n = Number(percent[1]);
+        if (n > 10_000)
+            throw new ValueError(`must be at most 10000%, got ${quote(value)}`);
+        return { percent: n };
+    }
+    // A duration with its unit; parseDuration then holds it to a day.
+    if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+        throw new ValueError(`must be a percentage (20%) or a duration (150ms), got ${quote(value)}`);
+    }
+    return { ms: parseDuration(text) };
+}
 /** The furthest back `since` may reach. */
 const MAX_SINCE_MS = 366 * 86_400_000;
 /**
@@ -8461,9 +8481,12 @@ class MonitoringApi {
     constructor(client) {
         this.client = client;
     }
-    /** The same API, whose waits (retries, pacing) never pass `deadline` (ms since the epoch). */
-    withDeadline(deadline) {
-        return new MonitoringApi(this.client.withDeadline(deadline));
+    /**
+     * The same API, whose waits (retries, pacing) never pass `deadline` (ms since
+     * the epoch); `hard`: nor its requests (none sent after it, one in flight cut off).
+     */
+    withDeadline(deadline, hard = false) {
+        return new MonitoringApi(this.client.withDeadline(deadline, hard));
     }
     listChecks() {
         return this.client.list(paths.checks, CheckSchema, 'check');
@@ -9327,12 +9350,96 @@ async function resumePaused(ctx, ids) {
     return checkSummary('auto-resume: checks resumed', resumed, lines);
 }
 
+;// CONCATENATED MODULE: ./src/operations/gate/baseline.ts
+
+
+
+/** Fewer results than this in the window: the comparison is skipped (a new check has no past). */
+const MIN_BASELINE_RESULTS = 5;
+/** `+20%` or `+150 ms`. */
+function increaseText(increase) {
+    return 'percent' in increase ? `+${increase.percent}%` : `+${increase.ms} ms`;
+}
+/** The baseline p95 plus the increase, in ms (to a hundredth: 123 ms + 12.5% is 138.38 ms). */
+function limitOf(p95, increase) {
+    const raw = 'percent' in increase ? p95 + (p95 * increase.percent) / 100 : p95 + increase.ms;
+    return Math.round(raw * 100) / 100;
+}
+/** A window's length in words: `24h`, `90m`, `45s`. */
+function windowText(ms) {
+    if (ms % 3_600_000 === 0)
+        return `${ms / 3_600_000}h`;
+    if (ms % 60_000 === 0)
+        return `${ms / 60_000}m`;
+    return `${ms / 1000}s`;
+}
+/**
+ * The baseline of one check from its history: the entries checked in
+ * `[from, to)` (undated ones cannot be placed, so they never count; each
+ * time once, should a shifting page show a row twice), up or without a
+ * status, with a response time.
+ */
+function baselineOf(entries, from, to, increase) {
+    const times = [];
+    const seen = new Set();
+    let notUp = 0;
+    let noResponseTime = 0;
+    for (const entry of entries) {
+        const at = timeOf(entry.checkedAt);
+        if (!(at >= from && at < to) || seen.has(at))
+            continue;
+        seen.add(at);
+        const status = str(entry.status).toLowerCase();
+        const rt = entry.responseTime;
+        if (status !== '' && status !== 'up')
+            notUp++;
+        else if (typeof rt !== 'number' || !Number.isFinite(rt) || rt < 0)
+            noResponseTime++;
+        else
+            times.push(rt);
+    }
+    const base = { from, to, results: times.length, notUp, noResponseTime };
+    if (times.length < MIN_BASELINE_RESULTS) {
+        const left = [notUp ? `${notUp} not up` : '', noResponseTime ? `${noResponseTime} without a response time` : '']
+            .filter(Boolean)
+            .join(', ');
+        return {
+            ...base,
+            skipped: `${times.length} result(s) up with a response time in the ${windowText(to - from)} before the step started (${MIN_BASELINE_RESULTS} needed${left ? `; left out: ${left}` : ''})`
+        };
+    }
+    const p95 = percentile(times, 95);
+    return { ...base, p95, limitMs: limitOf(p95, increase) };
+}
+/** One check's baseline in words, for the log and the reports. */
+function baselineText(b, increase) {
+    if (b.skipped !== undefined)
+        return `no baseline: ${b.skipped}; the comparison is skipped`;
+    const left = b.notUp + b.noResponseTime;
+    return `baseline p95 ${b.p95} ms of ${b.results} result(s) in the ${windowText(b.to - b.from)} before the step started${left ? ` (${left} left out: not up or without a response time)` : ''}; limit ${b.limitMs} ms (${increaseText(increase)})`;
+}
+/** The baseline as outputs carry it (`result`, `failed-checks`): plain JSON, null where unknown. */
+function baselineJson(b) {
+    if (!b)
+        return null;
+    return {
+        p95: b.p95 ?? null,
+        limit: b.limitMs ?? null,
+        results: b.results,
+        from: new Date(b.from).toISOString(),
+        to: new Date(b.to).toISOString(),
+        ...(b.skipped !== undefined ? { skipped: b.skipped } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/operations/gate/judge.ts
+
 
 
 /** Allowance for clock skew between the runner and the service. */
 const FRESHNESS_SKEW_MS = 5_000;
-function judge(check, rules) {
+/** One result against the rules, and against its check's baseline when it has one (not skipped). */
+function judge(check, rules, baseline) {
     const missed = [];
     const status = str(check.status);
     if (status.toLowerCase() !== rules.expectedStatus.toLowerCase()) {
@@ -9344,6 +9451,16 @@ function judge(check, rules) {
             missed.push('no response time reported');
         else if (rt > rules.maxResponseTimeMs)
             missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`);
+    }
+    if (baseline?.limitMs !== undefined && rules.increase) {
+        const rt = check.responseTime;
+        if (typeof rt !== 'number') {
+            if (rules.maxResponseTimeMs === undefined)
+                missed.push('no response time reported');
+        }
+        else if (rt > baseline.limitMs) {
+            missed.push(`response time ${rt} ms is above the limit ${baseline.limitMs} ms (baseline p95 ${baseline.p95} ms ${increaseText(rules.increase)})`);
+        }
     }
     if (rules.freshAfter !== undefined) {
         const at = timeOf(check.lastCheckedAt);
@@ -9375,7 +9492,7 @@ function observe(track, check, rules, needed, late) {
     const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
     const newer = track.seenUpTo === undefined || time > track.seenUpTo;
     track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
-    let verdict = judge(check, rules);
+    let verdict = judge(check, rules, track.baseline);
     // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
     if (verdict.passed && late)
         verdict = { passed: false, missed: ['the answer arrived after the timeout'] };
@@ -9474,6 +9591,7 @@ function cannotWrite(file, error) {
 
 
 
+
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
 async function report(ctx, outcome, tracks, polls, conditions, error) {
     const { config, clock } = ctx;
@@ -9481,20 +9599,26 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
     const now = clock.now();
     const failed = tracks.filter(t => t.streak < needed);
     const reason = (t) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed));
+    // With `baseline`, each check's own baseline goes with it in result and failed-checks.
+    const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined;
+    const withBaseline = (t) => (compared ? { baseline: baselineJson(t.baseline) } : {});
     const failedChecks = failed.map(t => ({
         id: t.check.id,
         name: t.check.name ?? null,
         status: t.check.status ?? null,
         responseTime: t.check.responseTime ?? null,
         lastCheckedAt: t.check.lastCheckedAt ?? null,
-        reason: reason(t)
+        reason: reason(t),
+        ...withBaseline(t)
     }));
     const outputs = {
         ...checkOutputs((failed[0] ?? tracks[0])?.check),
-        result: tracks.map(t => t.check),
+        result: tracks.map(t => ({ ...t.check, ...withBaseline(t) })),
         passed: outcome === 'passed',
         outcome,
-        'failed-checks': failedChecks
+        'failed-checks': failedChecks,
+        // The first check's, in the order targeted (each one's is in result and failed-checks).
+        ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {})
     };
     const elapsedMs = now - ctx.startedAt;
     const elapsed = (elapsedMs / 1000).toFixed(1);
@@ -9518,17 +9642,29 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
             outcome === 'passed'
                 ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
                 : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
-            ...(error ? [`Error: ${error}`] : [])
+            ...(error ? [`Error: ${error}`] : []),
+            ...(compared ? baselineLines(tracks, config.baselineMs, config.maxIncrease) : [])
         ],
         tables: [
             {
-                head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+                head: [
+                    '',
+                    'Check',
+                    'ID',
+                    'Status',
+                    'Response time (ms)',
+                    ...(compared ? ['Baseline p95 (ms)', 'Limit (ms)'] : []),
+                    'Checked',
+                    'In a row',
+                    'Verdict'
+                ],
                 rows: tracks.map(t => [
                     t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
                     t.check.name,
                     t.check.id,
                     t.check.status,
                     t.check.responseTime,
+                    ...(compared ? baselineCells(t.baseline) : []),
                     ago(t.check.lastCheckedAt, now),
                     `${t.streak}/${needed}`,
                     t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
@@ -9539,18 +9675,49 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
                     'Check',
                     'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
                     'Response time min / avg / p95 (ms)',
-                    'Trend'
+                    'Trend',
+                    ...(compared ? ['Against the limit'] : [])
                 ],
                 rows: tracks.map(t => [
                     t.check.name ?? t.check.id,
                     t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
                     spreadText(spreadOf(t.times)),
-                    sparkline(t.times)
+                    sparkline(t.times),
+                    ...(compared ? [againstLimit(t)] : [])
                 ])
             }
         ]
     };
     return { outputs, summary };
+}
+/** The baseline's rule, and a line for each check whose comparison was skipped (too few results). */
+function baselineLines(tracks, windowMs, increase) {
+    return [
+        `Baseline: each check's results in the ${windowText(windowMs)} before the step started that were up and carry a response time; a result passes if it is at most their p95 ${increaseText(increase)}.`,
+        ...tracks
+            .filter(t => t.baseline?.skipped !== undefined)
+            .map(t => `${str(t.check.name) || t.check.id}: ${baselineText(t.baseline, increase)} for it.`)
+    ];
+}
+/** The cells `Baseline p95 (ms)` and `Limit (ms)` of one check. */
+function baselineCells(b) {
+    if (!b)
+        return ['not read', ''];
+    if (b.skipped !== undefined)
+        return [`too few results (${b.results})`, 'none'];
+    return [b.p95, b.limitMs];
+}
+/** The fresh results seen against the check's limit, in words: `2 of 5 above 144 ms`. */
+function againstLimit(t) {
+    const limit = t.baseline?.limitMs;
+    if (limit === undefined)
+        return t.baseline ? 'no limit: too few results in the baseline' : '';
+    const above = t.times.filter(ms => ms > limit).length;
+    if (t.times.length === 0)
+        return `no result yet; limit ${limit} ms`;
+    return above === 0
+        ? `all ${t.times.length} at or below ${limit} ms`
+        : `${above} of ${t.times.length} above ${limit} ms`;
 }
 async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
     const { config } = ctx;
@@ -9567,7 +9734,11 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
                 failure: {
                     type: error ? 'error' : 'timed-out',
                     message: safe(reason(t)),
-                    details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+                    details: safe([
+                        describeCheck(t.check),
+                        reason(t),
+                        ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : [])
+                    ].join('\n'))
                 }
             })
     }));
@@ -9600,6 +9771,8 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
 
 
 
+
+
 /** A poll timed to the deadline may start this much after it (timers wake late). */
 const DEADLINE_GRACE_MS = 1_000;
 /** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
@@ -9608,8 +9781,10 @@ const waitForCheck = async (untimed) => {
     const rules = {
         expectedStatus: config.expectedStatus,
         maxResponseTimeMs: config.maxResponseTimeMs,
-        freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
+        freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined,
+        increase: config.baselineMs !== undefined ? config.maxIncrease : undefined
     };
+    const windowMs = rules.increase ? config.baselineMs : undefined;
     const needed = config.consecutivePasses;
     const deadline = untimed.startedAt + config.timeoutMs;
     // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
@@ -9619,6 +9794,9 @@ const waitForCheck = async (untimed) => {
     const conditions = [
         `status ${rules.expectedStatus}`,
         rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
+        rules.increase && windowMs !== undefined
+            ? `response time <= its baseline p95 (${windowText(windowMs)} before the step) ${increaseText(rules.increase)}`
+            : '',
         rules.freshAfter !== undefined ? 'a result from after the step started' : '',
         needed > 1 ? `${needed} results in a row` : ''
     ].filter(Boolean);
@@ -9631,7 +9809,10 @@ const waitForCheck = async (untimed) => {
         /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
         let cutShort;
         ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`);
-        for (;;) {
+        if (rules.increase && windowMs !== undefined) {
+            cutShort = await readBaselines(ctx, [...tracks.values()], deadline, windowMs, rules.increase);
+        }
+        while (cutShort === undefined) {
             round++;
             await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
                 for (const id of [...pending]) {
@@ -9707,6 +9888,36 @@ const waitForCheck = async (untimed) => {
         throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary);
     }
 };
+/**
+ * Each check's baseline, from its history read once, every page, before the
+ * first poll. The read counts against the timeout and never runs past it: no
+ * request is sent after the deadline, and one in flight is cut off there.
+ * Returns why the gate must stop (the time ran out), or undefined.
+ */
+async function readBaselines(ctx, tracks, deadline, windowMs, increase) {
+    const api = ctx.api.withDeadline(deadline, true);
+    return ctx.log.group(`Baseline: each check's history in the ${windowText(windowMs)} before the step started`, async () => {
+        for (const track of tracks) {
+            const { check } = track;
+            let history;
+            try {
+                history = await api.checkHistory(check.id);
+            }
+            catch (error) {
+                if (error instanceof ApiError && error.kind === 'deadline')
+                    return `the time ran out reading the baseline: ${error.message}`;
+                throw error;
+            }
+            track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase);
+            const text = `${str(check.name) || check.id} (${check.id}): ${baselineText(track.baseline, increase)}`;
+            if (track.baseline.skipped !== undefined)
+                ctx.log.warning(`${text}: its results are judged without it.`);
+            else
+                ctx.log.info(text);
+        }
+        return undefined;
+    });
+}
 /**
  * The results the service recorded between the last one seen and `check`'s,
  * oldest first, as checks (its history's status, response time and time).
@@ -11302,6 +11513,8 @@ const schema = strictObject({
     'poll-interval': withDefault(parseDuration, '10s'),
     'consecutive-passes': withDefault(v => parseWholeNumber(v, 1, 100), '1'),
     'junit-file': table_optional(oneLine),
+    baseline: table_optional(parseDuration),
+    'max-response-time-increase': table_optional(parseIncrease),
     since: table_optional(parseSince),
     incident: yamlMapping,
     'incident-id': table_optional(anId),
@@ -11457,6 +11670,23 @@ function requireForOperation(c) {
     if (c.failOnDrift && c.operation === 'sync-checks' && !c.dryRun) {
         throw new InputError('fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift');
     }
+    if (c.operation === 'wait-for-check')
+        baselinePair(c);
+}
+/**
+ * baseline and max-response-time-increase go together: a window without a
+ * limit would judge nothing (a gate the user thinks compares), a limit
+ * without a window has nothing to add to.
+ */
+function baselinePair(c) {
+    if (c.baselineMs === 0)
+        throw new InputError('baseline must be longer than 0 (a window such as 1h or 24h)');
+    if (c.baselineMs !== undefined && c.maxIncrease === undefined) {
+        throw new InputError('baseline needs max-response-time-increase (20% or 150ms): a result passes if it is at most the baseline p95 plus it');
+    }
+    if (c.maxIncrease !== undefined && c.baselineMs === undefined) {
+        throw new InputError("max-response-time-increase needs baseline (a window such as 24h): the check's history in it is what the increase is measured from");
+    }
 }
 /** Parse and validate every input. Throws InputError naming the input. */
 function parseConfig(raw) {
@@ -11491,6 +11721,8 @@ function parseConfig(raw) {
         pollIntervalMs: p['poll-interval'],
         consecutivePasses: p['consecutive-passes'],
         junitFile: p['junit-file'],
+        baselineMs: p.baseline,
+        maxIncrease: p['max-response-time-increase'],
         since: p.since,
         incident: buildIncident(p),
         incidentId: p['incident-id'],
@@ -11571,6 +11803,8 @@ const APPLIES_TO = {
     'poll-interval': GATE,
     'consecutive-passes': GATE,
     'junit-file': GATE,
+    baseline: GATE,
+    'max-response-time-increase': GATE,
     since: ['check-history'],
     'pr-comment': [...SYNC, ...GATE],
     incident: INCIDENT_WRITES,
@@ -11851,6 +12085,7 @@ const OUTPUTS = [
     'outcome',
     'failed-checks',
     'response-time-p95',
+    'baseline-p95',
     'uptime',
     'comment-url',
     'drift',
@@ -15333,6 +15568,10 @@ function networkReason(error) {
  */
 function exchange(method, url, headers, body, options, names) {
     const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
+    // A hard deadline sooner than request-timeout cuts the exchange there (kind `deadline`: never retried).
+    const left = options.cut ? options.cut.at - options.cut.now() : Number.POSITIVE_INFINITY;
+    if (left <= 0)
+        return Promise.reject(fail('deadline', "was not sent: the operation's time limit was reached"));
     return new Promise((resolve, reject) => {
         let settled = false;
         let request;
@@ -15349,7 +15588,9 @@ function exchange(method, url, headers, body, options, names) {
             else
                 resolve(value);
         };
-        const timer = setTimeout(() => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), options.timeoutMs);
+        const timer = setTimeout(() => finish(left < options.timeoutMs
+            ? fail('deadline', `was cut off after ${Math.round(left)} ms: the operation's time limit was reached`)
+            : fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), Math.min(left, options.timeoutMs));
         const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
         const requestHeaders = { ...headers };
         if (body !== undefined)
@@ -15495,9 +15736,10 @@ class ApiClient {
             proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
         };
     }
-    /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch). */
-    withDeadline(deadline) {
-        return Object.assign(Object.create(ApiClient.prototype), this, { deadline });
+    /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch); `hard`: nor its requests. */
+    withDeadline(deadline, hard = false) {
+        const transport = hard ? { ...this.transport, cut: { at: deadline, now: () => this.clock.now() } } : this.transport;
+        return Object.assign(Object.create(ApiClient.prototype), this, { deadline, transport });
     }
     get settings() {
         return { maxRetries: this.options.maxRetries, requestTimeoutMs: this.options.requestTimeoutMs };

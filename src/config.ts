@@ -7,6 +7,9 @@ import type { Mapping } from './values.js'
 /** A moment given as a duration back from the step's start, or as a time. */
 export type Since = { agoMs: number } | { at: number }
 
+/** How much slower than its baseline's p95 a result may be: a percentage of it, or milliseconds added. */
+export type Increase = { percent: number } | { ms: number }
+
 /**
  * `Op` is the type of operation names: inputs.ts hands out a `Config<OperationName>`
  * (the registry's names); operations only read it as a string.
@@ -48,6 +51,10 @@ export interface Config<Op extends string = string> {
   consecutivePasses: number
   /** wait-for-check: where to write the JUnit XML report. */
   junitFile?: string
+  /** wait-for-check: the window of each check's history, before the step started, its baseline is read from. */
+  baselineMs?: number
+  /** wait-for-check with a baseline: how much above the baseline's p95 a result may be. */
+  maxIncrease?: Increase
   /** check-history: only entries from this moment on. */
   since?: Since
   /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */

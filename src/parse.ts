@@ -96,6 +96,26 @@ export function parseMilliseconds(value: string): number {
   }
 }
 
+/**
+ * `max-response-time-increase`: a percentage of the baseline (`20%`, `12.5%`)
+ * or a duration added to it (`150ms`, `0.2s`). A bare number is refused: as
+ * a duration it would be seconds (`150` = 150 s), rarely what was meant.
+ */
+export function parseIncrease(value: string): { percent: number } | { ms: number } {
+  const text = value.trim()
+  const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text)
+  if (percent) {
+    const n = Number(percent[1])
+    if (n > 10_000) throw new ValueError(`must be at most 10000%, got ${quote(value)}`)
+    return { percent: n }
+  }
+  // A duration with its unit; parseDuration then holds it to a day.
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+    throw new ValueError(`must be a percentage (20%) or a duration (150ms), got ${quote(value)}`)
+  }
+  return { ms: parseDuration(text) }
+}
+
 /** The furthest back `since` may reach. */
 const MAX_SINCE_MS = 366 * 86_400_000
 

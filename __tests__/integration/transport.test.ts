@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs'
 import * as net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Emulator } from '../../emulator/server.js'
-import { runAction, startEmulator, useEmulator } from '../helpers/harness.js'
+import { ApiClient } from '../../src/api/client.js'
+import { ApiError } from '../../src/api/errors.js'
+import { MonitoringApi } from '../../src/api/monitoring.js'
+import { KEY, runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url)), 'utf8')
@@ -47,6 +50,65 @@ describe('request-timeout bounds the whole exchange', () => {
     const { core } = await runAction(emulator, { operation: 'get-check', 'check-id': 'chk_1' })
     expect(core.failed).toBeUndefined()
     expect(core.outputs['check-name']).toBe('shop')
+  })
+})
+
+describe('a hard deadline (withDeadline(at, true)) bounds requests too, not only waits', () => {
+  const api = () =>
+    new MonitoringApi(
+      new ApiClient({ baseUrl: emulator.baseUrl, apiKey: KEY, maxRetries: 3, requestTimeoutMs: 30_000, pacer: null })
+    )
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error as ApiError
+    )
+
+  it('a request in flight at the deadline is cut off there (kind deadline, not retried) and its socket closed', async () => {
+    emulator.seedCheck({ id: 'chk_1', name: 'shop', url: 'https://shop.example.com/' })
+    // The emulator holds the request 1.5 s; request-timeout is 30 s; the deadline comes after 300 ms.
+    emulator.latency = { 'GET /checks/chk_1/history': 1_500 }
+    try {
+      const started = Date.now()
+      const error = await failureOf(
+        api()
+          .withDeadline(started + 300, true)
+          .checkHistory('chk_1')
+      )
+      expect(Date.now() - started).toBeLessThan(1_000)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error?.kind).toBe('deadline')
+      expect(error?.message).toMatch(
+        /^GET \/checks\/chk_1\/history was cut off after \d+ ms: the operation's time limit was reached$/
+      )
+      expect(emulator.requests).toHaveLength(1)
+      expect(await connectionsClosed(emulator)).toBe(0)
+    } finally {
+      emulator.latency = {}
+    }
+  })
+
+  it('no request, and no next page, is sent once the deadline has passed', async () => {
+    const error = await failureOf(
+      api()
+        .withDeadline(Date.now() - 1, true)
+        .listChecks()
+    )
+    expect(error?.message).toBe("GET /checks was not sent: the operation's time limit was reached")
+    expect(emulator.count()).toBe(0)
+  })
+
+  it('without hard, a request in flight at the deadline still ends (request-timeout bounds it)', async () => {
+    emulator.seedCheck({ id: 'chk_1', name: 'shop', url: 'https://shop.example.com/' })
+    emulator.latency = { 'GET /checks/chk_1/history': 600 }
+    try {
+      const history = await api()
+        .withDeadline(Date.now() + 100)
+        .checkHistory('chk_1')
+      expect(history).toEqual([])
+    } finally {
+      emulator.latency = {}
+    }
   })
 })
 

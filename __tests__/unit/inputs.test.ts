@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { failOnErrorOf, parseConfig } from '../../src/inputs/read.js'
 import { INPUTS, RawInputs } from '../../src/inputs/table.js'
+import { inputsNotApplying } from '../../src/inputs/warnings.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -125,6 +126,53 @@ describe('parseConfig', () => {
 
   it('knows every input of action.yml only', () => {
     expect(INPUTS).toHaveLength(new Set(INPUTS).size)
+  })
+})
+
+describe('baseline and max-response-time-increase', () => {
+  const gate = (inputs: RawInputs) => parse({ operation: 'wait-for-check', 'check-id': 'chk_1', ...inputs })
+
+  it('are read together: a window and a percentage or a duration', () => {
+    expect(gate({ baseline: '24h', 'max-response-time-increase': '20%' })).toMatchObject({
+      baselineMs: 86_400_000,
+      maxIncrease: { percent: 20 }
+    })
+    expect(gate({ baseline: '90m', 'max-response-time-increase': '150ms' })).toMatchObject({
+      baselineMs: 5_400_000,
+      maxIncrease: { ms: 150 }
+    })
+    const none = gate({})
+    expect(none.baselineMs).toBeUndefined()
+    expect(none.maxIncrease).toBeUndefined()
+  })
+
+  it('a bad value is an input error naming the input', () => {
+    expect(() => gate({ baseline: '24h', 'max-response-time-increase': 'x' })).toThrow(
+      'max-response-time-increase must be a percentage (20%) or a duration (150ms), got "x"'
+    )
+    expect(() => gate({ baseline: '24h', 'max-response-time-increase': '150' })).toThrow(
+      /^max-response-time-increase must be a percentage/
+    )
+    expect(() => gate({ baseline: 'yesterday', 'max-response-time-increase': '20%' })).toThrow(
+      /^baseline must be a duration/
+    )
+    expect(() => gate({ baseline: '2d', 'max-response-time-increase': '20%' })).toThrow(/^baseline must be a duration/)
+    expect(() => gate({ baseline: '0', 'max-response-time-increase': '20%' })).toThrow(
+      /^baseline must be longer than 0/
+    )
+  })
+
+  it('one without the other is an input error for wait-for-check (a window without a limit would judge nothing)', () => {
+    expect(() => gate({ baseline: '24h' })).toThrow(/^baseline needs max-response-time-increase/)
+    expect(() => gate({ 'max-response-time-increase': '20%' })).toThrow(/^max-response-time-increase needs baseline/)
+  })
+
+  it('another operation ignores them (main warns that they apply to wait-for-check only)', () => {
+    expect(() => parse({ operation: 'list-checks', baseline: '24h' })).not.toThrow()
+    expect(inputsNotApplying({ baseline: '24h', 'max-response-time-increase': '20%' }, 'list-checks')).toEqual([
+      'baseline applies to wait-for-check, not list-checks: it is ignored',
+      'max-response-time-increase applies to wait-for-check, not list-checks: it is ignored'
+    ])
   })
 })
 

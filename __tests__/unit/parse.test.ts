@@ -3,6 +3,7 @@ import { load } from '../../src/lazy/modules.cjs'
 import {
   parseBoolean,
   parseDuration,
+  parseIncrease,
   parseList,
   parseMapping,
   parseMilliseconds,
@@ -69,6 +70,31 @@ describe('parseMilliseconds', () => {
     ['1.5s', 1500]
   ])('%s is %d', (t, ms) => expect(parseMilliseconds(t)).toBe(ms))
   it('rejects words', () => expect(() => parseMilliseconds('fast')).toThrow(/milliseconds/))
+})
+
+describe('parseIncrease (max-response-time-increase)', () => {
+  it.each([
+    ['20%', { percent: 20 }],
+    ['12.5%', { percent: 12.5 }],
+    [' 0% ', { percent: 0 }],
+    ['150ms', { ms: 150 }],
+    ['0.2s', { ms: 200 }],
+    ['1s', { ms: 1000 }],
+    ['1m30s', { ms: 90_000 }]
+  ])('%s is %j', (text, value) => expect(parseIncrease(text)).toEqual(value))
+
+  it.each(['150', '20', 'fast', '-20%', '20%%', '%', '20 percent', '1e2%', '-150ms', '150 ms', ''])(
+    'rejects %j, asking for a percentage or a duration',
+    text =>
+      expect(() => parseIncrease(text)).toThrow(
+        `must be a percentage (20%) or a duration (150ms), got ${JSON.stringify(text)}`
+      )
+  )
+
+  it('holds a duration to a day, a percentage to 10000%', () => {
+    expect(() => parseIncrease('25h')).toThrow('must be at most 24h')
+    expect(() => parseIncrease('10001%')).toThrow('must be at most 10000%')
+  })
 })
 
 describe('parseMapping', () => {

@@ -50,9 +50,10 @@ export class ApiClient {
     }
   }
 
-  /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch). */
-  withDeadline(deadline: number): ApiClient {
-    return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { deadline })
+  /** The same client (same pacing), whose waits never pass `deadline` (ms since the epoch); `hard`: nor its requests. */
+  withDeadline(deadline: number, hard = false): ApiClient {
+    const transport = hard ? { ...this.transport, cut: { at: deadline, now: () => this.clock.now() } } : this.transport
+    return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { deadline, transport })
   }
 
   get settings(): { maxRetries: number; requestTimeoutMs: number } {

@@ -47,9 +47,12 @@ const ids = (items: Array<{ id: string }>) => new Set(items.map(i => i.id))
 export class MonitoringApi {
   constructor(readonly client: ApiClient) {}
 
-  /** The same API, whose waits (retries, pacing) never pass `deadline` (ms since the epoch). */
-  withDeadline(deadline: number): MonitoringApi {
-    return new MonitoringApi(this.client.withDeadline(deadline))
+  /**
+   * The same API, whose waits (retries, pacing) never pass `deadline` (ms since
+   * the epoch); `hard`: nor its requests (none sent after it, one in flight cut off).
+   */
+  withDeadline(deadline: number, hard = false): MonitoringApi {
+    return new MonitoringApi(this.client.withDeadline(deadline, hard))
   }
 
   listChecks(): Promise<Check[]> {

@@ -19,6 +19,11 @@ export interface Exchange {
 
 export interface TransportOptions {
   timeoutMs: number
+  /**
+   * A hard deadline (`withDeadline(..., true)`): `at` in ms of the client's
+   * clock. No exchange starts after it; one in flight is cut off at it.
+   */
+  cut?: { at: number; now: () => number }
   /** Largest body read into memory. */
   maxBytes: number
   /** The agent for a URL (the proxy tunnel, or a plain agent); undefined = Node's default. */
@@ -73,8 +78,11 @@ export function exchange(
   options: TransportOptions,
   names: { method: string; path: string }
 ): Promise<Exchange> {
-  const fail = (kind: 'network' | 'timeout' | 'tls' | 'invalid-response', detail: string) =>
+  const fail = (kind: 'network' | 'timeout' | 'deadline' | 'tls' | 'invalid-response', detail: string) =>
     new ApiError({ kind, method: names.method, path: names.path, detail })
+  // A hard deadline sooner than request-timeout cuts the exchange there (kind `deadline`: never retried).
+  const left = options.cut ? options.cut.at - options.cut.now() : Number.POSITIVE_INFINITY
+  if (left <= 0) return Promise.reject(fail('deadline', "was not sent: the operation's time limit was reached"))
   return new Promise<Exchange>((resolve, reject) => {
     let settled = false
     let request: http.ClientRequest | undefined
@@ -89,8 +97,13 @@ export function exchange(
       } else resolve(value as Exchange)
     }
     const timer = setTimeout(
-      () => finish(fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)),
-      options.timeoutMs
+      () =>
+        finish(
+          left < options.timeoutMs
+            ? fail('deadline', `was cut off after ${Math.round(left)} ms: the operation's time limit was reached`)
+            : fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)
+        ),
+      Math.min(left, options.timeoutMs)
     )
     const lib = url.protocol === 'https:' ? https : http
     const requestHeaders = { ...headers }

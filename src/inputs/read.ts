@@ -117,6 +117,26 @@ function requireForOperation(c: Config<OperationName>): void {
       'fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift'
     )
   }
+  if (c.operation === 'wait-for-check') baselinePair(c)
+}
+
+/**
+ * baseline and max-response-time-increase go together: a window without a
+ * limit would judge nothing (a gate the user thinks compares), a limit
+ * without a window has nothing to add to.
+ */
+function baselinePair(c: Config<OperationName>): void {
+  if (c.baselineMs === 0) throw new InputError('baseline must be longer than 0 (a window such as 1h or 24h)')
+  if (c.baselineMs !== undefined && c.maxIncrease === undefined) {
+    throw new InputError(
+      'baseline needs max-response-time-increase (20% or 150ms): a result passes if it is at most the baseline p95 plus it'
+    )
+  }
+  if (c.maxIncrease !== undefined && c.baselineMs === undefined) {
+    throw new InputError(
+      "max-response-time-increase needs baseline (a window such as 24h): the check's history in it is what the increase is measured from"
+    )
+  }
 }
 
 /** Parse and validate every input. Throws InputError naming the input. */
@@ -151,6 +171,8 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     pollIntervalMs: p['poll-interval'],
     consecutivePasses: p['consecutive-passes'],
     junitFile: p['junit-file'],
+    baselineMs: p.baseline,
+    maxIncrease: p['max-response-time-increase'],
     since: p.since,
     incident: buildIncident(p),
     incidentId: p['incident-id'],

@@ -39,6 +39,8 @@ export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'poll-interval': GATE,
   'consecutive-passes': GATE,
   'junit-file': GATE,
+  baseline: GATE,
+  'max-response-time-increase': GATE,
   since: ['check-history'],
   'pr-comment': [...SYNC, ...GATE],
   incident: INCIDENT_WRITES,

@@ -67,6 +67,7 @@ export interface Outputs {
   outcome?: 'passed' | 'timed-out' | 'error'
   'failed-checks'?: unknown[]
   'response-time-p95'?: string
+  'baseline-p95'?: string
   uptime?: string
   'comment-url'?: string
   /** sync-checks: the plan (before applying) creates, updates or deletes something. */

@@ -23,6 +23,7 @@ export const OUTPUTS = [
   'outcome',
   'failed-checks',
   'response-time-p95',
+  'baseline-p95',
   'uptime',
   'comment-url',
   'drift',

@@ -5,12 +5,15 @@
  * passed, timed-out (a closed gate fails the step), error (the API, the
  * network or a cancel ended it). Every path reports the failing checks.
  */
-import type { Check } from '../../api/schemas.js'
+import type { Check, HistoryEntry } from '../../api/schemas.js'
+import type { Increase } from '../../config.js'
 import { ApiError } from '../../api/errors.js'
 import { timeOf } from '../../values.js'
+import { str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
 import type { Operation, OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
+import { baselineOf, baselineText, increaseText, windowText } from './baseline.js'
 import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, observe, reasonOf } from './judge.js'
 import { report } from './report.js'
 
@@ -23,8 +26,10 @@ export const waitForCheck: Operation = async untimed => {
   const rules: GateRules = {
     expectedStatus: config.expectedStatus,
     maxResponseTimeMs: config.maxResponseTimeMs,
-    freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined
+    freshAfter: config.requireFresh ? untimed.startedAt - FRESHNESS_SKEW_MS : undefined,
+    increase: config.baselineMs !== undefined ? config.maxIncrease : undefined
   }
+  const windowMs = rules.increase ? config.baselineMs : undefined
   const needed = config.consecutivePasses
   const deadline = untimed.startedAt + config.timeoutMs
   // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
@@ -34,6 +39,9 @@ export const waitForCheck: Operation = async untimed => {
   const conditions = [
     `status ${rules.expectedStatus}`,
     rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
+    rules.increase && windowMs !== undefined
+      ? `response time <= its baseline p95 (${windowText(windowMs)} before the step) ${increaseText(rules.increase)}`
+      : '',
     rules.freshAfter !== undefined ? 'a result from after the step started' : '',
     needed > 1 ? `${needed} results in a row` : ''
   ].filter(Boolean)
@@ -46,8 +54,11 @@ export const waitForCheck: Operation = async untimed => {
     /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
     let cutShort: string | undefined
     ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
+    if (rules.increase && windowMs !== undefined) {
+      cutShort = await readBaselines(ctx, [...tracks.values()], deadline, windowMs, rules.increase)
+    }
 
-    for (;;) {
+    while (cutShort === undefined) {
       round++
       await ctx.log.group(`Poll ${round}: ${pending.size} check(s) pending`, async () => {
         for (const id of [...pending]) {
@@ -113,6 +124,43 @@ export const waitForCheck: Operation = async untimed => {
     const reported = await report(ctx, 'error', [...tracks.values()], round, conditions, message)
     throw new OperationError(message, { ...reported.outputs, ...known }, reported.summary)
   }
+}
+
+/**
+ * Each check's baseline, from its history read once, every page, before the
+ * first poll. The read counts against the timeout and never runs past it: no
+ * request is sent after the deadline, and one in flight is cut off there.
+ * Returns why the gate must stop (the time ran out), or undefined.
+ */
+async function readBaselines(
+  ctx: OperationContext,
+  tracks: Track[],
+  deadline: number,
+  windowMs: number,
+  increase: Increase
+): Promise<string | undefined> {
+  const api = ctx.api.withDeadline(deadline, true)
+  return ctx.log.group(
+    `Baseline: each check's history in the ${windowText(windowMs)} before the step started`,
+    async () => {
+      for (const track of tracks) {
+        const { check } = track
+        let history: HistoryEntry[]
+        try {
+          history = await api.checkHistory(check.id)
+        } catch (error) {
+          if (error instanceof ApiError && error.kind === 'deadline')
+            return `the time ran out reading the baseline: ${error.message}`
+          throw error
+        }
+        track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase)
+        const text = `${str(check.name) || check.id} (${check.id}): ${baselineText(track.baseline, increase)}`
+        if (track.baseline.skipped !== undefined) ctx.log.warning(`${text}: its results are judged without it.`)
+        else ctx.log.info(text)
+      }
+      return undefined
+    }
+  )
 }
 
 /**

@@ -4,8 +4,10 @@
  * (`consecutive-passes`, each newer than every result seen before).
  */
 import type { Check } from '../../api/schemas.js'
+import type { Increase } from '../../config.js'
 import { str } from '../common.js'
 import { timeOf } from '../../values.js'
+import { Baseline, increaseText } from './baseline.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -20,9 +22,12 @@ export interface GateRules {
   maxResponseTimeMs?: number
   /** Results at or before this time (ms) are stale; undefined = freshness not required. */
   freshAfter?: number
+  /** With a baseline: how far above each check's baseline p95 a response time may be. */
+  increase?: Increase
 }
 
-export function judge(check: Check, rules: GateRules): Verdict {
+/** One result against the rules, and against its check's baseline when it has one (not skipped). */
+export function judge(check: Check, rules: GateRules, baseline?: Baseline): Verdict {
   const missed: string[] = []
   const status = str(check.status)
   if (status.toLowerCase() !== rules.expectedStatus.toLowerCase()) {
@@ -32,6 +37,16 @@ export function judge(check: Check, rules: GateRules): Verdict {
     const rt = check.responseTime
     if (typeof rt !== 'number') missed.push('no response time reported')
     else if (rt > rules.maxResponseTimeMs) missed.push(`response time ${rt} ms is above ${rules.maxResponseTimeMs} ms`)
+  }
+  if (baseline?.limitMs !== undefined && rules.increase) {
+    const rt = check.responseTime
+    if (typeof rt !== 'number') {
+      if (rules.maxResponseTimeMs === undefined) missed.push('no response time reported')
+    } else if (rt > baseline.limitMs) {
+      missed.push(
+        `response time ${rt} ms is above the limit ${baseline.limitMs} ms (baseline p95 ${baseline.p95} ms ${increaseText(rules.increase)})`
+      )
+    }
   }
   if (rules.freshAfter !== undefined) {
     const at = timeOf(check.lastCheckedAt)
@@ -68,6 +83,8 @@ export interface Track {
   times: number[]
   /** When it passed, in ms after the step started. */
   passedAfterMs?: number
+  /** Its baseline, read once at the gate's start (with `baseline`). */
+  baseline?: Baseline
 }
 
 /** What a check that did not pass missed, in words. */
@@ -88,7 +105,7 @@ export function observe(track: Track, check: Check, rules: GateRules, needed: nu
   const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
   const newer = track.seenUpTo === undefined || time > track.seenUpTo
   track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
-  let verdict = judge(check, rules)
+  let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
   track.verdict = verdict

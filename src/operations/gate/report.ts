@@ -8,7 +8,9 @@ import { str } from '../common.js'
 import { checkOutputs } from '../check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
+import { Baseline, baselineJson, baselineText, increaseText, windowText } from './baseline.js'
 import type { OperationContext, OperationResult, Outputs, Summary } from '../types.js'
+import type { Increase } from '../../config.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
 import { Outcome, Track, describeCheck, reasonOf } from './judge.js'
@@ -27,20 +29,26 @@ export async function report(
   const now = clock.now()
   const failed = tracks.filter(t => t.streak < needed)
   const reason = (t: Track) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed))
+  // With `baseline`, each check's own baseline goes with it in result and failed-checks.
+  const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined
+  const withBaseline = (t: Track) => (compared ? { baseline: baselineJson(t.baseline) } : {})
   const failedChecks = failed.map(t => ({
     id: t.check.id,
     name: t.check.name ?? null,
     status: t.check.status ?? null,
     responseTime: t.check.responseTime ?? null,
     lastCheckedAt: t.check.lastCheckedAt ?? null,
-    reason: reason(t)
+    reason: reason(t),
+    ...withBaseline(t)
   }))
   const outputs: Outputs = {
     ...checkOutputs((failed[0] ?? tracks[0])?.check),
-    result: tracks.map(t => t.check),
+    result: tracks.map(t => ({ ...t.check, ...withBaseline(t) })),
     passed: outcome === 'passed',
     outcome,
-    'failed-checks': failedChecks
+    'failed-checks': failedChecks,
+    // The first check's, in the order targeted (each one's is in result and failed-checks).
+    ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {})
   }
   const elapsedMs = now - ctx.startedAt
   const elapsed = (elapsedMs / 1000).toFixed(1)
@@ -65,17 +73,29 @@ export async function report(
       outcome === 'passed'
         ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
         : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
-      ...(error ? [`Error: ${error}`] : [])
+      ...(error ? [`Error: ${error}`] : []),
+      ...(compared ? baselineLines(tracks, config.baselineMs as number, config.maxIncrease as Increase) : [])
     ],
     tables: [
       {
-        head: ['', 'Check', 'ID', 'Status', 'Response time (ms)', 'Checked', 'In a row', 'Verdict'],
+        head: [
+          '',
+          'Check',
+          'ID',
+          'Status',
+          'Response time (ms)',
+          ...(compared ? ['Baseline p95 (ms)', 'Limit (ms)'] : []),
+          'Checked',
+          'In a row',
+          'Verdict'
+        ],
         rows: tracks.map(t => [
           t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
           t.check.name,
           t.check.id,
           t.check.status,
           t.check.responseTime,
+          ...(compared ? baselineCells(t.baseline) : []),
           ago(t.check.lastCheckedAt, now),
           `${t.streak}/${needed}`,
           t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
@@ -86,18 +106,48 @@ export async function report(
           'Check',
           'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
           'Response time min / avg / p95 (ms)',
-          'Trend'
+          'Trend',
+          ...(compared ? ['Against the limit'] : [])
         ],
         rows: tracks.map(t => [
           t.check.name ?? t.check.id,
           t.marks.length > 60 ? `…${t.marks.slice(-60).join('')}` : t.marks.join(''),
           spreadText(spreadOf(t.times)),
-          sparkline(t.times)
+          sparkline(t.times),
+          ...(compared ? [againstLimit(t)] : [])
         ])
       }
     ]
   }
   return { outputs, summary }
+}
+
+/** The baseline's rule, and a line for each check whose comparison was skipped (too few results). */
+function baselineLines(tracks: Track[], windowMs: number, increase: Increase): string[] {
+  return [
+    `Baseline: each check's results in the ${windowText(windowMs)} before the step started that were up and carry a response time; a result passes if it is at most their p95 ${increaseText(increase)}.`,
+    ...tracks
+      .filter(t => t.baseline?.skipped !== undefined)
+      .map(t => `${str(t.check.name) || t.check.id}: ${baselineText(t.baseline as Baseline, increase)} for it.`)
+  ]
+}
+
+/** The cells `Baseline p95 (ms)` and `Limit (ms)` of one check. */
+function baselineCells(b: Baseline | undefined): unknown[] {
+  if (!b) return ['not read', '']
+  if (b.skipped !== undefined) return [`too few results (${b.results})`, 'none']
+  return [b.p95, b.limitMs]
+}
+
+/** The fresh results seen against the check's limit, in words: `2 of 5 above 144 ms`. */
+function againstLimit(t: Track): string {
+  const limit = t.baseline?.limitMs
+  if (limit === undefined) return t.baseline ? 'no limit: too few results in the baseline' : ''
+  const above = t.times.filter(ms => ms > limit).length
+  if (t.times.length === 0) return `no result yet; limit ${limit} ms`
+  return above === 0
+    ? `all ${t.times.length} at or below ${limit} ms`
+    : `${above} of ${t.times.length} above ${limit} ms`
 }
 
 async function writeJunit(
@@ -121,7 +171,13 @@ async function writeJunit(
           failure: {
             type: error ? ('error' as const) : ('timed-out' as const),
             message: safe(reason(t)),
-            details: safe(`${describeCheck(t.check)}\n${reason(t)}`)
+            details: safe(
+              [
+                describeCheck(t.check),
+                reason(t),
+                ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : [])
+              ].join('\n')
+            )
           }
         })
   }))
