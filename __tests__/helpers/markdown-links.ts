@@ -3,7 +3,8 @@
  * shows them: each file is rendered by GitHub's renderer (cmark-gfm), every
  * `href` and `src` that is not a URL must name a file or folder that exists,
  * and an anchor must be the slug GitHub gives one of the target's headings
- * (or an `id`/`name` of its raw HTML).
+ * (or an `id`/`name` of its raw HTML). Files of the repository named in code
+ * (`__tests__/unit/x.test.ts`, `src/main.ts`) must exist too.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -84,4 +85,24 @@ export function brokenLinks(root: string, file: string, source?: string): string
     }
   }
   return broken
+}
+
+/** Folders of the repository a path in code may start with; a test's own folders are under __tests__/. */
+const TOP = /^(?:__tests__|src|scripts|emulator|docs|examples|schemas|\.github)\//
+const TEST_DIRS = /^(?:unit|integration|e2e|helpers|fixtures)\//
+
+/**
+ * Every file of the repository that `file` names in inline code (a path with
+ * an extension, under one of its folders) and that does not exist.
+ */
+export function missingPaths(root: string, file: string, source?: string): string[] {
+  const html = renderGfm(source ?? readFileSync(join(root, file), 'utf8')).replace(/<pre[\s\S]*?<\/pre>/g, '')
+  const missing: string[] = []
+  for (const m of html.matchAll(/<code>([^<]+)<\/code>/g)) {
+    const path = text(m[1]).trim()
+    if (!/^[\w./-]+\.[a-z]{1,5}$/.test(path)) continue
+    const full = TOP.test(path) ? join(root, path) : TEST_DIRS.test(path) ? join(root, '__tests__', path) : undefined
+    if (full && !existsSync(full)) missing.push(`${file}: \`${path}\` (no such file)`)
+  }
+  return missing
 }

@@ -1,10 +1,11 @@
 /**
  * Every relative link and #anchor in every Markdown file of the project (not
- * only the README) resolves, as GitHub renders and resolves it.
+ * only the README) resolves, as GitHub renders and resolves it; every file of
+ * the repository a document names in code exists.
  */
 import { describe, expect, it } from '@jest/globals'
 import { fileURLToPath } from 'node:url'
-import { anchorsOf, brokenLinks, markdownFiles, slug } from '../helpers/markdown-links.js'
+import { anchorsOf, brokenLinks, markdownFiles, missingPaths, slug } from '../helpers/markdown-links.js'
 import { renderGfm } from '../helpers/consumers.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -46,7 +47,16 @@ describe('links in the Markdown files', () => {
     expect(FILES.some(f => f.startsWith('node_modules') || f.startsWith('dist'))).toBe(false)
   })
 
-  it.each(FILES)('%s: every relative link and anchor resolves', file => {
-    expect(brokenLinks(ROOT, file)).toEqual([])
+  it('refuse a file named in code that does not exist', () => {
+    const control =
+      'Tests: `__tests__/integration/faults.test.ts`, `integration/nope.test.ts`, `src/main.ts`, `unit/parse.test.ts`, `npm test`, `dist/*.js`.\n'
+    expect(missingPaths(ROOT, 'SECURITY.md', control)).toEqual([
+      'SECURITY.md: `__tests__/integration/faults.test.ts` (no such file)',
+      'SECURITY.md: `integration/nope.test.ts` (no such file)'
+    ])
+  })
+
+  it.each(FILES)('%s: every relative link and anchor resolves, every file named in code exists', file => {
+    expect([...brokenLinks(ROOT, file), ...missingPaths(ROOT, file)]).toEqual([])
   })
 })
