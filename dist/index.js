@@ -1081,6 +1081,27 @@ function parseSince(value) {
     return { agoMs };
 }
 /**
+ * The line and message of a YAML syntax error, where the user must look. A
+ * line indented deeper than the one above it continues that line's value,
+ * and the parser places its "implicit key" errors at the value's start, the
+ * line above the fault: point at the line that holds the key, and say why.
+ */
+function yamlSyntaxError(errors, lines) {
+    const deeper = errors.find(e => e.code === 'MULTILINE_IMPLICIT_KEY');
+    if (deeper) {
+        const above = lines.linePos(deeper.pos[0]).line;
+        return {
+            line: lines.linePos(deeper.pos[1]).line,
+            message: `this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
+        };
+    }
+    const first = errors[0];
+    return {
+        line: lines.linePos(first.pos[0]).line,
+        message: first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+    };
+}
+/**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
  * and syntax errors are errors that give the line where the parser knows it.
  */
@@ -1088,10 +1109,8 @@ function parseYaml(text) {
     const lines = new (yaml_default()).LineCounter();
     const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
     if (doc.errors.length > 0) {
-        const first = doc.errors[0];
-        const line = first.pos ? lines.linePos(first.pos[0]).line : undefined;
-        const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-        throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`);
+        const { line, message } = yamlSyntaxError(doc.errors, lines);
+        throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`);
     }
     return doc.toJS({ maxAliasCount: 100 });
 }
@@ -10666,6 +10685,7 @@ const exportChecks = async (ctx) => {
 
 
 
+
 class ChecksFileError extends Error {
     place;
     constructor(message, 
@@ -10708,9 +10728,8 @@ function parseChecksFile(text, file, options = {}) {
         throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line));
     };
     if (doc.errors.length > 0) {
-        const e = doc.errors[0];
-        const line = lineCounter.linePos(e.pos[0]).line;
-        fail(`not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, line);
+        const { line, message } = yamlSyntaxError(doc.errors, lineCounter);
+        fail(`not valid YAML or JSON (line ${line}): ${message}`, line);
     }
     fillTemplates(doc, (name, node, marked) => {
         if (OFF_LIMITS.test(name)) {
@@ -10743,18 +10762,25 @@ function parseChecksFile(text, file, options = {}) {
         const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : '';
         const fieldLine = (field) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line;
         const problem = specProblem(CheckEntrySchema, spec);
-        if (problem) {
-            const field = problem.startsWith('needs a ') ? undefined : problem.split(' ')[0].split('.')[0];
-            fail(problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`, fieldLine(field));
+        if (problem?.startsWith('needs a ')) {
+            // A required field written otherwise (`URL`, `ur`, `Name`) is the likely cause: name it, at its line.
+            const wanted = problem.slice('needs a '.length);
+            const slip = Object.keys(spec).find(key => suggestField(key) === wanted);
+            fail(`${where}${named} ${problem}${slip === undefined ? '' : `: it has ${JSON.stringify(slip)} (did you mean ${JSON.stringify(wanted)}?)`}`, slip === undefined ? line : fieldLine(slip));
         }
+        if (problem)
+            fail(`${where}${named}: ${problem}`, fieldLine(problem.split(' ')[0].split('.')[0]));
         const earlier = names.get(spec.name);
         if (earlier !== undefined)
             fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line);
         names.set(spec.name, i + 1);
         for (const key of Object.keys(spec)) {
             const suggestion = suggestField(key);
-            if (suggestion && !(suggestion in spec)) {
-                options.warn?.(`checks-file ${file}: ${where}${named} has the field ${JSON.stringify(key)}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`, placeOf(fieldLine(key)));
+            if (suggestion) {
+                const said = JSON.stringify(key);
+                options.warn?.(suggestion in spec
+                    ? `checks-file ${file}: ${where}${named} has both ${JSON.stringify(suggestion)} and ${said}: ${said} is sent as written, as a field of its own (fields the action does not know pass through).`
+                    : `checks-file ${file}: ${where}${named} has the field ${said}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`, placeOf(fieldLine(key)));
             }
         }
         return spec;
@@ -15554,6 +15580,16 @@ const NETWORK_REASONS = {
     ENETUNREACH: 'the network is unreachable',
     EPIPE: 'the connection was closed'
 };
+/**
+ * An https request that met a server speaking something else (plain http, as
+ * a rule): OpenSSL's "wrong version number" and its kin. Retrying cannot help;
+ * the message names the scheme, not OpenSSL's dump.
+ */
+function notTls(error) {
+    return (error.code === 'EPROTO' ||
+        (error.code ?? '').startsWith('ERR_SSL_') ||
+        /wrong version number|packet length too long|unknown protocol|SSL routines/i.test(error.message));
+}
 /** How a low-level failure reads in a message (without method and path). */
 function networkReason(error) {
     if (error.code && NETWORK_REASONS[error.code])
@@ -15616,6 +15652,10 @@ function exchange(method, url, headers, body, options, names) {
             if (TLS_CODES.has(code) || /certificate/i.test(error.message)) {
                 finish(fail('tls', `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
                     'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'));
+                return;
+            }
+            if (url.protocol === 'https:' && notTls(error)) {
+                finish(fail('tls', `failed: ${url.host} did not answer in TLS (${code || 'a TLS protocol error'}): base-url says https, and the server there seems to speak plain http. Check the scheme (and the port) of base-url; not retried`));
                 return;
             }
             const proxy = options.proxyFor?.(url);
@@ -16128,7 +16168,7 @@ function messageOf(error) {
 }
 /**
  * What the user can do about an error, when the message alone would leave
- * them guessing: a missing key where secrets are withheld, a base URL
+ * them guessing: an empty key (an unset or withheld secret), a base URL
  * without its version segment.
  */
 function hintFor(error, env, config) {
@@ -16137,6 +16177,8 @@ function hintFor(error, env, config) {
         if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
             return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot";
         }
+        // The runner passes an unset secret as an empty string: say which secret it could be, and where keys come from.
+        return ". It is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: ${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)";
     }
     if (error instanceof ApiError && error.status === 404 && config) {
         const base = config.baseUrl.replace(/\/+$/, '');

@@ -25,7 +25,8 @@
  *
  * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
  * trials, default 10), --skip-rate-limit, --skip-concurrency, --skip-export, --write (put the
- * table into docs/benchmarks.md, between its markers, with the command).
+ * table into docs/benchmarks.md, between its markers, with the command and
+ * how long the run took).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -45,6 +46,8 @@ const { values } = parseArgs({
     write: { type: 'boolean' }
   }
 })
+/** When the bench began: the table says how long the whole run took. */
+const BENCH_STARTED = Date.now()
 const RUNS = Number(values.runs ?? 15)
 const TRIALS = Number(values.trials ?? 10)
 const KEY = 'bench-key-7f3e1d'
@@ -511,7 +514,7 @@ async function main(): Promise<void> {
   const flags = process.argv.slice(2).filter(a => a !== '--write')
   const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`
   const table = [
-    `Measured with \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version} runs the bench; ${cpus().length} cores).`,
+    `Measured with \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version} runs the bench; ${cpus().length} cores; the run took ${fmt((Date.now() - BENCH_STARTED) / 1000)} s).`,
     '',
     '| measure | this action | baseline (same run) | ratio |',
     '| --- | --- | --- | --- |',

@@ -1,11 +1,12 @@
 /**
  * The inputs and outputs tables, generated from action.yml (compact in the
- * README, in full in docs/reference.md), and the checks file's JSON Schema,
- * generated from the zod schema.
+ * README, in full in docs/reference.md), the checks file's JSON Schema,
+ * generated from the zod schema, and the table of the actions the workflows
+ * pin (docs/releasing.md), generated from .github/workflows/.
  *   npm run docs          rewrite them
  *   npm run docs -- --check   exit 1 if they are out of date
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
@@ -90,12 +91,54 @@ export async function renderReference(reference: string, actionYml: string): Pro
   return formatted('docs/reference.md', fill(reference, tables(actionYml), 'docs/reference.md'))
 }
 
+export interface Pin {
+  action: string
+  version: string
+  sha: string
+  /** The workflow files that use it. */
+  files: string[]
+}
+
+/** Every action the workflows pin by commit SHA (`owner/repo@<sha> # vX.Y.Z`; a sub-action counts as its repository). */
+export function pinsOf(workflows: Array<{ file: string; text: string }>): Pin[] {
+  const pins = new Map<string, Pin>()
+  for (const { file, text } of workflows) {
+    for (const m of text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})\s*#\s*(v\S+)/g)) {
+      const [, action, sha, version] = m
+      const pin = pins.get(`${action}@${sha}`) ?? { action, version, sha, files: [] }
+      if (!pin.files.includes(file)) pin.files.push(file)
+      pins.set(`${action}@${sha}`, pin)
+    }
+  }
+  return [...pins.values()].sort((a, b) => a.action.localeCompare(b.action) || a.version.localeCompare(b.version))
+}
+
+/** The project's workflows, as pinsOf reads them. */
+export function projectWorkflows(root = ROOT): Array<{ file: string; text: string }> {
+  const dir = `${root}.github/workflows/`
+  return readdirSync(dir)
+    .filter(f => /\.ya?ml$/.test(f))
+    .sort()
+    .map(f => ({ file: f, text: readFileSync(`${dir}${f}`, 'utf8') }))
+}
+
+/** docs/releasing.md with a fresh table of the pinned actions. */
+export async function renderReleasing(doc: string, workflows = projectWorkflows()): Promise<string> {
+  const table = [
+    '| Action | Version | Commit | Used in |',
+    '| --- | --- | --- | --- |',
+    ...pinsOf(workflows).map(p => `| \`${p.action}\` | ${p.version} | \`${p.sha}\` | ${p.files.join(', ')} |`)
+  ].join('\n')
+  return formatted('docs/releasing.md', fill(doc, { pins: table }, 'docs/releasing.md'))
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const actionYml = readFileSync(`${ROOT}action.yml`, 'utf8')
   const files: Array<[string, string]> = [
     ['README.md', await renderFormatted(readFileSync(`${ROOT}README.md`, 'utf8'), actionYml)],
     ['docs/reference.md', await renderReference(readFileSync(`${ROOT}docs/reference.md`, 'utf8'), actionYml)],
-    [SCHEMA_PATH, await schemaText(ROOT)]
+    [SCHEMA_PATH, await schemaText(ROOT)],
+    ['docs/releasing.md', await renderReleasing(readFileSync(`${ROOT}docs/releasing.md`, 'utf8'))]
   ]
   if (process.argv.includes('--check')) {
     const stale = files.filter(
@@ -103,9 +146,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     )
     for (const [file] of stale) console.error(`${file} is out of date: run npm run docs`)
     if (stale.length > 0) process.exit(1)
-    console.log('README.md, docs/reference.md and the checks file schema are up to date')
+    console.log('README.md, docs/reference.md, the checks file schema and the pins in docs/releasing.md are up to date')
   } else {
     for (const [file, text] of files) writeFileSync(`${ROOT}${file}`, text)
-    console.log('README.md and docs/reference.md tables written from action.yml; the checks file schema from zod')
+    console.log(
+      'README.md and docs/reference.md tables written from action.yml; the checks file schema from zod; the pins in docs/releasing.md from the workflows'
+    )
   }
 }

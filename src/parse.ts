@@ -155,6 +155,33 @@ export function parseSince(value: string): { agoMs: number } | { at: number } {
   return { agoMs }
 }
 
+type YamlError = ReturnType<typeof yaml.parseDocument>['errors'][number]
+
+/**
+ * The line and message of a YAML syntax error, where the user must look. A
+ * line indented deeper than the one above it continues that line's value,
+ * and the parser places its "implicit key" errors at the value's start, the
+ * line above the fault: point at the line that holds the key, and say why.
+ */
+export function yamlSyntaxError(
+  errors: YamlError[],
+  lines: InstanceType<typeof yaml.LineCounter>
+): { line: number; message: string } {
+  const deeper = errors.find(e => e.code === 'MULTILINE_IMPLICIT_KEY')
+  if (deeper) {
+    const above = lines.linePos(deeper.pos[0]).line
+    return {
+      line: lines.linePos(deeper.pos[1]).line,
+      message: `this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
+    }
+  }
+  const first = errors[0]
+  return {
+    line: lines.linePos(first.pos[0]).line,
+    message: first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+  }
+}
+
 /**
  * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
  * and syntax errors are errors that give the line where the parser knows it.
@@ -163,10 +190,8 @@ export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
   const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
   if (doc.errors.length > 0) {
-    const first = doc.errors[0]
-    const line = first.pos ? lines.linePos(first.pos[0]).line : undefined
-    const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-    throw new ValueError(`is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${reason}`)
+    const { line, message } = yamlSyntaxError(doc.errors, lines)
+    throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
   }
   return doc.toJS({ maxAliasCount: 100 })
 }

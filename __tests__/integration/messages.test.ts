@@ -104,8 +104,14 @@ describe('inputs and values that will not do what was meant', () => {
         "if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'"
       )
     }
-    const plain = await runAction(emulator, { operation: 'list-checks', 'api-key': '' })
-    expect(plain.core.failed).toBe('api-key is required')
+  })
+
+  it('an empty api-key anywhere says the secret may be unset or withheld, and where keys come from', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'api-key': '' })
+    expect(core.failed).toBe(
+      "api-key is required. It is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: ${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)"
+    )
+    expect(emulator.count()).toBe(0)
   })
 })
 

@@ -155,6 +155,24 @@ describe('certificates', () => {
   })
 })
 
+describe('an https base-url against a plain http server', () => {
+  it('is not retried, and says to check the scheme, without an OpenSSL dump', async () => {
+    const { core, slept } = await runAction(emulator, {
+      operation: 'list-checks',
+      'base-url': emulator.baseUrl.replace(/^http:/, 'https:'),
+      'max-retries': '3'
+    })
+    const port = new URL(emulator.baseUrl).port
+    expect(core.failed).toMatch(
+      new RegExp(
+        `^GET /checks failed: 127\\.0\\.0\\.1:${port} did not answer in TLS \\((EPROTO|ERR_SSL_[A-Z_]+)\\): base-url says https, and the server there seems to speak plain http\\. Check the scheme \\(and the port\\) of base-url; not retried$`
+      )
+    )
+    expect(core.failed).not.toMatch(/SSL routines|openssl|:error:/i)
+    expect(slept).toEqual([])
+  })
+})
+
 describe('redirects and proxies', () => {
   it('a redirect whose Location is not a URL names the redirect and is not followed', async () => {
     emulator.inject({ path: '/checks', status: 302, headers: { Location: 'http://[not a host' } })

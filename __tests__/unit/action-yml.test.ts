@@ -44,6 +44,17 @@ describe('action.yml', () => {
     expect([...new Set(named)].sort()).toEqual([...OPERATIONS].sort())
   })
 
+  it('incident-message names every placeholder the code replaces, and no other; docs/operations.md too', async () => {
+    const { PLACEHOLDERS } = await import('../../src/operations/incidents/incident-text.js')
+    const named = (text: string) => [...new Set(text.match(/\{[a-z_]+\}/g) ?? [])].map(p => p.slice(1, -1)).sort()
+    // The control: a description that forgets one is caught.
+    expect(named('{workflow} and {run_url}')).not.toEqual([...PLACEHOLDERS].sort())
+    expect(named(action.inputs['incident-message'].description)).toEqual([...PLACEHOLDERS].sort())
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
+    const facts = doc.slice(doc.indexOf("### The run's facts"), doc.indexOf('### One incident per matrix leg'))
+    expect(named(facts)).toEqual(expect.arrayContaining([...PLACEHOLDERS]))
+  })
+
   it('docs/operations.md has a section for every operation of the registry', () => {
     const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
     const missing = OPERATIONS.filter(name => !doc.includes(`### \`${name}\``))

@@ -84,7 +84,44 @@ describe('field names close to known ones', () => {
   })
 })
 
+describe('a required field written otherwise', () => {
+  it.each([
+    ['URL', 'url'],
+    ['ur', 'url'],
+    ['Url', 'url'],
+    ['Name', 'name']
+  ])('%s: the "needs a %s" error suggests it, at its line', (slip, field) => {
+    const other = field === 'url' ? 'name: shop' : 'url: https://a/'
+    const error = failure(`- ${other}\n  ${slip}: x\n`)
+    expect(error.message).toMatch(new RegExp(`needs a ${field}: it has "${slip}" \\(did you mean "${field}"\\?\\)$`))
+    expect(error.place?.line).toBe(2)
+  })
+
+  it('beside the right one, it is a warning that it is sent as a field of its own', () => {
+    const warnings: string[] = []
+    const [spec] = parseChecksFile('- name: shop\n  url: https://a/\n  URL: https://b/\n', 'checks.yml', {
+      warn: message => warnings.push(message)
+    })
+    expect(spec).toEqual({ name: 'shop', url: 'https://a/', URL: 'https://b/' })
+    expect(warnings).toEqual([
+      'checks-file checks.yml: entry 1 (line 1) ("shop") has both "url" and "URL": "URL" is sent as written, as a field of its own (fields the action does not know pass through).'
+    ])
+  })
+})
+
 describe('errors name the file and the line', () => {
+  it.each([
+    ['- name: a\n  url: https://a/\n   interval: 30\n', 3, 2],
+    ['- name: a\n  url: https://a/\n  interval: 30\n    type: http\n', 4, 3],
+    ['checks:\n  - name: a\n     url: https://a/\n', 3, 2]
+  ])('a line indented too deep is the line named, not the one above it (%j)', (text, line, above) => {
+    const error = failure(text)
+    expect(error.message).toBe(
+      `checks-file checks.yml: not valid YAML or JSON (line ${line}): this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
+    )
+    expect(error.place?.line).toBe(line)
+  })
+
   it('YAML: a bad field points at its own line, a missing one at the entry', () => {
     expect(failure('- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  interval: soon\n').place).toEqual({
       file: 'checks.yml',

@@ -109,6 +109,10 @@ describe('parseMapping', () => {
     ['- a\n- b', /got a list/],
     ['just text', /got a string/],
     ['name: [unclosed', /not valid YAML or JSON/],
-    ['a: 1\na: 2', /not valid YAML or JSON \(line 2\)/]
+    ['a: 1\na: 2', /not valid YAML or JSON \(line 2\)/],
+    [
+      'name: a\nurl: https://a/\n  interval: 30',
+      /not valid YAML or JSON \(line 3\): this line is indented deeper .* on line 2;/
+    ]
   ])('rejects %j', (text, message) => expect(() => parseMapping(text)).toThrow(message))
 })

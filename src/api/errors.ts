@@ -13,7 +13,7 @@ export type ApiErrorKind =
   | 'redirect' // a redirect we will not follow
   | 'pagination' // a next link we will not follow
   | 'deadline' // the operation's overall time ran out
-  | 'tls' // the server's certificate is not trusted (never retried)
+  | 'tls' // the server's certificate is not trusted, or it does not speak TLS (never retried)
   | 'cancelled' // the job is being cancelled: not sent
 
 export class ApiError extends Error {

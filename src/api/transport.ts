@@ -59,6 +59,19 @@ const NETWORK_REASONS: Record<string, string> = {
   EPIPE: 'the connection was closed'
 }
 
+/**
+ * An https request that met a server speaking something else (plain http, as
+ * a rule): OpenSSL's "wrong version number" and its kin. Retrying cannot help;
+ * the message names the scheme, not OpenSSL's dump.
+ */
+function notTls(error: NodeJS.ErrnoException): boolean {
+  return (
+    error.code === 'EPROTO' ||
+    (error.code ?? '').startsWith('ERR_SSL_') ||
+    /wrong version number|packet length too long|unknown protocol|SSL routines/i.test(error.message)
+  )
+}
+
 /** How a low-level failure reads in a message (without method and path). */
 function networkReason(error: NodeJS.ErrnoException): string {
   if (error.code && NETWORK_REASONS[error.code]) return `${NETWORK_REASONS[error.code]} [${error.code}]`
@@ -131,6 +144,15 @@ export function exchange(
             'tls',
             `failed: the server's TLS certificate is not trusted (${code || error.message}: ${error.message}). ` +
               'If the service uses a private or corporate CA, give the step NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its env; not retried'
+          )
+        )
+        return
+      }
+      if (url.protocol === 'https:' && notTls(error)) {
+        finish(
+          fail(
+            'tls',
+            `failed: ${url.host} did not answer in TLS (${code || 'a TLS protocol error'}): base-url says https, and the server there seems to speak plain http. Check the scheme (and the port) of base-url; not retried`
           )
         )
         return

@@ -6,6 +6,7 @@
 import { FileHandle, open } from 'node:fs/promises'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
+import { yamlSyntaxError } from '../../parse.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import type { FilePlace } from '../types.js'
@@ -76,12 +77,8 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
   }
   if (doc.errors.length > 0) {
-    const e = doc.errors[0]
-    const line = lineCounter.linePos(e.pos[0]).line
-    fail(
-      `not valid YAML or JSON (line ${line}): ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
-      line
-    )
+    const { line, message } = yamlSyntaxError(doc.errors, lineCounter)
+    fail(`not valid YAML or JSON (line ${line}): ${message}`, line)
   }
   fillTemplates(doc, (name, node, marked) => {
     if (OFF_LIMITS.test(name)) {
@@ -116,22 +113,28 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
     const fieldLine = (field: unknown) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line
     const problem = specProblem(CheckEntrySchema, spec)
-    if (problem) {
-      const field = problem.startsWith('needs a ') ? undefined : problem.split(' ')[0].split('.')[0]
+    if (problem?.startsWith('needs a ')) {
+      // A required field written otherwise (`URL`, `ur`, `Name`) is the likely cause: name it, at its line.
+      const wanted = problem.slice('needs a '.length)
+      const slip = Object.keys(spec).find(key => suggestField(key) === wanted)
       fail(
-        problem.startsWith('needs a ') ? `${where}${named} ${problem}` : `${where}${named}: ${problem}`,
-        fieldLine(field)
+        `${where}${named} ${problem}${slip === undefined ? '' : `: it has ${JSON.stringify(slip)} (did you mean ${JSON.stringify(wanted)}?)`}`,
+        slip === undefined ? line : fieldLine(slip)
       )
     }
+    if (problem) fail(`${where}${named}: ${problem}`, fieldLine(problem.split(' ')[0].split('.')[0]))
     const earlier = names.get(spec.name as string)
     if (earlier !== undefined)
       fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line)
     names.set(spec.name as string, i + 1)
     for (const key of Object.keys(spec)) {
       const suggestion = suggestField(key)
-      if (suggestion && !(suggestion in spec)) {
+      if (suggestion) {
+        const said = JSON.stringify(key)
         options.warn?.(
-          `checks-file ${file}: ${where}${named} has the field ${JSON.stringify(key)}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
+          suggestion in spec
+            ? `checks-file ${file}: ${where}${named} has both ${JSON.stringify(suggestion)} and ${said}: ${said} is sent as written, as a field of its own (fields the action does not know pass through).`
+            : `checks-file ${file}: ${where}${named} has the field ${said}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
           placeOf(fieldLine(key))
         )
       }
