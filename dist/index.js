@@ -10455,225 +10455,6 @@ function specProblem(schema, spec) {
     return field ? `${field} ${issue.message}` : issue.message;
 }
 
-;// CONCATENATED MODULE: ./src/operations/sync/export-file.ts
-
-
-
-/** Query parameters whose values are secrets by their name. */
-const SECRET_PARAMETER = /token|key|secret|pass(word)?|pwd|sig(nature)?|auth|credential|session/i;
-/** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only. */
-function variableFor(check, part) {
-    const slug = `${check}_${part}`
-        .normalize('NFKD')
-        .replace(/[^A-Za-z0-9]+/g, '_')
-        .replace(/^_+|_+$/g, '')
-        .toUpperCase();
-    return `CHECK_${slug || 'SECRET'}`;
-}
-/**
- * `url` with its secrets as placeholders: the userinfo (`user:pass@`) and the
- * value of every query parameter named like a token, key, secret, password or
- * signature. The text around them is kept to the character (the service's
- * URL, not a parsed and re-written one), a literal `${` in it escaped, so the
- * placeholders filled back in give the very URL the service has.
- */
-function liftSecrets(url, check, taken) {
-    const lifted = [];
-    // Where a placeholder goes until the rest is escaped: a private-use character the URL does not hold.
-    let code = 0xe000;
-    while (url.includes(String.fromCharCode(code)))
-        code++;
-    const mark = String.fromCharCode(code);
-    const lift = (value, part, where) => {
-        let variable = variableFor(check, part);
-        for (let n = 2; taken.has(variable); n++)
-            variable = `${variableFor(check, part)}_${n}`;
-        taken.add(variable);
-        lifted.push({ variable, check, where, value });
-        return `${mark}${variable}${mark}`;
-    };
-    let out = url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@]+)@/, (_m, scheme, userinfo) => `${scheme}${lift(userinfo, 'USERINFO', 'userinfo')}@`);
-    out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (match, sep, key, value) => {
-        let name = key;
-        try {
-            name = decodeURIComponent(key.replace(/\+/g, ' '));
-        }
-        catch {
-            // a key that does not decode is judged as written
-        }
-        if (value === '' || !SECRET_PARAMETER.test(name))
-            return match;
-        return `${sep}${key}=${lift(value, name, `query parameter ${name}`)}`;
-    });
-    const text = escapeTemplates(out);
-    return {
-        url: text.replace(new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g'), (_m, variable) => `\${secret:${variable}}`),
-        lifted
-    };
-}
-/** A literal `${` written so the checks file reader gives it back (`$${`), in every string of a value. */
-function escapeTemplates(value) {
-    if (typeof value === 'string')
-        return value.replace(/\$\{/g, () => '$${');
-    if (Array.isArray(value))
-        return value.map(escapeTemplates);
-    if (value !== null && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]));
-    }
-    return value;
-}
-/** Code-unit order: the same on every machine, whatever its locale. */
-const byName = (a, b) => {
-    const [x, y] = [str(a.name), str(b.name)];
-    return x < y ? -1 : x > y ? 1 : 0;
-};
-class ExportError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ExportError';
-    }
-}
-/**
- * The entries of a checks file for `checks`, sorted by name: every writable
- * field the service returned (null and absent alike left out), `status` only
- * for a paused check, secrets in URLs lifted into variables. Two checks of
- * one name, or a check a checks file cannot state, are an ExportError.
- */
-function exportEntries(checks) {
-    const seen = new Map();
-    const taken = new Set();
-    const lifted = [];
-    const entries = [];
-    const ids = [];
-    for (const check of [...checks].sort(byName)) {
-        const name = str(check.name);
-        const other = seen.get(name);
-        if (other !== undefined) {
-            throw new ExportError(`two checks share the name ${JSON.stringify(name)} (${other} and ${check.id}); a checks file matches checks by name, so it cannot hold both. Rename or delete one (update-check or delete-check with its check-id), then export again. Nothing was written.`);
-        }
-        seen.set(name, check.id);
-        const entry = {};
-        for (const [field, value] of Object.entries(writableOf(check))) {
-            if (value === undefined || value === null)
-                continue;
-            if (field === 'status' && value !== 'paused')
-                continue;
-            entry[field] = value;
-        }
-        const problem = specProblem(CheckEntrySchema, entry);
-        if (problem) {
-            throw new ExportError(`check ${check.id} (${JSON.stringify(name)}) cannot be written as a checks-file entry: ${problem}. Fix the check, or export a name-prefix that leaves it out. Nothing was written.`);
-        }
-        const escaped = escapeTemplates(entry);
-        if (typeof entry.url === 'string') {
-            const secret = liftSecrets(entry.url, name, taken);
-            lifted.push(...secret.lifted);
-            escaped.url = secret.url;
-        }
-        entries.push(escaped);
-        ids.push(check.id);
-    }
-    return { entries, ids, lifted };
-}
-/**
- * The file's text: JSON (a list) when `path` ends in .json, else YAML with a
- * short header saying where it came from and how to use it. Every string is
- * double-quoted, so no value can be read back as another type (`yes`, `null`,
- * `0x10`, `1e3`, `~`) or lose its spaces. The YAML parser must be loaded.
- */
-function checksFileText(path, entries, about) {
-    if (/\.json$/i.test(path))
-        return `${JSON.stringify(entries, null, 2)}\n`;
-    const prefix = about.namePrefix;
-    const header = [
-        `Checks of ${about.baseUrl}${prefix !== undefined ? ` whose names start with ${JSON.stringify(prefix)}` : ''}, written by export-checks.`,
-        `Keep them as code with sync-checks (checks-file: ${path}${prefix !== undefined ? `, prune-prefix: ${JSON.stringify(prefix)}` : ''}).`,
-        ...(about.variables.length > 0
-            ? [`Set these variables for sync-checks, from your secrets: ${about.variables.join(', ')}.`]
-            : [])
-    ];
-    const doc = new (yaml_default()).Document(entries);
-    doc.commentBefore = header.map(line => ` ${line.replace(/[\r\n\u2028\u2029]/g, ' ')}`).join('\n');
-    return doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
-}
-
-;// CONCATENATED MODULE: ./src/operations/sync/export.ts
-/**
- * export-checks: bring an account under code. Every check (or those under
- * name-prefix) written as a checks file that sync-checks accepts and that
- * plans nothing right after: written whole or not at all, sorted by name,
- * secrets in URLs as variables the step lists.
- */
-
-
-
-
-
-
-const exportChecks = async (ctx) => {
-    const { config } = ctx;
-    const given = config.checksFile;
-    const file = external_node_path_namespaceObject.resolve(ctx.workspace, given);
-    const prefix = config.namePrefix;
-    await (0,modules.load)('yaml');
-    const all = await ctx.api.listChecks();
-    const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix));
-    let exported;
-    try {
-        exported = exportEntries(checks);
-    }
-    catch (error) {
-        if (error instanceof ExportError)
-            throw new OperationError(`export-checks: ${error.message}`);
-        throw error;
-    }
-    const { entries, ids, lifted } = exported;
-    // A secret of this step (the key) that no rule lifted would be committed with the file: refuse instead.
-    const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e));
-    if (holding >= 0) {
-        throw new OperationError(`export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret of this step (such as the api-key) in a field export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from the check, or export a name-prefix that leaves it out.`);
-    }
-    // The values lifted out are secrets from now on: masked in the log, *** in everything written.
-    for (const secret of lifted)
-        ctx.addSecret(secret.value);
-    const variables = lifted.map(l => l.variable);
-    const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables });
-    try {
-        await writeWhole(file, text);
-    }
-    catch (error) {
-        throw new OperationError(`checks-file ${given}: ${cannotWrite(file, error)}; nothing was written`);
-    }
-    const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`;
-    ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`);
-    if (variables.length > 0) {
-        ctx.log.info(`The file holds no secret: ${variables.length} value(s) in URLs are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`);
-    }
-    const lines = [
-        `Wrote ${entries.length} of the service's ${all.length} check(s)${scope} to ${given}.`,
-        `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`,
-        ...(variables.length > 0
-            ? [`The file holds no secret: set these ${variables.length} variable(s) for sync-checks, from your secrets.`]
-            : [])
-    ];
-    return {
-        outputs: { count: entries.length, result: { path: given, count: entries.length, variables } },
-        summary: {
-            title: 'Checks exported',
-            lines,
-            tables: [
-                ...(variables.length > 0
-                    ? [{ head: ['Variable', 'Check', 'Where in the URL'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
-                    : []),
-                {
-                    head: ['Check', 'ID', 'URL (as written)'],
-                    rows: entries.map((e, i) => [e.name, ids[i], e.url])
-                }
-            ]
-        }
-    };
-};
-
 ;// CONCATENATED MODULE: ./src/operations/sync/checks-file.ts
 /**
  * The checks file of sync-checks: read safely (a regular file, at most 5 MiB,
@@ -10854,6 +10635,273 @@ async function readChecksFile(given, file) {
         await handle.close();
     }
 }
+
+;// CONCATENATED MODULE: ./src/operations/sync/export-file.ts
+
+
+
+/** Query parameters whose values are secrets by their name. */
+const SECRET_PARAMETER = /token|key|secret|pass(word)?|pwd|sig(nature)?|auth|credential|session/i;
+/** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only. */
+function variableFor(check, part) {
+    const slug = `${check}_${part}`
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .toUpperCase();
+    return `CHECK_${slug || 'SECRET'}`;
+}
+/**
+ * `url` with its secrets as placeholders: the userinfo (`user:pass@`) and the
+ * value of every query parameter named like a token, key, secret, password or
+ * signature. The text around them is kept to the character (the service's
+ * URL, not a parsed and re-written one), a literal `${` in it escaped, so the
+ * placeholders filled back in give the very URL the service has.
+ */
+function liftSecrets(url, check, taken) {
+    const lifted = [];
+    // Where a placeholder goes until the rest is escaped: a private-use character the URL does not hold.
+    let code = 0xe000;
+    while (url.includes(String.fromCharCode(code)))
+        code++;
+    const mark = String.fromCharCode(code);
+    const lift = (value, part, where) => {
+        let variable = variableFor(check, part);
+        for (let n = 2; taken.has(variable); n++)
+            variable = `${variableFor(check, part)}_${n}`;
+        taken.add(variable);
+        lifted.push({ variable, check, where, value });
+        return `${mark}${variable}${mark}`;
+    };
+    // The userinfo is everything up to the last @ of the authority (a password may hold an @).
+    let out = url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/, (_m, scheme, userinfo) => `${scheme}${lift(userinfo, 'USERINFO', 'userinfo')}@`);
+    out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (match, sep, key, value) => {
+        let name = key;
+        try {
+            name = decodeURIComponent(key.replace(/\+/g, ' '));
+        }
+        catch {
+            // a key that does not decode is judged as written
+        }
+        if (value === '' || !SECRET_PARAMETER.test(name))
+            return match;
+        return `${sep}${key}=${lift(value, name, `query parameter ${name}`)}`;
+    });
+    const text = escapeTemplates(out);
+    // What a URL parser still reads as a user or password was not lifted (`https:user:pw@host`, a
+    // leading blank): never written, since the file is meant to be committed.
+    if (hasCredentials(out
+        .split(mark)
+        .filter((_, i) => i % 2 === 0)
+        .join(''))) {
+        throw new ExportError(`the URL of check ${JSON.stringify(check)} holds a user name or password in a form export-checks cannot separate from the rest; rewrite it as https://user:password@host/... (or drop the credentials), then export again. Nothing was written.`);
+    }
+    return {
+        url: text.replace(new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g'), (_m, variable) => `\${secret:${variable}}`),
+        lifted
+    };
+}
+/** Does a URL parser read a user name or password in `url`? */
+function hasCredentials(url) {
+    try {
+        const parsed = new URL(url);
+        return parsed.username !== '' || parsed.password !== '';
+    }
+    catch {
+        return false;
+    }
+}
+/** A literal `${` written so the checks file reader gives it back (`$${`), in every string of a value. */
+function escapeTemplates(value) {
+    if (typeof value === 'string')
+        return value.replace(/\$\{/g, () => '$${');
+    if (Array.isArray(value))
+        return value.map(escapeTemplates);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]));
+    }
+    return value;
+}
+/** Code-unit order: the same on every machine, whatever its locale. */
+const byName = (a, b) => {
+    const [x, y] = [str(a.name), str(b.name)];
+    return x < y ? -1 : x > y ? 1 : 0;
+};
+class ExportError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ExportError';
+    }
+}
+/**
+ * The entries of a checks file for `checks`, sorted by name: every writable
+ * field the service returned (null and absent alike left out), `status` only
+ * for a paused check, secrets in URLs lifted into variables. Two checks of
+ * one name, or a check a checks file cannot state, are an ExportError.
+ */
+function exportEntries(checks) {
+    const seen = new Map();
+    const taken = new Set();
+    const lifted = [];
+    const entries = [];
+    const ids = [];
+    for (const check of [...checks].sort(byName)) {
+        const name = str(check.name);
+        const other = seen.get(name);
+        if (other !== undefined) {
+            throw new ExportError(`two checks share the name ${JSON.stringify(name)} (${other} and ${check.id}); a checks file matches checks by name, so it cannot hold both. Rename or delete one (update-check or delete-check with its check-id), then export again. Nothing was written.`);
+        }
+        seen.set(name, check.id);
+        const entry = {};
+        for (const [field, value] of Object.entries(writableOf(check))) {
+            if (value === undefined || value === null)
+                continue;
+            if (field === 'status' && value !== 'paused')
+                continue;
+            entry[field] = value;
+        }
+        const problem = specProblem(CheckEntrySchema, entry);
+        if (problem) {
+            throw new ExportError(`check ${check.id} (${JSON.stringify(name)}) cannot be written as a checks-file entry: ${problem}. Fix the check, or export a name-prefix that leaves it out. Nothing was written.`);
+        }
+        const escaped = escapeTemplates(entry);
+        if (typeof entry.url === 'string') {
+            const secret = liftSecrets(entry.url, name, taken);
+            lifted.push(...secret.lifted);
+            escaped.url = secret.url;
+        }
+        entries.push(escaped);
+        ids.push(check.id);
+    }
+    return { entries, ids, lifted };
+}
+/**
+ * The file's text: JSON (a list) when `path` ends in .json, else YAML with a
+ * short header saying where it came from and how to use it. Every string is
+ * double-quoted, so no value can be read back as another type (`yes`, `null`,
+ * `0x10`, `1e3`, `~`) or lose its spaces. The YAML parser must be loaded.
+ */
+function checksFileText(path, entries, about) {
+    if (/\.json$/i.test(path))
+        return `${JSON.stringify(entries, null, 2)}\n`;
+    const prefix = about.namePrefix;
+    const header = [
+        `Checks of ${about.baseUrl}${prefix !== undefined ? ` whose names start with ${JSON.stringify(prefix)}` : ''}, written by export-checks.`,
+        `Keep them as code with sync-checks (checks-file: ${path}${prefix !== undefined ? `, prune-prefix: ${JSON.stringify(prefix)}` : ''}).`,
+        ...(about.variables.length > 0
+            ? [`Set these variables for sync-checks, from your secrets: ${about.variables.join(', ')}.`]
+            : [])
+    ];
+    const doc = new (yaml_default()).Document(entries);
+    doc.commentBefore = header.map(line => ` ${line.replace(/[\r\n\u2028\u2029]/g, ' ')}`).join('\n');
+    return doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+}
+
+;// CONCATENATED MODULE: ./src/operations/sync/export.ts
+/**
+ * export-checks: bring an account under code. Every check (or those under
+ * name-prefix) written as a checks file that sync-checks accepts and that
+ * plans nothing right after: read until two reads agree, written whole or not at all, sorted by name,
+ * secrets in URLs as variables the step lists.
+ */
+
+
+
+
+
+
+
+/** Most full reads of the list before two agree. */
+const MAX_READS = 4;
+/**
+ * The service's checks, read until two full reads in a row hold the same
+ * ids. A list that shifts while it is read (offset paging while someone
+ * creates or deletes) can skip a row: a file without it would make a later
+ * sync with prune delete a check that exists. Two reads that agree are
+ * taken as the list; reads that never agree refuse the export.
+ */
+async function steadyList(ctx) {
+    const idsOf = (list) => JSON.stringify(list.map(c => c.id).sort());
+    let last = await ctx.api.listChecks();
+    for (let read = 2; read <= MAX_READS; read++) {
+        const next = await ctx.api.listChecks();
+        if (idsOf(next) === idsOf(last))
+            return next;
+        ctx.log.info(`The list of checks changed between two reads (${last.length}, then ${next.length}): reading it again.`);
+        last = next;
+    }
+    throw new OperationError(`export-checks: the list of checks changed in each of ${MAX_READS} reads (checks are being created or deleted meanwhile, or the list shifts while it is paged); a file missing a check would make a sync with prune delete it, so nothing was written. Export again when the service is quiet.`);
+}
+const exportChecks = async (ctx) => {
+    const { config } = ctx;
+    const given = config.checksFile;
+    const file = external_node_path_namespaceObject.resolve(ctx.workspace, given);
+    const prefix = config.namePrefix;
+    await (0,modules.load)('yaml');
+    const all = await steadyList(ctx);
+    const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix));
+    let exported;
+    try {
+        exported = exportEntries(checks);
+    }
+    catch (error) {
+        if (error instanceof ExportError)
+            throw new OperationError(`export-checks: ${error.message}`);
+        throw error;
+    }
+    const { entries, ids, lifted } = exported;
+    // The values lifted out are secrets from now on: masked in the log, *** in everything written.
+    for (const secret of lifted)
+        ctx.addSecret(secret.value);
+    // A secret (the key, or a lifted value) still in an entry, elsewhere than where it was lifted,
+    // would be committed with the file: refuse instead.
+    const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e));
+    if (holding >= 0) {
+        throw new OperationError(`export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret (the api-key, or a value lifted from a URL) in a place export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from there, or export a name-prefix that leaves the check out.`);
+    }
+    if (entries.length === 0) {
+        ctx.log.warning(`export-checks: no check${prefix === undefined ? ' on the service' : ` whose name starts with ${JSON.stringify(prefix)}`}: the file lists none. sync-checks refuses such a file with prune and no prune-prefix (it would delete every check).`);
+    }
+    const variables = lifted.map(l => l.variable);
+    const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables });
+    if (Buffer.byteLength(text) > MAX_CHECKS_FILE_BYTES) {
+        throw new OperationError(`export-checks: the checks file would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) sync-checks reads; nothing was written. Export the fleet in parts with name-prefix.`);
+    }
+    try {
+        await writeWhole(file, text);
+    }
+    catch (error) {
+        throw new OperationError(`checks-file ${given}: ${cannotWrite(file, error)}; nothing was written`);
+    }
+    const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`;
+    ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`);
+    if (variables.length > 0) {
+        ctx.log.info(`The file holds no secret: ${variables.length} value(s) in URLs are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`);
+    }
+    const lines = [
+        `Wrote ${entries.length} of the service's ${all.length} check(s)${scope} to ${given}.`,
+        `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`,
+        ...(variables.length > 0
+            ? [`The file holds no secret: set these ${variables.length} variable(s) for sync-checks, from your secrets.`]
+            : [])
+    ];
+    return {
+        outputs: { count: entries.length, result: { path: given, count: entries.length, variables } },
+        summary: {
+            title: 'Checks exported',
+            lines,
+            tables: [
+                ...(variables.length > 0
+                    ? [{ head: ['Variable', 'Check', 'Where in the URL'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
+                    : []),
+                {
+                    head: ['Check', 'ID', 'URL (as written)'],
+                    rows: entries.map((e, i) => [e.name, ids[i], e.url])
+                }
+            ]
+        }
+    };
+};
 
 ;// CONCATENATED MODULE: ./src/operations/sync/plan.ts
 
@@ -11116,25 +11164,16 @@ function changed(approved, now) {
         .join(', ');
 }
 
-;// CONCATENATED MODULE: ./src/operations/sync/sync.ts
+;// CONCATENATED MODULE: ./src/operations/sync/outcome.ts
 /**
- * Monitoring as code: make the service's checks equal to a file's list.
- * Read the file (validated before any request), list once, plan, print the
- * plan, then send one request per change, paced under the rate limit.
+ * What a sync says about its plan, whatever happens to it: the plan as
+ * people read it (summary), the counts and the plan as outputs, what stops a
+ * plan before anything is written, drift, and a failure half-way.
  */
 
 
 
 
-
-
-
-
-
-
-
-/** Requests run at once during a sync; all still go through the client's pacing. */
-const CONCURRENCY = 4;
 /**
  * The plan as people read it: a table (long values cut, marked) and, folded
  * under it, every cut value whole. Secrets are redacted value by value first,
@@ -11158,49 +11197,6 @@ function planSummary(ctx, title, plan, lines) {
         ],
         details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
     };
-}
-async function applyEntry(ctx, entry, before) {
-    const api = ctx.api;
-    if (entry.action === 'create') {
-        const { item, tookMs, recovered } = await api.createCheck(entry.body, before);
-        entry.id = item.id;
-        return { entry, item, tookMs, recovered };
-    }
-    else if (entry.action === 'update') {
-        await api.updateCheck(entry.id, entry.body);
-    }
-    else if (entry.action === 'delete') {
-        await api.deleteCheck(entry.id);
-    }
-    return undefined;
-}
-/**
- * After the creates: converge with concurrent runs that created the same
- * names (converge.ts). Each entry then names the survivor; a survivor whose
- * fields differ from the entry gets them. Returns the names that another run
- * created with another URL or type (left alone).
- */
-async function convergeMade(ctx, made) {
-    const slowest = Math.max(...made.map(m => m.tookMs));
-    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest, new Set(made.filter(m => m.recovered).map(m => m.item.id)));
-    const conflicts = [];
-    for (const [index, { entry, item }] of made.entries()) {
-        const { survivor, others, kept } = converged[index];
-        if (others.length > 0)
-            conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`);
-        const keptNote = keptLine('check', survivor, kept);
-        if (keptNote)
-            ctx.log.warning(`${entry.name}: ${keptNote}`);
-        if (survivor.id === item.id)
-            continue;
-        entry.id = survivor.id;
-        entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`;
-        ctx.log.info(`${entry.name}: ${entry.note}`);
-        if (differences(entry.body, survivor).length > 0) {
-            await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...entry.body });
-        }
-    }
-    return conflicts;
 }
 /** Would the same request succeed later? 5xx, 429, network trouble, a timeout, a cancel: yes. A 4xx: no. */
 function isTransient(error) {
@@ -11276,6 +11272,68 @@ function refusal(ctx, plan, approved) {
     const more = differences.length > 10 ? `; and ${differences.length - 10} more` : '';
     return `sync-checks refused: the plan differs from approved-plan ${ctx.config.approvedPlan} in ${differences.length} place(s): ${shownDifferences}${more}. Nothing was written. Review the new plan (run the dry-run again) and approve it.`;
 }
+
+;// CONCATENATED MODULE: ./src/operations/sync/sync.ts
+/**
+ * Monitoring as code: make the service's checks equal to a file's list.
+ * Read the file (validated before any request), list once, plan, print the
+ * plan, then send one request per change, paced under the rate limit.
+ */
+
+
+
+
+
+
+
+
+
+
+/** Requests run at once during a sync; all still go through the client's pacing. */
+const CONCURRENCY = 4;
+async function applyEntry(ctx, entry, before) {
+    const api = ctx.api;
+    if (entry.action === 'create') {
+        const { item, tookMs, recovered } = await api.createCheck(entry.body, before);
+        entry.id = item.id;
+        return { entry, item, tookMs, recovered };
+    }
+    else if (entry.action === 'update') {
+        await api.updateCheck(entry.id, entry.body);
+    }
+    else if (entry.action === 'delete') {
+        await api.deleteCheck(entry.id);
+    }
+    return undefined;
+}
+/**
+ * After the creates: converge with concurrent runs that created the same
+ * names (converge.ts). Each entry then names the survivor; a survivor whose
+ * fields differ from the entry gets them. Returns the names that another run
+ * created with another URL or type (left alone).
+ */
+async function convergeMade(ctx, made) {
+    const slowest = Math.max(...made.map(m => m.tookMs));
+    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest, new Set(made.filter(m => m.recovered).map(m => m.item.id)));
+    const conflicts = [];
+    for (const [index, { entry, item }] of made.entries()) {
+        const { survivor, others, kept } = converged[index];
+        if (others.length > 0)
+            conflicts.push(`${JSON.stringify(entry.name)} (${others.map(c => c.id).join(', ')})`);
+        const keptNote = keptLine('check', survivor, kept);
+        if (keptNote)
+            ctx.log.warning(`${entry.name}: ${keptNote}`);
+        if (survivor.id === item.id)
+            continue;
+        entry.id = survivor.id;
+        entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`;
+        ctx.log.info(`${entry.name}: ${entry.note}`);
+        if (differences(entry.body, survivor).length > 0) {
+            await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...entry.body });
+        }
+    }
+    return conflicts;
+}
 const syncChecks = async (ctx) => {
     const { config } = ctx;
     const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.checksFile);
@@ -11306,8 +11364,28 @@ const syncChecks = async (ctx) => {
             ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`);
         }
     });
+    // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
+    const drifted = config.dryRun && config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined;
+    /** A dry run's drift with another failure: both said, and the step fails as for drift alone. */
+    const driftAnd = (problem, outputs) => {
+        ctx.log.warning(problem);
+        const title = 'Drift: the service differs from the checks file';
+        return {
+            outputs,
+            summary: planSummary(ctx, title, plan, [drifted, problem]),
+            gateClosed: `${drifted} Also: ${problem}`
+        };
+    };
     if (config.planFile !== undefined) {
-        await writePlanFile(config.planFile, external_node_path_namespaceObject.resolve(ctx.workspace, config.planFile), plan, ctx.redactValue);
+        const planFile = config.planFile;
+        try {
+            await withKnownOutputs(planOutputs(plan, wanted.length, false), () => writePlanFile(planFile, external_node_path_namespaceObject.resolve(ctx.workspace, planFile), plan, ctx.redactValue));
+        }
+        catch (error) {
+            if (drifted && error instanceof OperationError)
+                return driftAnd(error.message, error.outputs);
+            throw error;
+        }
         ctx.log.info(`Plan written to ${config.planFile}.`);
     }
     const refused = refusal(ctx, plan, approved);
@@ -11315,7 +11393,10 @@ const syncChecks = async (ctx) => {
         // Nothing was written: the counts (and `changed`) say so; `result` still holds the refused plan.
         for (const e of changes)
             e.outcome = 'not applied';
-        throw new OperationError(refused, planOutputs(plan, wanted.length, true), planSummary(ctx, 'Sync refused', plan, [refused]));
+        const outputs = planOutputs(plan, wanted.length, true);
+        if (drifted)
+            return driftAnd(refused, outputs);
+        throw new OperationError(refused, outputs, planSummary(ctx, 'Sync refused', plan, [refused]));
     }
     if (approved !== undefined)
         ctx.log.info(`The plan is the approved one (${config.approvedPlan}).`);
@@ -11324,7 +11405,6 @@ const syncChecks = async (ctx) => {
             const method = e.action === 'create' ? 'POST' : e.action === 'update' ? 'PUT' : 'DELETE';
             dryRunSkips(ctx, method, e.action === 'create' ? paths.checks : paths.check(e.id), e.body);
         }
-        const drifted = config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined;
         return {
             outputs: planOutputs(plan, wanted.length, false),
             summary: planSummary(ctx, drifted ? 'Drift: the service differs from the checks file' : 'Sync plan (dry run: nothing sent)', plan, [`Plan: ${tally}.`, ...(drifted ? [drifted] : [])]),
@@ -11883,7 +11963,8 @@ function expectedStatusWarning(config) {
  *
  * A secret can reach a report in more than its raw form: inside JSON text it
  * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
- * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
+ * URLs gives it back percent-encoded (`p@ss` as `p%40ss`), or decoded (a
+ * secret written encoded, `p%40ss`, comes back as `p@ss`). Each form is
  * replaced. Text is redacted before anything shortens it, so no part of a
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
@@ -11904,7 +11985,17 @@ function formsOf(secret) {
             return secret; // a lone surrogate: it has no encoded form
         }
     })();
-    const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)];
+    // A percent-encoded secret (`p%40ss`, as a URL holds it) comes back decoded from a service that decodes.
+    const decoded = [secret, secret.replace(/\+/g, ' ')].flatMap(text => {
+        try {
+            const plain = decodeURIComponent(text);
+            return plain !== secret && plain.length >= MIN_SECRET_LENGTH ? [plain] : [];
+        }
+        catch {
+            return [];
+        }
+    });
+    const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri), ...decoded];
     return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))];
 }
 /** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
@@ -16364,81 +16455,104 @@ async function keepDriftIssue(req) {
     try {
         const { github, octokit } = await gitHubFor(req.token, req.env);
         const { owner, repo } = github.context.repo;
-        const bounded = boundedBy(req.signal, req.timeoutMs, 4 + MAX_PAGES);
+        const bounded = boundedBy(req.signal, req.timeoutMs, 2 * MAX_PAGES + 8);
         const marker = markerOf(req.identity);
         const mine = await authorTest(octokit, bounded);
-        let found;
-        for (let page = 1; page <= MAX_PAGES && found === undefined; page++) {
-            const listed = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
-                state: 'all',
-                sort: 'updated',
-                direction: 'desc',
-                per_page: 100,
-                page,
-                request: bounded()
-            });
-            // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
-            found = listed.data.find(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user));
-            if (!/rel="next"/.test(listed.headers.link ?? ''))
-                break;
-        }
-        const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ');
-        if (!req.drift) {
-            if (!found || found.state !== 'open') {
-                req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.');
-                return found?.html_url;
+        /** Every issue of ours with the marker, oldest first (racing runs may each have opened one). */
+        const listOurs = async () => {
+            const ours = [];
+            for (let page = 1; page <= MAX_PAGES; page++) {
+                const listed = await octokit.rest.issues.listForRepo({
+                    owner,
+                    repo,
+                    state: 'all',
+                    sort: 'updated',
+                    direction: 'desc',
+                    per_page: 100,
+                    page,
+                    request: bounded()
+                });
+                // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
+                ours.push(...listed.data.filter(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user)));
+                if (!/rel="next"/.test(listed.headers.link ?? ''))
+                    break;
             }
+            return ours.sort((a, b) => a.number - b.number);
+        };
+        const closeWith = async (issue, comment) => {
             await octokit.rest.issues.createComment({
                 owner,
                 repo,
-                issue_number: found.number,
-                body: req.closing,
+                issue_number: issue.number,
+                body: comment,
                 request: bounded()
             });
             await octokit.rest.issues.update({
                 owner,
                 repo,
-                issue_number: found.number,
+                issue_number: issue.number,
                 state: 'closed',
-                state_reason: 'completed',
+                state_reason: issue.duplicate ? 'not_planned' : 'completed',
                 request: bounded()
             });
-            req.log.info(`drift-issue: no drift any more; closed ${found.html_url}`);
-            return found.html_url;
+        };
+        let ours = await listOurs();
+        const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ');
+        if (!req.drift) {
+            const open = ours.filter(i => i.state === 'open');
+            if (open.length === 0) {
+                req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.');
+                return ours[0]?.html_url;
+            }
+            for (const issue of open)
+                await closeWith(issue, req.closing);
+            req.log.info(`drift-issue: no drift any more; closed ${open.map(i => i.html_url).join(', ')}`);
+            return open[0].html_url;
         }
         const body = withinLimit(marker, req.markdown, 'The plan is too long for an issue');
-        const create = async () => (await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })).data.html_url;
-        if (!found) {
-            const url = await create();
-            req.log.info(`drift-issue: opened ${url}`);
-            return url;
+        const create = async () => {
+            const { data } = await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() });
+            req.log.info(`drift-issue: opened ${data.html_url}`);
+            return { number: data.number, state: 'open', html_url: data.html_url };
+        };
+        if (ours.length === 0) {
+            const made = await create();
+            // Racing runs may have opened one at the same time: the oldest is the issue, every run says so.
+            ours = await listOurs();
+            if (!ours.some(i => i.number === made.number))
+                ours = [...ours, made].sort((a, b) => a.number - b.number);
+            if (ours[0].number === made.number)
+                return made.html_url;
         }
+        const [issue, ...others] = ours;
+        let url = issue.html_url;
         try {
-            const reopen = found.state !== 'open';
+            const reopen = issue.state !== 'open';
             await octokit.rest.issues.update({
                 owner,
                 repo,
-                issue_number: found.number,
+                issue_number: issue.number,
                 title,
                 body,
                 ...(reopen ? { state: 'open' } : {}),
                 request: bounded()
             });
-            req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${found.html_url}`);
-            return found.html_url;
+            req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${issue.html_url}`);
         }
         catch (error) {
             // Not ours to edit after all (GitHub says so): open a new one rather than none.
             const status = error.status;
             if (!(status === 403 || status === 404 || status === 410 || status === 422))
                 throw error;
-            req.log.info(`drift-issue: GitHub refused to edit issue #${found.number} (HTTP ${status}); opening a new one.`);
-            const url = await create();
-            req.log.info(`drift-issue: opened ${url}`);
-            return url;
+            req.log.info(`drift-issue: GitHub refused to edit issue #${issue.number} (HTTP ${status}); opening a new one.`);
+            url = (await create()).html_url;
         }
+        // Others of ours still open (a racing run's, or one left by a run that stopped): closed as duplicates.
+        for (const other of others.filter(i => i.state === 'open')) {
+            await closeWith({ ...other, duplicate: true }, `Duplicate of #${issue.number}, opened at the same time by another run; the drift is tracked there.`);
+            req.log.info(`drift-issue: closed ${other.html_url} as a duplicate of #${issue.number}`);
+        }
+        return url;
     }
     catch (error) {
         const { said, refused } = failureOf(error, req.signal, req.timeoutMs);
@@ -16555,7 +16669,7 @@ function gitHubSide(facts) {
     return {
         jobUrl: () => (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
         comment: summary => pullRequestComment(facts, summary),
-        driftIssue: (summary, drift) => driftIssue(facts, summary, drift)
+        driftIssue: (summary, drift, failed) => driftIssue(facts, summary, drift, failed)
     };
 }
 /** A link to the run, in words a person reads (the workflow's name defused): "the Deploy run". */
@@ -16567,7 +16681,7 @@ function runLink(run) {
  * drift-issue: the plan as the body of one issue, opened or updated while
  * the service differs from the checks file, closed when it does not.
  */
-async function driftIssue(facts, summary, drift) {
+async function driftIssue(facts, summary, drift, failed) {
     const { config, env, log, signal, secrets } = facts;
     if (signal.aborted)
         return undefined;
@@ -16575,9 +16689,12 @@ async function driftIssue(facts, summary, drift) {
     const file = config.checksFile ?? '';
     const where = `the checks file \`${file.replace(/`/g, "'")}\``;
     const api = defused(markdownText(config.baseUrl));
+    const seen = `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}.`;
     const intro = config.dryRun
-        ? `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}. Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
-        : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`;
+        ? `${seen} Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
+        : failed
+            ? `${seen} Its sync did not apply the whole plan (refused, or stopped half-way: see each change's outcome below), so the drift may remain. This issue is closed when a sync finds no drift.\n\n`
+            : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`;
     const footer = `\n<sub>Written by the ${runLink(run)}.</sub>\n`;
     const room = PR_COMMENT.maxBytes - Buffer.byteLength(intro) - Buffer.byteLength(footer) - MARKER_BYTES;
     return keepDriftIssue({
@@ -16735,7 +16852,7 @@ async function run(deps = defaultDependencies(), stage = 'main') {
                     log.info('drift-issue: the plan was not made (the step failed before it), so the drift issue is left as it is.');
                 }
                 else {
-                    const url = await github.driftIssue(summary, outputs.drift);
+                    const url = await github.driftIssue(summary, outputs.drift, outputs.error !== undefined);
                     if (url)
                         writeOutputs(runner.setOutput, { 'issue-url': url }, secrets);
                 }

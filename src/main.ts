@@ -118,7 +118,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
             'drift-issue: the plan was not made (the step failed before it), so the drift issue is left as it is.'
           )
         } else {
-          const url = await github.driftIssue(summary, outputs.drift)
+          const url = await github.driftIssue(summary, outputs.drift, outputs.error !== undefined)
           if (url) writeOutputs(runner.setOutput, { 'issue-url': url }, secrets)
         }
       } catch (error) {

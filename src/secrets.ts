@@ -3,7 +3,8 @@
  *
  * A secret can reach a report in more than its raw form: inside JSON text it
  * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
- * URLs gives it back percent-encoded (`p@ss` as `p%40ss`). Each form is
+ * URLs gives it back percent-encoded (`p@ss` as `p%40ss`), or decoded (a
+ * secret written encoded, `p%40ss`, comes back as `p@ss`). Each form is
  * replaced. Text is redacted before anything shortens it, so no part of a
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
@@ -26,7 +27,16 @@ export function formsOf(secret: string): string[] {
       return secret // a lone surrogate: it has no encoded form
     }
   })()
-  const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri)]
+  // A percent-encoded secret (`p%40ss`, as a URL holds it) comes back decoded from a service that decodes.
+  const decoded = [secret, secret.replace(/\+/g, ' ')].flatMap(text => {
+    try {
+      const plain = decodeURIComponent(text)
+      return plain !== secret && plain.length >= MIN_SECRET_LENGTH ? [plain] : []
+    } catch {
+      return []
+    }
+  })
+  const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri), ...decoded]
   return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))]
 }
 

@@ -192,4 +192,67 @@ describe('drift-issue (dist/index.js, a fake GitHub)', () => {
     )
     expect(r.ms).toBeLessThan(8_000)
   })
+
+  it('racing runs that each opened an issue end with one open: the oldest; a run without drift closes every open one', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    github.delayMs = 300
+    const runs = await Promise.all([1, 2, 3].map(() => step({ 'drift-issue': 'true' })))
+    expect(runs.map(r => r.code)).toEqual([0, 0, 0])
+    // They raced: each found none and opened one.
+    expect(issues().length).toBe(3)
+    const open = issues().filter(i => i.state === 'open')
+    expect(open.map(i => i.number)).toEqual([1])
+    expect(new Set(runs.map(r => r.outputs['issue-url']))).toEqual(new Set([issues()[0].html_url]))
+    for (const closed of issues().filter(i => i.state === 'closed')) {
+      expect(github.comments.get(`acme/shop#${closed.number}`)?.[0].body).toMatch(/^Duplicate of #1/)
+    }
+
+    // Two of ours left open (a run stopped before closing its duplicate): the next run closes the extra one.
+    github.delayMs = 0
+    const extra = github.seedIssue(
+      'acme/shop',
+      { title: 'Monitoring drift: checks.yml', body: `${marker()}\nleft open` },
+      { login: 'github-actions[bot]', type: 'Bot' }
+    )
+    await step({ 'drift-issue': 'true' })
+    expect(issues().find(i => i.number === extra.number)?.state).toBe('closed')
+    expect(
+      issues()
+        .filter(i => i.state === 'open')
+        .map(i => i.number)
+    ).toEqual([1])
+  })
+
+  it('after a sync that did not apply its plan, the issue says so (never "the file\'s values were put back")', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    emulator.inject({ method: 'PUT', path: `/checks/${web.id}`, status: 400, body: { error: 'interval not allowed' } })
+    const r = await step({ 'drift-issue': 'true', 'dry-run': 'false' })
+    expect(r.code).toBe(1)
+    expect(emulator.checks.get(web.id)?.interval).toBe(300)
+    const body = issues()[0]?.body ?? ''
+    expect(body).toContain('did not apply the whole plan')
+    expect(body).not.toContain("put the file's values back")
+  })
+})
+
+describe('fail-on-drift with another failure (dist/index.js)', () => {
+  it('a plan refused by max-deletions still fails for its drift, fail-on-error false or not, naming both', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    for (let i = 0; i < 12; i++) emulator.seedCheck({ name: `extra-${i}`, url: 'https://extra.example.com/' })
+    const r = await step({ 'fail-on-drift': 'true', prune: 'true', 'fail-on-error': 'false' })
+    expect(r.code).toBe(1)
+    expect(r.outputs.drift).toBe('true')
+    const error = r.stdout.split('\n').find(line => line.startsWith('::error::')) ?? ''
+    expect(error).toContain('sync-checks: drift: 13 check(s) differ')
+    expect(error).toContain('update "web"')
+    expect(error).toContain('Also: sync-checks refused: the plan deletes 12 checks')
+  })
+
+  it('a plan-file that cannot be written still leaves drift set, and the drift fails the step', async () => {
+    emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    const r = await step({ 'fail-on-drift': 'true', 'plan-file': '.', 'fail-on-error': 'false' })
+    expect(r.code).toBe(1)
+    expect(r.outputs.drift).toBe('true')
+    expect(r.stdout).toMatch(/::error::sync-checks: drift: 1 check\(s\) differ.*Also: /)
+  })
 })

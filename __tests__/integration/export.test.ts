@@ -161,8 +161,67 @@ describe('export-checks', () => {
   it('a check whose URL holds the key where no rule lifts it: refused, nothing written, the key never shown', async () => {
     const echo = emulator.seedCheck({ name: 'echo', url: `https://echo.example.com/?note=${KEY}` })
     const { core } = await exportTo('echo.yml')
-    expect(core.failed).toContain(`check ${echo.id} ("echo") holds a secret of this step`)
+    expect(core.failed).toContain(
+      `check ${echo.id} ("echo") holds a secret (the api-key, or a value lifted from a URL)`
+    )
     expect(existsSync(join(dir, 'echo.yml'))).toBe(false)
     expect(core.everything()).not.toContain(KEY)
+  })
+
+  it('userinfo whose password holds an @ is lifted whole; one a URL parser reads but the export cannot place is refused', async () => {
+    emulator.seedCheck({ name: 'at', url: 'https://monitor:Xy@9pQ7zz@shop.example.com/health' })
+    const { core } = await exportTo('at.yml')
+    expect(core.failed).toBeUndefined()
+    const text = readFileSync(join(dir, 'at.yml'), 'utf8')
+    expect(text).toContain('"https://${secret:CHECK_AT_USERINFO}@shop.example.com/health"')
+    expect(text).not.toContain('9pQ7zz')
+    const plan = await syncPlan('at.yml', {}, { CHECK_AT_USERINFO: 'monitor:Xy@9pQ7zz' })
+    expect(planned(plan.core.outputs)).toEqual(NOTHING)
+
+    emulator.reset()
+    const legacy = emulator.seedCheck({ name: 'legacy', url: 'https:monitor:S3cretPw77@legacy.example.com/' })
+    const refused = await exportTo('legacy.yml')
+    expect(refused.core.failed).toContain('the URL of check "legacy" holds a user name or password')
+    expect(refused.core.failed).not.toContain('S3cretPw77')
+    expect(existsSync(join(dir, 'legacy.yml'))).toBe(false)
+    expect(legacy.id).toBeDefined()
+  })
+
+  it('a lifted secret that also stands elsewhere (another check, another field) refuses the export', async () => {
+    const b = emulator.seedCheck({
+      name: 'b',
+      url: 'https://b.example.com/?ref=S4me-Secret',
+      notes: 'rotate S4me-Secret'
+    })
+    emulator.seedCheck({ name: 'a', url: 'https://a.example.com/?token=S4me-Secret' })
+    const { core } = await exportTo('twice.yml')
+    expect(core.failed).toContain(`check ${b.id} ("b") holds a secret`)
+    expect(core.everything()).not.toContain('S4me-Secret')
+    expect(existsSync(join(dir, 'twice.yml'))).toBe(false)
+  })
+
+  it('a list that shifts while it is read (a row skipped) is read again until two reads agree: no check is left out', async () => {
+    for (let i = 0; i < 7; i++) emulator.seedCheck({ name: `n${i}`, url: `https://n${i}.example.com/` })
+    // The first read skips a row on its later pages (as while someone deletes at the head); the next reads do not.
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
+    const { core } = await exportTo('shifted.yml')
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs.count).toBe('7')
+    expect(core.logs.some(l => l.includes('The list of checks changed between two reads'))).toBe(true)
+    const plan = await syncPlan('shifted.yml')
+    expect(planned(plan.core.outputs)).toEqual(NOTHING)
+  })
+
+  it('a file over the 5 MiB sync-checks reads is refused before it is written; an empty export warns', async () => {
+    for (let i = 0; i < 4; i++)
+      emulator.seedCheck({ name: `big${i}`, url: 'https://big.example.com/', blob: 'x'.repeat(1_500_000) })
+    const { core } = await exportTo('big.yml')
+    expect(core.failed).toMatch(/the checks file would be \d+ bytes, more than the 5242880 bytes/)
+    expect(existsSync(join(dir, 'big.yml'))).toBe(false)
+
+    emulator.reset()
+    const empty = await exportTo('empty.yml')
+    expect(empty.core.failed).toBeUndefined()
+    expect(empty.core.logs.some(l => l.startsWith('warning: export-checks: no check on the service'))).toBe(true)
   })
 })

@@ -213,3 +213,14 @@ describe('text from outside never becomes a link, a mention or a reference', () 
     expect(out.replace(/\u200B/g, '')).toBe(markdownText(value))
   })
 })
+
+describe('a secret written percent-encoded comes back decoded', () => {
+  it('the decoded form is masked too (a service that decodes ?token=p%40ss%2Fw0rd shows p@ss/w0rd)', () => {
+    expect(redact('url: https://shop.example.com/h?token=p@ss/w0rd&v=2', ['p%40ss%2Fw0rd'])).toBe(
+      'url: https://shop.example.com/h?token=***&v=2'
+    )
+    expect(redact('a b+c', ['a+b%2Bc'])).toBe('***')
+    // A decoded form shorter than the runner's minimum is not masked everywhere.
+    expect(redact('AB here', ['%41%42'])).toBe('AB here')
+  })
+})

@@ -49,12 +49,16 @@ export class FakeGitHub {
   refuseEdits = false
   /** Never answer (a GitHub that hangs). */
   hang = false
+  /** Answer every request this long after it arrived (a slow GitHub, where racing runs overlap). */
+  delayMs = 0
   url = ''
   private nextId = 1000
   private server = http.createServer((req, res) => {
     let body = ''
     req.on('data', chunk => (body += chunk))
-    req.on('end', () => this.handle(req, body, res))
+    req.on('end', () =>
+      this.delayMs > 0 ? setTimeout(() => this.handle(req, body, res), this.delayMs) : this.handle(req, body, res)
+    )
   })
 
   async start(): Promise<string> {
@@ -75,6 +79,7 @@ export class FakeGitHub {
     this.refuse = undefined
     this.refuseEdits = false
     this.hang = false
+    this.delayMs = 0
     this.jobs = []
   }
 

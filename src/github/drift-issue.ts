@@ -31,7 +31,7 @@ export interface DriftIssueRequest {
   env: NodeJS.ProcessEnv
 }
 
-type Found = { number: number; state: string; html_url: string }
+type Found = { number: number; state: string; html_url: string; duplicate?: boolean }
 
 /** Open, update, reopen or close the drift issue; its URL, or undefined when none was touched. */
 export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | undefined> {
@@ -44,79 +44,101 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
   try {
     const { github, octokit } = await gitHubFor(req.token, req.env)
     const { owner, repo } = github.context.repo
-    const bounded = boundedBy(req.signal, req.timeoutMs, 4 + MAX_PAGES)
+    const bounded = boundedBy(req.signal, req.timeoutMs, 2 * MAX_PAGES + 8)
     const marker = markerOf(req.identity)
     const mine = await authorTest(octokit, bounded)
-    let found: Found | undefined
-    for (let page = 1; page <= MAX_PAGES && found === undefined; page++) {
-      const listed = await octokit.rest.issues.listForRepo({
-        owner,
-        repo,
-        state: 'all',
-        sort: 'updated',
-        direction: 'desc',
-        per_page: 100,
-        page,
-        request: bounded()
-      })
-      // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
-      found = listed.data.find(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user))
-      if (!/rel="next"/.test(listed.headers.link ?? '')) break
-    }
-    const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ')
-    if (!req.drift) {
-      if (!found || found.state !== 'open') {
-        req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.')
-        return found?.html_url
+    /** Every issue of ours with the marker, oldest first (racing runs may each have opened one). */
+    const listOurs = async (): Promise<Found[]> => {
+      const ours: Found[] = []
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const listed = await octokit.rest.issues.listForRepo({
+          owner,
+          repo,
+          state: 'all',
+          sort: 'updated',
+          direction: 'desc',
+          per_page: 100,
+          page,
+          request: bounded()
+        })
+        // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
+        ours.push(...listed.data.filter(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user)))
+        if (!/rel="next"/.test(listed.headers.link ?? '')) break
       }
+      return ours.sort((a, b) => a.number - b.number)
+    }
+    const closeWith = async (issue: Found, comment: string) => {
       await octokit.rest.issues.createComment({
         owner,
         repo,
-        issue_number: found.number,
-        body: req.closing,
+        issue_number: issue.number,
+        body: comment,
         request: bounded()
       })
       await octokit.rest.issues.update({
         owner,
         repo,
-        issue_number: found.number,
+        issue_number: issue.number,
         state: 'closed',
-        state_reason: 'completed',
+        state_reason: issue.duplicate ? 'not_planned' : 'completed',
         request: bounded()
       })
-      req.log.info(`drift-issue: no drift any more; closed ${found.html_url}`)
-      return found.html_url
+    }
+    let ours = await listOurs()
+    const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ')
+    if (!req.drift) {
+      const open = ours.filter(i => i.state === 'open')
+      if (open.length === 0) {
+        req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.')
+        return ours[0]?.html_url
+      }
+      for (const issue of open) await closeWith(issue, req.closing)
+      req.log.info(`drift-issue: no drift any more; closed ${open.map(i => i.html_url).join(', ')}`)
+      return open[0].html_url
     }
     const body = withinLimit(marker, req.markdown, 'The plan is too long for an issue')
-    const create = async () =>
-      (await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })).data.html_url
-    if (!found) {
-      const url = await create()
-      req.log.info(`drift-issue: opened ${url}`)
-      return url
+    const create = async (): Promise<Found> => {
+      const { data } = await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })
+      req.log.info(`drift-issue: opened ${data.html_url}`)
+      return { number: data.number, state: 'open', html_url: data.html_url }
     }
+    if (ours.length === 0) {
+      const made = await create()
+      // Racing runs may have opened one at the same time: the oldest is the issue, every run says so.
+      ours = await listOurs()
+      if (!ours.some(i => i.number === made.number)) ours = [...ours, made].sort((a, b) => a.number - b.number)
+      if (ours[0].number === made.number) return made.html_url
+    }
+    const [issue, ...others] = ours
+    let url = issue.html_url
     try {
-      const reopen = found.state !== 'open'
+      const reopen = issue.state !== 'open'
       await octokit.rest.issues.update({
         owner,
         repo,
-        issue_number: found.number,
+        issue_number: issue.number,
         title,
         body,
         ...(reopen ? { state: 'open' as const } : {}),
         request: bounded()
       })
-      req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${found.html_url}`)
-      return found.html_url
+      req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${issue.html_url}`)
     } catch (error) {
       // Not ours to edit after all (GitHub says so): open a new one rather than none.
       const status = (error as GitHubError).status
       if (!(status === 403 || status === 404 || status === 410 || status === 422)) throw error
-      req.log.info(`drift-issue: GitHub refused to edit issue #${found.number} (HTTP ${status}); opening a new one.`)
-      const url = await create()
-      req.log.info(`drift-issue: opened ${url}`)
-      return url
+      req.log.info(`drift-issue: GitHub refused to edit issue #${issue.number} (HTTP ${status}); opening a new one.`)
+      url = (await create()).html_url
     }
+    // Others of ours still open (a racing run's, or one left by a run that stopped): closed as duplicates.
+    for (const other of others.filter(i => i.state === 'open')) {
+      await closeWith(
+        { ...other, duplicate: true },
+        `Duplicate of #${issue.number}, opened at the same time by another run; the drift is tracked there.`
+      )
+      req.log.info(`drift-issue: closed ${other.html_url} as a duplicate of #${issue.number}`)
+    }
+    return url
   } catch (error) {
     const { said, refused } = failureOf(error, req.signal, req.timeoutMs)
     req.log.warning(

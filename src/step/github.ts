@@ -20,7 +20,7 @@ export interface GitHubSide {
   /** pr-comment: `summary` as the one sticky comment of this step; its URL, or undefined when none was written. */
   comment: (summary: Summary) => Promise<string | undefined>
   /** drift-issue: keep the one drift issue of this workflow and checks file; its URL, or undefined. */
-  driftIssue: (summary: Summary, drift: boolean) => Promise<string | undefined>
+  driftIssue: (summary: Summary, drift: boolean, failed: boolean) => Promise<string | undefined>
 }
 
 export interface GitHubFacts {
@@ -40,7 +40,7 @@ export function gitHubSide(facts: GitHubFacts): GitHubSide {
     jobUrl: () =>
       (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
     comment: summary => pullRequestComment(facts, summary),
-    driftIssue: (summary, drift) => driftIssue(facts, summary, drift)
+    driftIssue: (summary, drift, failed) => driftIssue(facts, summary, drift, failed)
   }
 }
 
@@ -54,16 +54,24 @@ function runLink(run: RunContext): string {
  * drift-issue: the plan as the body of one issue, opened or updated while
  * the service differs from the checks file, closed when it does not.
  */
-async function driftIssue(facts: GitHubFacts, summary: Summary, drift: boolean): Promise<string | undefined> {
+async function driftIssue(
+  facts: GitHubFacts,
+  summary: Summary,
+  drift: boolean,
+  failed: boolean
+): Promise<string | undefined> {
   const { config, env, log, signal, secrets } = facts
   if (signal.aborted) return undefined
   const run = await facts.runContext()
   const file = config.checksFile ?? ''
   const where = `the checks file \`${file.replace(/`/g, "'")}\``
   const api = defused(markdownText(config.baseUrl))
+  const seen = `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}.`
   const intro = config.dryRun
-    ? `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}. Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
-    : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`
+    ? `${seen} Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
+    : failed
+      ? `${seen} Its sync did not apply the whole plan (refused, or stopped half-way: see each change's outcome below), so the drift may remain. This issue is closed when a sync finds no drift.\n\n`
+      : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`
   const footer = `\n<sub>Written by the ${runLink(run)}.</sub>\n`
   const room = PR_COMMENT.maxBytes - Buffer.byteLength(intro) - Buffer.byteLength(footer) - MARKER_BYTES
   return keepDriftIssue({

@@ -53,8 +53,9 @@ export function liftSecrets(url: string, check: string, taken: Set<string>): { u
     lifted.push({ variable, check, where, value })
     return `${mark}${variable}${mark}`
   }
+  // The userinfo is everything up to the last @ of the authority (a password may hold an @).
   let out = url.replace(
-    /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@]+)@/,
+    /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/,
     (_m, scheme: string, userinfo: string) => `${scheme}${lift(userinfo, 'USERINFO', 'userinfo')}@`
   )
   out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (match, sep: string, key: string, value: string) => {
@@ -68,12 +69,36 @@ export function liftSecrets(url: string, check: string, taken: Set<string>): { u
     return `${sep}${key}=${lift(value, name, `query parameter ${name}`)}`
   })
   const text = escapeTemplates(out) as string
+  // What a URL parser still reads as a user or password was not lifted (`https:user:pw@host`, a
+  // leading blank): never written, since the file is meant to be committed.
+  if (
+    hasCredentials(
+      out
+        .split(mark)
+        .filter((_, i) => i % 2 === 0)
+        .join('')
+    )
+  ) {
+    throw new ExportError(
+      `the URL of check ${JSON.stringify(check)} holds a user name or password in a form export-checks cannot separate from the rest; rewrite it as https://user:password@host/... (or drop the credentials), then export again. Nothing was written.`
+    )
+  }
   return {
     url: text.replace(
       new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g'),
       (_m, variable: string) => `\${secret:${variable}}`
     ),
     lifted
+  }
+}
+
+/** Does a URL parser read a user name or password in `url`? */
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.username !== '' || parsed.password !== ''
+  } catch {
+    return false
   }
 }
 

@@ -1,16 +1,44 @@
 /**
  * export-checks: bring an account under code. Every check (or those under
  * name-prefix) written as a checks file that sync-checks accepts and that
- * plans nothing right after: written whole or not at all, sorted by name,
+ * plans nothing right after: read until two reads agree, written whole or not at all, sorted by name,
  * secrets in URLs as variables the step lists.
  */
 import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
 import { str } from '../common.js'
-import type { Operation } from '../types.js'
+import type { Check } from '../../api/schemas.js'
+import type { Operation, OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
+import { MAX_CHECKS_FILE_BYTES } from './checks-file.js'
 import { ExportError, checksFileText, exportEntries } from './export-file.js'
+
+/** Most full reads of the list before two agree. */
+const MAX_READS = 4
+
+/**
+ * The service's checks, read until two full reads in a row hold the same
+ * ids. A list that shifts while it is read (offset paging while someone
+ * creates or deletes) can skip a row: a file without it would make a later
+ * sync with prune delete a check that exists. Two reads that agree are
+ * taken as the list; reads that never agree refuse the export.
+ */
+async function steadyList(ctx: OperationContext): Promise<Check[]> {
+  const idsOf = (list: Check[]) => JSON.stringify(list.map(c => c.id).sort())
+  let last = await ctx.api.listChecks()
+  for (let read = 2; read <= MAX_READS; read++) {
+    const next = await ctx.api.listChecks()
+    if (idsOf(next) === idsOf(last)) return next
+    ctx.log.info(
+      `The list of checks changed between two reads (${last.length}, then ${next.length}): reading it again.`
+    )
+    last = next
+  }
+  throw new OperationError(
+    `export-checks: the list of checks changed in each of ${MAX_READS} reads (checks are being created or deleted meanwhile, or the list shifts while it is paged); a file missing a check would make a sync with prune delete it, so nothing was written. Export again when the service is quiet.`
+  )
+}
 
 export const exportChecks: Operation = async ctx => {
   const { config } = ctx
@@ -18,7 +46,7 @@ export const exportChecks: Operation = async ctx => {
   const file = path.resolve(ctx.workspace, given)
   const prefix = config.namePrefix
   await load('yaml')
-  const all = await ctx.api.listChecks()
+  const all = await steadyList(ctx)
   const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
   let exported: ReturnType<typeof exportEntries>
   try {
@@ -28,17 +56,28 @@ export const exportChecks: Operation = async ctx => {
     throw error
   }
   const { entries, ids, lifted } = exported
-  // A secret of this step (the key) that no rule lifted would be committed with the file: refuse instead.
+  // The values lifted out are secrets from now on: masked in the log, *** in everything written.
+  for (const secret of lifted) ctx.addSecret(secret.value)
+  // A secret (the key, or a lifted value) still in an entry, elsewhere than where it was lifted,
+  // would be committed with the file: refuse instead.
   const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e))
   if (holding >= 0) {
     throw new OperationError(
-      `export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret of this step (such as the api-key) in a field export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from the check, or export a name-prefix that leaves it out.`
+      `export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret (the api-key, or a value lifted from a URL) in a place export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from there, or export a name-prefix that leaves the check out.`
     )
   }
-  // The values lifted out are secrets from now on: masked in the log, *** in everything written.
-  for (const secret of lifted) ctx.addSecret(secret.value)
+  if (entries.length === 0) {
+    ctx.log.warning(
+      `export-checks: no check${prefix === undefined ? ' on the service' : ` whose name starts with ${JSON.stringify(prefix)}`}: the file lists none. sync-checks refuses such a file with prune and no prune-prefix (it would delete every check).`
+    )
+  }
   const variables = lifted.map(l => l.variable)
   const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables })
+  if (Buffer.byteLength(text) > MAX_CHECKS_FILE_BYTES) {
+    throw new OperationError(
+      `export-checks: the checks file would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) sync-checks reads; nothing was written. Export the fleet in parts with name-prefix.`
+    )
+  }
   try {
     await writeWhole(file, text)
   } catch (error) {
