@@ -168,6 +168,43 @@ describe('the gate never waits past its timeout', () => {
     expect(core.failed).toContain('the answer arrived after the timeout')
   })
 
+  it('consecutive-passes: a slow read of the results between polls is cut at the timeout; the gate never passes late', async () => {
+    // Each poll sees a newer up, so the gate reads the history between polls; that read answers after the timeout.
+    const t0 = Date.now()
+    const iso = (ms: number) => new Date(t0 + ms).toISOString()
+    emulator.seedCheck({ id: 'chk_h', name: 'h', url: site, status: 'up', responseTime: 100, lastCheckedAt: iso(0) })
+    emulator.history.set('chk_h', [
+      { status: 'up', responseTime: 100, checkedAt: iso(20) },
+      { status: 'up', responseTime: 100, checkedAt: iso(10) },
+      { status: 'up', responseTime: 100, checkedAt: iso(0) }
+    ])
+    emulator.inject({ method: 'GET', path: '/checks/chk_h/history', delayMs: 3000, times: Infinity })
+    const clock = {
+      now: () => Date.now(),
+      sleep: async (ms: number, signal?: AbortSignal) => {
+        await realClock.sleep(Math.min(ms, 50), signal)
+        Object.assign(emulator.checks.get('chk_h') as object, { lastCheckedAt: iso(20) })
+      }
+    }
+    const started = Date.now()
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': 'chk_h',
+        timeout: '2s',
+        'poll-interval': '1s',
+        'consecutive-passes': '2',
+        'require-fresh': 'false'
+      },
+      { clock }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(Date.now() - started).toBeLessThan(2800)
+    expect(core.failed).toContain('polling stopped early')
+    expect(emulator.requests.filter(r => r.path.endsWith('/history')).length).toBeGreaterThan(0)
+  })
+
   it('SIGINT ends the gate during its poll sleep', async () => {
     emulator.seedCheck({ id: 'chk_s', name: 's', url: site })
     const signals = new EventEmitter()
