@@ -131,8 +131,9 @@ export const waitForCheck: Operation = async untimed => {
 }
 
 /**
- * Each check's baseline, from its history read once, every page, before the
- * first poll. The read counts against the timeout and never runs past it
+ * Each check's baseline, from its history read once before the first poll
+ * (every page, or up to the first wholly older than the window when the
+ * service lists it newest first: `MonitoringApi.checkHistory`). The read counts against the timeout and never runs past it
  * (`ctx.api` has the hard deadline): no request is sent after the deadline,
  * and one in flight is cut off there. Returns why the gate must stop (the
  * time ran out), or undefined.
@@ -151,10 +152,13 @@ async function readBaselines(
         const { check } = track
         let history: HistoryEntry[]
         try {
-          history = await api.checkHistory(check.id)
+          history = await api.checkHistory(check.id, ctx.startedAt - windowMs)
         } catch (error) {
           if (error instanceof ApiError && error.kind === 'deadline')
-            return `the time ran out reading the baseline: ${error.message}`
+            // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
+            return error.detail.includes('would pass')
+              ? `reading the baseline would have waited past the timeout: ${error.message}`
+              : `the time ran out reading the baseline: ${error.message}`
           throw error
         }
         track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase)
@@ -180,7 +184,7 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
   const since = track.seenUpTo
   const now = timeOf(check.lastCheckedAt)
   if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
-  const history = await api.checkHistory(check.id)
+  const history = await api.checkHistory(check.id, since)
   return history
     .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
     .filter(({ at }) => at > since && at < now)
