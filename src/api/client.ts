@@ -45,6 +45,7 @@ export class ApiClient {
     this.transport = {
       timeoutMs: options.requestTimeoutMs,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+      abort: options.signal,
       agentFor: url => agents.getAgent(url.href),
       proxyFor: url => withoutCredentials(getProxyUrl(url.href)) || undefined
     }
@@ -80,7 +81,6 @@ export class ApiClient {
   }
 
   // ---------------------------------------------------------------- waiting
-
   /** After a cancel, nothing new is sent. */
   private throwIfCancelled(method: string, path: string): void {
     if (this.options.signal?.aborted) {
