@@ -63,6 +63,29 @@ describe('baselineOf', () => {
     expect(b).toMatchObject({ results: 5 })
   })
 
+  it('two distinct entries at the same instant both count; a repeated row (same id, or the same entry) once', () => {
+    const same = at(60_000)
+    const entries = [
+      ...[100, 100, 100, 100].map((t, i) => up((i + 2) * 60_000, t)),
+      { status: 'up', responseTime: 900, checkedAt: same, region: 'eu' },
+      { status: 'up', responseTime: 100, checkedAt: same, region: 'us' },
+      { status: 'down', responseTime: 30_000, checkedAt: same, region: 'ap' },
+      { status: 'up', responseTime: 100, checkedAt: same, region: 'us' }, // the same entry again
+      { id: 'h1', status: 'up', responseTime: 800, checkedAt: at(7 * 60_000) },
+      { id: 'h1', status: 'up', responseTime: 800, checkedAt: at(7 * 60_000), note: 're-read' } // same id
+    ]
+    const b = baselineOf(entries, START - HOUR, START, twenty)
+    expect(b).toMatchObject({ results: 7, notUp: 1, p95: 900 })
+  })
+
+  it('a limit is always finite, however large the p95', () => {
+    for (const p95 of [1e306, 1e308, Number.MAX_VALUE]) {
+      expect(Number.isFinite(limitOf(p95, twenty))).toBe(true)
+      expect(Number.isFinite(limitOf(p95, { ms: 150 }))).toBe(true)
+      expect(limitOf(p95, twenty)).toBeGreaterThanOrEqual(p95)
+    }
+  })
+
   it(`fewer than ${MIN_BASELINE_RESULTS} results: skipped, with why, and no p95 or limit`, () => {
     const entries = [
       ...[100, 100, 100, 100].map((t, i) => up((i + 1) * 60_000, t)),
