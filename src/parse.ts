@@ -103,7 +103,8 @@ export function parseMilliseconds(value: string): number {
  */
 export function parseIncrease(value: string): { percent: number } | { ms: number } {
   const text = value.trim()
-  const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text)
+  // Spaces or tabs between the number and the sign; never a line break.
+  const percent = /^(\d+(?:\.\d+)?)[ \t]*%$/.exec(text)
   if (percent) {
     const n = Number(percent[1])
     if (n > 10_000) throw new ValueError(`must be at most 10000%, got ${quote(value)}`)

@@ -4,6 +4,9 @@
  * the step is seeded, as the service would have recorded it.
  */
 import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { KEY, useEmulator, useTarget } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
 
@@ -57,5 +60,42 @@ describe('wait-for-check with a baseline, through dist/index.js', () => {
     )
     const [failed] = JSON.parse(r.outputs['failed-checks']) as Array<{ baseline: { p95: number; limit: number } }>
     expect(failed.baseline).toMatchObject({ p95: 20, limit: 70 })
+  })
+
+  it('SIGINT during a slow history read: the read is cut off at once; outcome=error, summary and JUnit <error>', async () => {
+    const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
+    const path = `/checks/${check.id}/history`
+    emulator.inject({ method: 'GET', path, trickle: 'body', trickleIntervalMs: 100, trickleForMs: 20_000 })
+    const cwd = mkdtempSync(join(tmpdir(), 'gate-sigint-'))
+    const r = await runStep(
+      {
+        'api-key': KEY,
+        'base-url': emulator.baseUrl,
+        operation: 'wait-for-check',
+        'check-id': check.id,
+        baseline: '1h',
+        'max-response-time-increase': '20%',
+        timeout: '60s',
+        'junit-file': 'gate.xml'
+      },
+      {
+        cwd,
+        onSpawn: child => {
+          const wait = setInterval(() => {
+            if (emulator.count('GET', path) > 0) {
+              clearInterval(wait)
+              child.kill('SIGINT')
+            }
+          }, 20)
+        }
+      }
+    )
+    expect(r.code).toBe(1) // failed by the step itself, not ended by a signal
+    expect(r.ms).toBeLessThan(5_000) // the runner's SIGTERM would come 7.5 s after the SIGINT
+    expect(r.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(JSON.parse(r.outputs['failed-checks'])).toEqual([expect.objectContaining({ id: check.id })])
+    expect(r.stdout).toContain(`::error::GET ${path} was cut off: the job is being cancelled`)
+    expect(r.summary).toContain('Release gate')
+    expect(readFileSync(join(cwd, 'gate.xml'), 'utf8')).toContain('<error')
   })
 })

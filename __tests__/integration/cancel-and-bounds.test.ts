@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { EventEmitter } from 'node:events'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Pacer, realClock } from '../../src/api/pacer.js'
 import { runAction, until, useEmulator } from '../helpers/harness.js'
 
@@ -44,7 +47,7 @@ describe('auto-resume survives partial failure and cancellation', () => {
     const main = await running
     expect(main.core.failed).toContain('the job is being cancelled')
     expect(main.core.logs).toContain(
-      'warning: The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.'
+      'warning: The job is being cancelled (SIGINT): no new request is sent; a read under way is cut off, a write under way may finish.'
     )
     expect([statusOf('chk_1'), statusOf('chk_2'), statusOf('chk_3')]).toEqual(['paused', 'paused', 'up'])
     expect(emulator.count('PUT', '/checks/chk_3')).toBe(0)
@@ -168,6 +171,50 @@ describe('the gate never waits past its timeout', () => {
     expect(core.failed).toContain('the answer arrived after the timeout')
   })
 
+  it('consecutive-passes: a slow read of the results between polls is cut at the timeout; the gate never passes late', async () => {
+    // Each poll sees a newer up, so the gate reads the history between polls; that read answers after the timeout.
+    const t0 = Date.now()
+    const iso = (ms: number) => new Date(t0 + ms).toISOString()
+    emulator.seedCheck({ id: 'chk_h', name: 'h', url: site, status: 'up', responseTime: 100, lastCheckedAt: iso(0) })
+    emulator.history.set('chk_h', [
+      { status: 'up', responseTime: 100, checkedAt: iso(20) },
+      { status: 'up', responseTime: 100, checkedAt: iso(10) },
+      { status: 'up', responseTime: 100, checkedAt: iso(0) }
+    ])
+    emulator.inject({
+      method: 'GET',
+      path: '/checks/chk_h/history',
+      trickle: 'body',
+      trickleIntervalMs: 100,
+      trickleForMs: 3000,
+      times: Infinity
+    })
+    const clock = {
+      now: () => Date.now(),
+      sleep: async (ms: number, signal?: AbortSignal) => {
+        await realClock.sleep(Math.min(ms, 50), signal)
+        Object.assign(emulator.checks.get('chk_h') as object, { lastCheckedAt: iso(20) })
+      }
+    }
+    const started = Date.now()
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': 'chk_h',
+        timeout: '2s',
+        'poll-interval': '1s',
+        'consecutive-passes': '2',
+        'require-fresh': 'false'
+      },
+      { clock }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(Date.now() - started).toBeLessThan(2800)
+    expect(core.failed).toContain('polling stopped early')
+    expect(emulator.requests.filter(r => r.path.endsWith('/history')).length).toBeGreaterThan(0)
+  })
+
   it('SIGINT ends the gate during its poll sleep', async () => {
     emulator.seedCheck({ id: 'chk_s', name: 's', url: site })
     const signals = new EventEmitter()
@@ -183,5 +230,41 @@ describe('the gate never waits past its timeout', () => {
     expect(Date.now() - started).toBeLessThan(2000)
     expect(core.failed).toContain('cancelled')
     expect(core.outputs.passed).toBe('false')
+  })
+
+  it('SIGINT during a slow history read cuts the read off: outcome=error, the summary and the JUnit <error> are written', async () => {
+    emulator.seedCheck({ id: 'chk_r', name: 'r', url: site, status: 'up', lastCheckedAt: new Date().toISOString() })
+    // A slow answer: its headers, then a byte of the body every 100 ms for 10 s (it stops once the client goes).
+    emulator.inject({
+      method: 'GET',
+      path: '/checks/chk_r/history',
+      trickle: 'body',
+      trickleIntervalMs: 100,
+      trickleForMs: 10_000
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'cancel-read-'))
+    const signals = new EventEmitter()
+    const started = Date.now()
+    const running = runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': 'chk_r',
+        timeout: '60s',
+        baseline: '1h',
+        'max-response-time-increase': '20%',
+        'junit-file': 'gate.xml'
+      },
+      { clock: realClock, signals, env: { GITHUB_WORKSPACE: dir } }
+    )
+    await until(() => emulator.count('GET', '/checks/chk_r/history') === 1)
+    signals.emit('SIGINT')
+    const { core } = await running
+    expect(Date.now() - started).toBeLessThan(2000) // not the 10 s the read would take
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(core.failed).toContain('GET /checks/chk_r/history was cut off: the job is being cancelled')
+    expect(JSON.parse(core.outputs['failed-checks'])).toEqual([expect.objectContaining({ id: 'chk_r' })])
+    expect(core.summaryText).toContain('chk\\_r')
+    expect(readFileSync(join(dir, 'gate.xml'), 'utf8')).toContain('<error')
   })
 })

@@ -223,6 +223,27 @@ describe('paging and economy', () => {
     expect(paged.requests.filter(r => r.path === `/checks/${c.id}`)).toHaveLength(2) // the target, one poll
   })
 
+  it('a long history listed newest first: the read stops at the first page wholly older than the window', async () => {
+    const c = emulator.seedCheck({ name: 'week', url: 'https://week.example.com/' })
+    // 7 days of results a minute apart (10,080 entries, 202 pages of 50); the 1h window is on the first two.
+    emulator.history.set(c.id, past(Array<number>(7 * 24 * 60).fill(100)))
+    const { core } = await gate({ 'check-id': c.id, baseline: '1h' }, { [c.id]: [up(1, 110)] })
+    expect(core.outputs).toMatchObject({ outcome: 'passed', 'baseline-p95': '100' })
+    expect((resultOf(core) as Array<{ baseline: { results: number } }>)[0].baseline.results).toBe(60)
+    expect(historyReads(emulator, c.id)).toHaveLength(3) // minutes 1-50, 51-100 (the window ends at 60), 101-150
+  })
+
+  it('a history not in newest-first order is read to its last page: a page older than the window proves nothing', async () => {
+    const c = paged.seedCheck({ name: 'unordered', url: 'https://unordered.example.com/' })
+    // 60 entries oldest first: the first page is three hours older than the window, the 10 in it are last.
+    const recent = past(Array<number>(10).fill(400))
+    const old = past(Array<number>(50).fill(100), 'up', 180)
+    paged.history.set(c.id, [...recent, ...old].reverse())
+    const { core } = await gate({ 'check-id': c.id }, { [c.id]: [up(1, 450)] }, { on: paged })
+    expect(core.outputs).toMatchObject({ outcome: 'passed', 'baseline-p95': '400' })
+    expect(historyReads(paged, c.id)).toHaveLength(6)
+  })
+
   it('with consecutive-passes, results between polls are judged against the baseline; the window is never read again', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     emulator.history.set(c.id, past(USUAL))
@@ -354,7 +375,14 @@ describe('the timeout', () => {
 
   it('a paged read slow page by page sends no page after the deadline', async () => {
     const c = paged.seedCheck({ name: 'paged', url: 'https://paged.example.com/', status: 'up' })
-    paged.history.set(c.id, past(Array<number>(60).fill(100))) // 6 pages
+    // 6 pages, all in the window (the clock is real: the last hour before now), so every page is wanted.
+    const now = Date.now()
+    const recent = Array.from({ length: 60 }, (_, i) => ({
+      status: 'up',
+      responseTime: 100,
+      checkedAt: new Date(now - (i + 1) * MINUTE).toISOString()
+    }))
+    paged.history.set(c.id, recent)
     paged.latency = { GET: 300 }
     try {
       const started = Date.now()

@@ -80,10 +80,12 @@ describe('consecutive-passes', () => {
     const seen = [up(1), up(3), up(5), up(7)]
     const history = [up(1), down(2), up(3), down(4), up(5), down(6), up(7)].map(entry).reverse()
     emulator.history.set(c.id, history)
-    const { core } = await gate({ 'check-id': c.id, 'consecutive-passes': '2', timeout: '3s' }, { [c.id]: seen })
+    // 4 s: the last new result is seen at 3 s, before the deadline (a history read at the deadline itself is
+    // never sent: its answer could not count); the poll at 4 s sees it again.
+    const { core } = await gate({ 'check-id': c.id, 'consecutive-passes': '2', timeout: '4s' }, { [c.id]: seen })
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
     const progress = core.logs.filter(l => l.startsWith('info: flapping ')).map(l => l.slice(l.lastIndexOf(': ') + 2))
-    expect(progress).toEqual(Array(4).fill('met the condition (1/2)'))
+    expect(progress).toEqual([...Array(4).fill('met the condition (1/2)'), 'no new result since the last poll (1/2)'])
     expect(core.summaryText).toContain('✅❌✅❌✅❌✅') // every result, in order
     // One history read per poll that saw a newer result, no more.
     expect(emulator.requests.filter(r => r.path.endsWith('/history'))).toHaveLength(3)

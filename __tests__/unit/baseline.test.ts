@@ -1,5 +1,6 @@
 /** The gate's baseline: which history entries count, their p95, the limit, and a result judged against it. */
 import { describe, expect, it } from '@jest/globals'
+import { newestFirstUntil } from '../../src/api/monitoring.js'
 import { MIN_BASELINE_RESULTS, baselineOf, baselineText, limitOf } from '../../src/operations/gate/baseline.js'
 import { judge } from '../../src/operations/gate/judge.js'
 import { percentile } from '../../src/operations/gate/stats.js'
@@ -62,6 +63,29 @@ describe('baselineOf', () => {
     expect(b).toMatchObject({ results: 5 })
   })
 
+  it('two distinct entries at the same instant both count; a repeated row (same id, or the same entry) once', () => {
+    const same = at(60_000)
+    const entries = [
+      ...[100, 100, 100, 100].map((t, i) => up((i + 2) * 60_000, t)),
+      { status: 'up', responseTime: 900, checkedAt: same, region: 'eu' },
+      { status: 'up', responseTime: 100, checkedAt: same, region: 'us' },
+      { status: 'down', responseTime: 30_000, checkedAt: same, region: 'ap' },
+      { status: 'up', responseTime: 100, checkedAt: same, region: 'us' }, // the same entry again
+      { id: 'h1', status: 'up', responseTime: 800, checkedAt: at(7 * 60_000) },
+      { id: 'h1', status: 'up', responseTime: 800, checkedAt: at(7 * 60_000), note: 're-read' } // same id
+    ]
+    const b = baselineOf(entries, START - HOUR, START, twenty)
+    expect(b).toMatchObject({ results: 7, notUp: 1, p95: 900 })
+  })
+
+  it('a limit is always finite, however large the p95', () => {
+    for (const p95 of [1e306, 1e308, Number.MAX_VALUE]) {
+      expect(Number.isFinite(limitOf(p95, twenty))).toBe(true)
+      expect(Number.isFinite(limitOf(p95, { ms: 150 }))).toBe(true)
+      expect(limitOf(p95, twenty)).toBeGreaterThanOrEqual(p95)
+    }
+  })
+
   it(`fewer than ${MIN_BASELINE_RESULTS} results: skipped, with why, and no p95 or limit`, () => {
     const entries = [
       ...[100, 100, 100, 100].map((t, i) => up((i + 1) * 60_000, t)),
@@ -119,5 +143,27 @@ describe('judge with a baseline', () => {
     expect(judge(result(null), { ...rules, maxResponseTimeMs: 200 }, baseline).missed).toEqual([
       'no response time reported'
     ])
+  })
+})
+
+describe('newestFirstUntil: when a history read may stop', () => {
+  const from = START - HOUR
+  const page = (...msBefore: number[]) => msBefore.map(ms => up(ms, 100))
+
+  it('stops at the first page wholly older than the window while the pages read are newest first', () => {
+    const enough = newestFirstUntil(from)
+    expect(enough(page(1_000, 2_000))).toBe(false)
+    expect(enough(page(HOUR - 1, HOUR + 1))).toBe(false) // part of it is in the window
+    expect(enough(page(HOUR + 2, HOUR + 2, 2 * HOUR))).toBe(true) // equal times keep the order
+  })
+
+  it('never stops once an entry is out of order or undated: the order is not known', () => {
+    const unordered = newestFirstUntil(from)
+    expect(unordered(page(2_000, 1_000))).toBe(false)
+    expect(unordered(page(2 * HOUR, 3 * HOUR))).toBe(false)
+    const undated = newestFirstUntil(from)
+    expect(undated([{ status: 'up', responseTime: 100 }, ...page(1_000)])).toBe(false)
+    expect(undated(page(2 * HOUR))).toBe(false)
+    expect(newestFirstUntil(from)([])).toBe(false)
   })
 })

@@ -9,7 +9,7 @@ import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
-import { RowsById, collectionOf, nextPageOf, refusedNextPage } from './pagination.js'
+import { RowsById, collectionOf, nextPageOf, notAList, refusedNextPage } from './pagination.js'
 import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
@@ -45,6 +45,7 @@ export class ApiClient {
     this.transport = {
       timeoutMs: options.requestTimeoutMs,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+      abort: options.signal,
       agentFor: url => agents.getAgent(url.href),
       proxyFor: url => withoutCredentials(getProxyUrl(url.href)) || undefined
     }
@@ -80,7 +81,6 @@ export class ApiClient {
   }
 
   // ---------------------------------------------------------------- waiting
-
   /** After a cancel, nothing new is sent. */
   private throwIfCancelled(method: string, path: string): void {
     if (this.options.signal?.aborted) {
@@ -267,8 +267,14 @@ export class ApiClient {
   /**
    * Every item of a collection, following the server's next-page signals
    * (pagination.ts), each id once (a row a shifted page repeats is one resource).
+   * `enough`, given each page's rows in turn: true = the rest is not needed; no next page is read.
    */
-  async list<S extends z.ZodMiniType>(path: string, schema: S, what: string): Promise<Array<z.output<S>>> {
+  async list<S extends z.ZodMiniType>(
+    path: string,
+    schema: S,
+    what: string,
+    enough?: (page: Array<z.output<S>>) => boolean
+  ): Promise<Array<z.output<S>>> {
     const rows = new RowsById<z.output<S>>()
     const seen = new Set<string>()
     const stop = (at: URL, detail: string) =>
@@ -281,16 +287,10 @@ export class ApiClient {
       const response = await this.send('GET', current)
       const body = jsonOf('GET', response, this.names)
       const page = collectionOf(body)
-      if (page === undefined) {
-        throw new ApiError({
-          kind: 'invalid-response',
-          method: 'GET',
-          path: this.pathOf(current),
-          detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
-        })
-      }
-      page.forEach((row, i) => rows.add(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)))
-      next = nextPageOf(response.headers.link, body, current, this.base)
+      if (page === undefined) throw notAList(this.pathOf(current), response.status)
+      const parsed = page.map((row, i) => parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names))
+      parsed.forEach(row => rows.add(row))
+      next = enough?.(parsed) ? undefined : nextPageOf(response.headers.link, body, current, this.base)
       const refused = next && refusedNextPage(next, this.base, seen)
       if (refused) throw stop(current, refused)
     }

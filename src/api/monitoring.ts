@@ -2,7 +2,7 @@
  * One method per endpoint of the monitoring API (seed document), on top of
  * the generic client. Ids are always path-encoded.
  */
-import { idProblem } from '../values.js'
+import { idProblem, timeOf } from '../values.js'
 import type { ApiClient } from './client.js'
 import { Created, createResource } from './create.js'
 import {
@@ -75,8 +75,15 @@ export class MonitoringApi {
   deleteCheck(id: string): Promise<boolean> {
     return this.client.delete(paths.check(id))
   }
-  checkHistory(id: string): Promise<HistoryEntry[]> {
-    return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry')
+  /**
+   * A check's history: every page; with `from` (ms since the epoch), the pages
+   * stop once one is wholly older than it, while the pages read list the
+   * entries newest first (see `newestFirstUntil`). Entries older than `from`
+   * may still be in the answer: the caller filters.
+   */
+  checkHistory(id: string, from?: number): Promise<HistoryEntry[]> {
+    const enough = from === undefined ? undefined : newestFirstUntil(from)
+    return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry', enough)
   }
 
   listIncidents(): Promise<Incident[]> {
@@ -103,5 +110,26 @@ export class MonitoringApi {
   }
   getStatusPage(id: string): Promise<StatusPage | null> {
     return this.client.getOrNull(paths.statusPage(id), StatusPageSchema, 'a status page')
+  }
+}
+
+/**
+ * When a history read may stop: the document says nothing of the order, so
+ * the pages are checked as they come. While every entry read so far has a
+ * `checkedAt` no later than the one before it (newest first, as the service
+ * lists them), a page whose entries are all older than `from` ends the read:
+ * the pages after it are older still. An entry out of that order, or without
+ * a `checkedAt`, means the order is not known: every page is read.
+ */
+export function newestFirstUntil(from: number): (page: HistoryEntry[]) => boolean {
+  let last = Number.POSITIVE_INFINITY
+  let ordered = true
+  return page => {
+    for (const entry of page) {
+      const at = timeOf(entry.checkedAt)
+      if (at <= last) last = at
+      else ordered = false
+    }
+    return ordered && page.length > 0 && timeOf(page[0].checkedAt) < from
   }
 }

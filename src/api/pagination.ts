@@ -3,6 +3,7 @@
  * says neither, so every common form is read (see docs/api-assumptions.md).
  * Pure functions; the client follows the pages and refuses other origins.
  */
+import { ApiError } from './errors.js'
 import { isMapping } from '../values.js'
 
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */
@@ -90,4 +91,14 @@ export function refusedNextPage(next: URL, base: URL, seen: ReadonlySet<string>)
   }
   if (seen.has(next.href)) return 'returned a next-page link to a page already read; stopped'
   return undefined
+}
+
+/** A GET of a collection whose 2xx answer is not a list. */
+export function notAList(path: string, status: number): ApiError {
+  return new ApiError({
+    kind: 'invalid-response',
+    method: 'GET',
+    path,
+    detail: `returned HTTP ${status} but not a list (expected an array or {"data": [...]})`
+  })
 }

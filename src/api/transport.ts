@@ -24,6 +24,11 @@ export interface TransportOptions {
    * clock. No exchange starts after it; one in flight is cut off at it.
    */
   cut?: { at: number; now: () => number }
+  /**
+   * The job's cancel: it cuts off a read (a GET: nothing changes, so nothing is
+   * lost) at once; a write (PUT, POST, DELETE) is left to finish, so its effect is known.
+   */
+  abort?: AbortSignal
   /** Largest body read into memory. */
   maxBytes: number
   /** The agent for a URL (the proxy tunnel, or a plain agent); undefined = Node's default. */
@@ -91,18 +96,22 @@ export function exchange(
   options: TransportOptions,
   names: { method: string; path: string }
 ): Promise<Exchange> {
-  const fail = (kind: 'network' | 'timeout' | 'deadline' | 'tls' | 'invalid-response', detail: string) =>
+  const fail = (kind: 'network' | 'timeout' | 'deadline' | 'cancelled' | 'tls' | 'invalid-response', detail: string) =>
     new ApiError({ kind, method: names.method, path: names.path, detail })
+  const abort = names.method === 'GET' ? options.abort : undefined
+  if (abort?.aborted) return Promise.reject(fail('cancelled', 'was not sent: the job is being cancelled'))
   // A hard deadline sooner than request-timeout cuts the exchange there (kind `deadline`: never retried).
   const left = options.cut ? options.cut.at - options.cut.now() : Number.POSITIVE_INFINITY
   if (left <= 0) return Promise.reject(fail('deadline', "was not sent: the operation's time limit was reached"))
   return new Promise<Exchange>((resolve, reject) => {
     let settled = false
     let request: http.ClientRequest | undefined
+    const cancel = () => finish(fail('cancelled', 'was cut off: the job is being cancelled'))
     const finish = (error: ApiError | undefined, value?: Exchange) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
+      abort?.removeEventListener('abort', cancel)
       if (error) {
         // Abort: the request and its socket go, whatever stage they were at.
         request?.destroy()
@@ -118,6 +127,7 @@ export function exchange(
         ),
       Math.min(left, options.timeoutMs)
     )
+    abort?.addEventListener('abort', cancel, { once: true })
     const lib = url.protocol === 'https:' ? https : http
     const requestHeaders = { ...headers }
     if (body !== undefined) requestHeaders['Content-Length'] = String(Buffer.byteLength(body))

@@ -107,8 +107,10 @@ export function contextFor(
 
 /**
  * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
- * runs the post steps. On SIGINT no new request starts (the one under way
- * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * runs the post steps. On SIGINT no new request starts, a read (GET) under
+ * way is cut off at once (the step then still has the time to write its
+ * outputs and reports), a write under way finishes (so its effect is known),
+ * and the step ends failed; on SIGTERM the
  * process ends at once. What auto-resume needs was recorded before each
  * request, so the post step finds it either way.
  */
@@ -116,7 +118,9 @@ export function onCancel(deps: Dependencies, log: ActionLog, controller: AbortCo
   const signals = deps.signals
   if (!signals) return () => {}
   const interrupt = () => {
-    log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.')
+    log.warning(
+      'The job is being cancelled (SIGINT): no new request is sent; a read under way is cut off, a write under way may finish.'
+    )
     controller.abort()
   }
   const terminate = () => {

@@ -2,14 +2,14 @@
  * The gate's baseline (`baseline`, `max-response-time-increase`): each
  * check's own history in the window `[start - baseline, start)`, read once
  * at the gate's start, gives a p95 (the nearest rank, as `check-history`
- * reports it); a result passes only if its response time is at most that p95
+ * computes it, but of the results that were up only); a result passes only if its response time is at most that p95
  * plus the increase. A down result's response time is a timeout, not
  * latency: only results that were up (or carry no status) count.
  */
 import type { HistoryEntry } from '../../api/schemas.js'
 import type { Increase } from '../../config.js'
 import { timeOf } from '../../values.js'
-import { str } from '../common.js'
+import { canonical, str } from '../common.js'
 import { percentile } from './stats.js'
 
 /** Fewer results than this in the window: the comparison is skipped (a new check has no past). */
@@ -39,7 +39,9 @@ export function increaseText(increase: Increase): string {
 /** The baseline p95 plus the increase, in ms (to a hundredth: 123 ms + 12.5% is 138.38 ms). */
 export function limitOf(p95: number, increase: Increase): number {
   const raw = 'percent' in increase ? p95 + (p95 * increase.percent) / 100 : p95 + increase.ms
-  return Math.round(raw * 100) / 100
+  const rounded = Math.round(raw * 100) / 100
+  // Near the largest number the hundredths (or the sum) overflow: the limit is held to a finite one.
+  return Number.isFinite(rounded) ? rounded : Math.min(raw, Number.MAX_VALUE)
 }
 
 /** A window's length in words: `24h`, `90m`, `45s`. */
@@ -52,18 +54,20 @@ export function windowText(ms: number): string {
 /**
  * The baseline of one check from its history: the entries checked in
  * `[from, to)` (undated ones cannot be placed, so they never count; each
- * time once, should a shifting page show a row twice), up or without a
- * status, with a response time.
+ * entry once, should a shifting page show a row twice: the same `id`, or
+ * without one the same fields and values; two distinct results at one
+ * instant both count), up or without a status, with a response time.
  */
 export function baselineOf(entries: HistoryEntry[], from: number, to: number, increase: Increase): Baseline {
   const times: number[] = []
-  const seen = new Set<number>()
+  const seen = new Set<string>()
   let notUp = 0
   let noResponseTime = 0
   for (const entry of entries) {
     const at = timeOf(entry.checkedAt)
-    if (!(at >= from && at < to) || seen.has(at)) continue
-    seen.add(at)
+    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
+    if (!(at >= from && at < to) || seen.has(key)) continue
+    seen.add(key)
     const status = str(entry.status).toLowerCase()
     const rt = entry.responseTime
     if (status !== '' && status !== 'up') notUp++

@@ -8,6 +8,7 @@
 import type { Check, HistoryEntry } from '../../api/schemas.js'
 import type { Increase } from '../../config.js'
 import { ApiError } from '../../api/errors.js'
+import type { MonitoringApi } from '../../api/monitoring.js'
 import { timeOf } from '../../values.js'
 import { str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
@@ -34,6 +35,8 @@ export const waitForCheck: Operation = async untimed => {
   const deadline = untimed.startedAt + config.timeoutMs
   // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
   const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) }
+  // History reads (the baseline, the results between polls) can be long: their requests stop at the deadline too.
+  const reads = untimed.api.withDeadline(deadline, true)
   const hardStop = deadline + config.requestTimeoutMs + 1_000
   const tracks = new Map<string, Track>()
   const conditions = [
@@ -55,7 +58,7 @@ export const waitForCheck: Operation = async untimed => {
     let cutShort: string | undefined
     ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
     if (rules.increase && windowMs !== undefined) {
-      cutShort = await readBaselines(ctx, [...tracks.values()], deadline, windowMs, rules.increase)
+      cutShort = await readBaselines({ ...ctx, api: reads }, [...tracks.values()], windowMs, rules.increase)
     }
 
     while (cutShort === undefined) {
@@ -81,10 +84,11 @@ export const waitForCheck: Operation = async untimed => {
           }
           if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
           const track = tracks.get(id) as Track
-          const late = clock.now() > deadline
+          // Each result is judged late or not when it is counted: one judged after the deadline never counts.
+          const late = () => clock.now() > deadline
           try {
-            for (const between of await resultsBetween(ctx, track, check, needed)) {
-              observe(track, between, rules, needed, late)
+            for (const between of await resultsBetween(reads, track, check, needed)) {
+              observe(track, between, rules, needed, late())
             }
           } catch (error) {
             if (error instanceof ApiError && error.kind === 'deadline') {
@@ -94,7 +98,7 @@ export const waitForCheck: Operation = async untimed => {
             throw error
           }
           track.check = check
-          const progress = observe(track, check, rules, needed, late)
+          const progress = observe(track, check, rules, needed, late())
           if (track.streak >= needed) {
             track.passedAfterMs = clock.now() - ctx.startedAt
             pending.delete(id)
@@ -127,19 +131,20 @@ export const waitForCheck: Operation = async untimed => {
 }
 
 /**
- * Each check's baseline, from its history read once, every page, before the
- * first poll. The read counts against the timeout and never runs past it: no
- * request is sent after the deadline, and one in flight is cut off there.
- * Returns why the gate must stop (the time ran out), or undefined.
+ * Each check's baseline, from its history read once before the first poll
+ * (every page, or up to the first wholly older than the window when the
+ * service lists it newest first: `MonitoringApi.checkHistory`). The read counts against the timeout and never runs past it
+ * (`ctx.api` has the hard deadline): no request is sent after the deadline,
+ * and one in flight is cut off there. Returns why the gate must stop (the
+ * time ran out), or undefined.
  */
 async function readBaselines(
   ctx: OperationContext,
   tracks: Track[],
-  deadline: number,
   windowMs: number,
   increase: Increase
 ): Promise<string | undefined> {
-  const api = ctx.api.withDeadline(deadline, true)
+  const { api } = ctx
   return ctx.log.group(
     `Baseline: each check's history in the ${windowText(windowMs)} before the step started`,
     async () => {
@@ -147,10 +152,13 @@ async function readBaselines(
         const { check } = track
         let history: HistoryEntry[]
         try {
-          history = await api.checkHistory(check.id)
+          history = await api.checkHistory(check.id, ctx.startedAt - windowMs)
         } catch (error) {
           if (error instanceof ApiError && error.kind === 'deadline')
-            return `the time ran out reading the baseline: ${error.message}`
+            // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
+            return error.detail.includes('would pass')
+              ? `reading the baseline would have waited past the timeout: ${error.message}`
+              : `the time ran out reading the baseline: ${error.message}`
           throw error
         }
         track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase)
@@ -169,13 +177,14 @@ async function readBaselines(
  * With consecutive passes, a check that flips faster than poll-interval
  * (up, down, up) must not pass on the results the polls happen to see: those
  * in between are judged too. At most one history read per check and poll,
- * and only when a newer result appeared since an earlier one was seen.
+ * and only when a newer result appeared since an earlier one was seen; `api`
+ * has the hard deadline, so a slow read is cut off there (kind `deadline`).
  */
-async function resultsBetween(ctx: OperationContext, track: Track, check: Check, needed: number): Promise<Check[]> {
+async function resultsBetween(api: MonitoringApi, track: Track, check: Check, needed: number): Promise<Check[]> {
   const since = track.seenUpTo
   const now = timeOf(check.lastCheckedAt)
   if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
-  const history = await ctx.api.checkHistory(check.id)
+  const history = await api.checkHistory(check.id, since)
   return history
     .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
     .filter(({ at }) => at > since && at < now)
