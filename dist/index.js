@@ -1029,7 +1029,8 @@ function parseMilliseconds(value) {
  */
 function parseIncrease(value) {
     const text = value.trim();
-    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
+    // Spaces or tabs between the number and the sign; never a line break.
+    const percent = /^(\d+(?:\.\d+)?)[ \t]*%$/.exec(text);
     if (percent) {
         const n = Number(percent[1]);
         if (n > 10_000)
@@ -8527,8 +8528,15 @@ class MonitoringApi {
     deleteCheck(id) {
         return this.client.delete(paths.check(id));
     }
-    checkHistory(id) {
-        return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry');
+    /**
+     * A check's history: every page; with `from` (ms since the epoch), the pages
+     * stop once one is wholly older than it, while the pages read list the
+     * entries newest first (see `newestFirstUntil`). Entries older than `from`
+     * may still be in the answer: the caller filters.
+     */
+    checkHistory(id, from) {
+        const enough = from === undefined ? undefined : newestFirstUntil(from);
+        return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry', enough);
     }
     listIncidents() {
         return this.client.list(paths.incidents, IncidentSchema, 'incident');
@@ -8554,6 +8562,28 @@ class MonitoringApi {
     getStatusPage(id) {
         return this.client.getOrNull(paths.statusPage(id), StatusPageSchema, 'a status page');
     }
+}
+/**
+ * When a history read may stop: the document says nothing of the order, so
+ * the pages are checked as they come. While every entry read so far has a
+ * `checkedAt` no later than the one before it (newest first, as the service
+ * lists them), a page whose entries are all older than `from` ends the read:
+ * the pages after it are older still. An entry out of that order, or without
+ * a `checkedAt`, means the order is not known: every page is read.
+ */
+function newestFirstUntil(from) {
+    let last = Number.POSITIVE_INFINITY;
+    let ordered = true;
+    return page => {
+        for (const entry of page) {
+            const at = timeOf(entry.checkedAt);
+            if (at <= last)
+                last = at;
+            else
+                ordered = false;
+        }
+        return ordered && page.length > 0 && timeOf(page[0].checkedAt) < from;
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/operations/common.ts
@@ -9382,7 +9412,9 @@ function increaseText(increase) {
 /** The baseline p95 plus the increase, in ms (to a hundredth: 123 ms + 12.5% is 138.38 ms). */
 function limitOf(p95, increase) {
     const raw = 'percent' in increase ? p95 + (p95 * increase.percent) / 100 : p95 + increase.ms;
-    return Math.round(raw * 100) / 100;
+    const rounded = Math.round(raw * 100) / 100;
+    // Near the largest number the hundredths (or the sum) overflow: the limit is held to a finite one.
+    return Number.isFinite(rounded) ? rounded : Math.min(raw, Number.MAX_VALUE);
 }
 /** A window's length in words: `24h`, `90m`, `45s`. */
 function windowText(ms) {
@@ -9395,8 +9427,9 @@ function windowText(ms) {
 /**
  * The baseline of one check from its history: the entries checked in
  * `[from, to)` (undated ones cannot be placed, so they never count; each
- * time once, should a shifting page show a row twice), up or without a
- * status, with a response time.
+ * entry once, should a shifting page show a row twice: the same `id`, or
+ * without one the same fields and values; two distinct results at one
+ * instant both count), up or without a status, with a response time.
  */
 function baselineOf(entries, from, to, increase) {
     const times = [];
@@ -9405,9 +9438,10 @@ function baselineOf(entries, from, to, increase) {
     let noResponseTime = 0;
     for (const entry of entries) {
         const at = timeOf(entry.checkedAt);
-        if (!(at >= from && at < to) || seen.has(at))
+        const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry);
+        if (!(at >= from && at < to) || seen.has(key))
             continue;
-        seen.add(at);
+        seen.add(key);
         const status = str(entry.status).toLowerCase();
         const rt = entry.responseTime;
         if (status !== '' && status !== 'up')
@@ -9808,6 +9842,8 @@ const waitForCheck = async (untimed) => {
     const deadline = untimed.startedAt + config.timeoutMs;
     // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
     const ctx = { ...untimed, api: untimed.api.withDeadline(deadline) };
+    // History reads (the baseline, the results between polls) can be long: their requests stop at the deadline too.
+    const reads = untimed.api.withDeadline(deadline, true);
     const hardStop = deadline + config.requestTimeoutMs + 1_000;
     const tracks = new Map();
     const conditions = [
@@ -9829,7 +9865,7 @@ const waitForCheck = async (untimed) => {
         let cutShort;
         ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`);
         if (rules.increase && windowMs !== undefined) {
-            cutShort = await readBaselines(ctx, [...tracks.values()], deadline, windowMs, rules.increase);
+            cutShort = await readBaselines({ ...ctx, api: reads }, [...tracks.values()], windowMs, rules.increase);
         }
         while (cutShort === undefined) {
             round++;
@@ -9857,10 +9893,11 @@ const waitForCheck = async (untimed) => {
                     if (!check)
                         throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`);
                     const track = tracks.get(id);
-                    const late = clock.now() > deadline;
+                    // Each result is judged late or not when it is counted: one judged after the deadline never counts.
+                    const late = () => clock.now() > deadline;
                     try {
-                        for (const between of await resultsBetween(ctx, track, check, needed)) {
-                            observe(track, between, rules, needed, late);
+                        for (const between of await resultsBetween(reads, track, check, needed)) {
+                            observe(track, between, rules, needed, late());
                         }
                     }
                     catch (error) {
@@ -9871,7 +9908,7 @@ const waitForCheck = async (untimed) => {
                         throw error;
                     }
                     track.check = check;
-                    const progress = observe(track, check, rules, needed, late);
+                    const progress = observe(track, check, rules, needed, late());
                     if (track.streak >= needed) {
                         track.passedAfterMs = clock.now() - ctx.startedAt;
                         pending.delete(id);
@@ -9908,23 +9945,28 @@ const waitForCheck = async (untimed) => {
     }
 };
 /**
- * Each check's baseline, from its history read once, every page, before the
- * first poll. The read counts against the timeout and never runs past it: no
- * request is sent after the deadline, and one in flight is cut off there.
- * Returns why the gate must stop (the time ran out), or undefined.
+ * Each check's baseline, from its history read once before the first poll
+ * (every page, or up to the first wholly older than the window when the
+ * service lists it newest first: `MonitoringApi.checkHistory`). The read counts against the timeout and never runs past it
+ * (`ctx.api` has the hard deadline): no request is sent after the deadline,
+ * and one in flight is cut off there. Returns why the gate must stop (the
+ * time ran out), or undefined.
  */
-async function readBaselines(ctx, tracks, deadline, windowMs, increase) {
-    const api = ctx.api.withDeadline(deadline, true);
+async function readBaselines(ctx, tracks, windowMs, increase) {
+    const { api } = ctx;
     return ctx.log.group(`Baseline: each check's history in the ${windowText(windowMs)} before the step started`, async () => {
         for (const track of tracks) {
             const { check } = track;
             let history;
             try {
-                history = await api.checkHistory(check.id);
+                history = await api.checkHistory(check.id, ctx.startedAt - windowMs);
             }
             catch (error) {
                 if (error instanceof ApiError && error.kind === 'deadline')
-                    return `the time ran out reading the baseline: ${error.message}`;
+                    // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
+                    return error.detail.includes('would pass')
+                        ? `reading the baseline would have waited past the timeout: ${error.message}`
+                        : `the time ran out reading the baseline: ${error.message}`;
                 throw error;
             }
             track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase);
@@ -9943,14 +9985,15 @@ async function readBaselines(ctx, tracks, deadline, windowMs, increase) {
  * With consecutive passes, a check that flips faster than poll-interval
  * (up, down, up) must not pass on the results the polls happen to see: those
  * in between are judged too. At most one history read per check and poll,
- * and only when a newer result appeared since an earlier one was seen.
+ * and only when a newer result appeared since an earlier one was seen; `api`
+ * has the hard deadline, so a slow read is cut off there (kind `deadline`).
  */
-async function resultsBetween(ctx, track, check, needed) {
+async function resultsBetween(api, track, check, needed) {
     const since = track.seenUpTo;
     const now = timeOf(check.lastCheckedAt);
     if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since))
         return [];
-    const history = await ctx.api.checkHistory(check.id);
+    const history = await api.checkHistory(check.id, since);
     return history
         .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
         .filter(({ at }) => at > since && at < now)
@@ -15349,6 +15392,7 @@ function readOne(schema, method, response, what, names) {
  * Pure functions; the client follows the pages and refuses other origins.
  */
 
+
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */
 function collectionOf(body) {
     if (Array.isArray(body))
@@ -15435,6 +15479,15 @@ function refusedNextPage(next, base, seen) {
     if (seen.has(next.href))
         return 'returned a next-page link to a page already read; stopped';
     return undefined;
+}
+/** A GET of a collection whose 2xx answer is not a list. */
+function notAList(path, status) {
+    return new ApiError({
+        kind: 'invalid-response',
+        method: 'GET',
+        path,
+        detail: `returned HTTP ${status} but not a list (expected an array or {"data": [...]})`
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/api/pacer.ts
@@ -15695,6 +15748,9 @@ function networkReason(error) {
  */
 function exchange(method, url, headers, body, options, names) {
     const fail = (kind, detail) => new ApiError({ kind, method: names.method, path: names.path, detail });
+    const abort = names.method === 'GET' ? options.abort : undefined;
+    if (abort?.aborted)
+        return Promise.reject(fail('cancelled', 'was not sent: the job is being cancelled'));
     // A hard deadline sooner than request-timeout cuts the exchange there (kind `deadline`: never retried).
     const left = options.cut ? options.cut.at - options.cut.now() : Number.POSITIVE_INFINITY;
     if (left <= 0)
@@ -15702,11 +15758,13 @@ function exchange(method, url, headers, body, options, names) {
     return new Promise((resolve, reject) => {
         let settled = false;
         let request;
+        const cancel = () => finish(fail('cancelled', 'was cut off: the job is being cancelled'));
         const finish = (error, value) => {
             if (settled)
                 return;
             settled = true;
             clearTimeout(timer);
+            abort?.removeEventListener('abort', cancel);
             if (error) {
                 // Abort: the request and its socket go, whatever stage they were at.
                 request?.destroy();
@@ -15718,6 +15776,7 @@ function exchange(method, url, headers, body, options, names) {
         const timer = setTimeout(() => finish(left < options.timeoutMs
             ? fail('deadline', `was cut off after ${Math.round(left)} ms: the operation's time limit was reached`)
             : fail('timeout', `timed out after ${options.timeoutMs} ms (request-timeout)`)), Math.min(left, options.timeoutMs));
+        abort?.addEventListener('abort', cancel, { once: true });
         const lib = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
         const requestHeaders = { ...headers };
         if (body !== undefined)
@@ -15863,6 +15922,7 @@ class ApiClient {
         this.transport = {
             timeoutMs: options.requestTimeoutMs,
             maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+            abort: options.signal,
             agentFor: url => agents.getAgent(url.href),
             proxyFor: url => withoutCredentials(lib_getProxyUrl(url.href)) || undefined
         };
@@ -16055,8 +16115,9 @@ class ApiClient {
     /**
      * Every item of a collection, following the server's next-page signals
      * (pagination.ts), each id once (a row a shifted page repeats is one resource).
+     * `enough`, given each page's rows in turn: true = the rest is not needed; no next page is read.
      */
-    async list(path, schema, what) {
+    async list(path, schema, what, enough) {
         const rows = new RowsById();
         const seen = new Set();
         const stop = (at, detail) => new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail });
@@ -16068,16 +16129,11 @@ class ApiClient {
             const response = await this.send('GET', current);
             const body = jsonOf('GET', response, this.names);
             const page = collectionOf(body);
-            if (page === undefined) {
-                throw new ApiError({
-                    kind: 'invalid-response',
-                    method: 'GET',
-                    path: this.pathOf(current),
-                    detail: `returned HTTP ${response.status} but not a list (expected an array or {"data": [...]})`
-                });
-            }
-            page.forEach((row, i) => rows.add(parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names)));
-            next = nextPageOf(response.headers.link, body, current, this.base);
+            if (page === undefined)
+                throw notAList(this.pathOf(current), response.status);
+            const parsed = page.map((row, i) => parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names));
+            parsed.forEach(row => rows.add(row));
+            next = enough?.(parsed) ? undefined : nextPageOf(response.headers.link, body, current, this.base);
             const refused = next && refusedNextPage(next, this.base, seen);
             if (refused)
                 throw stop(current, refused);
@@ -16208,8 +16264,10 @@ function contextFor(deps, config, log, signal, startedAt, secrets, github) {
 }
 /**
  * The runner cancels a job with SIGINT, then SIGTERM about 7.5 s later, then
- * runs the post steps. On SIGINT no new request starts (the one under way
- * finishes, so its effect is known) and the step ends failed; on SIGTERM the
+ * runs the post steps. On SIGINT no new request starts, a read (GET) under
+ * way is cut off at once (the step then still has the time to write its
+ * outputs and reports), a write under way finishes (so its effect is known),
+ * and the step ends failed; on SIGTERM the
  * process ends at once. What auto-resume needs was recorded before each
  * request, so the post step finds it either way.
  */
@@ -16218,7 +16276,7 @@ function onCancel(deps, log, controller) {
     if (!signals)
         return () => { };
     const interrupt = () => {
-        log.warning('The job is being cancelled (SIGINT): no new request is sent; the one under way may finish.');
+        log.warning('The job is being cancelled (SIGINT): no new request is sent; a read under way is cut off, a write under way may finish.');
         controller.abort();
     };
     const terminate = () => {
