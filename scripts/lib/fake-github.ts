@@ -35,6 +35,21 @@ export interface SeenRequest {
   body: string
 }
 
+/** One page of `items` as GitHub answers a list: `per_page` (30, at most 100), `page`, a Link header with next and last. */
+function paged<T>(url: URL, items: T[]): { rows: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100)
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const last = Math.max(1, Math.ceil(items.length / perPage))
+  const link = (p: number, rel: string) => {
+    const next = new URL(url)
+    next.searchParams.set('page', String(p))
+    return `<${next.href}>; rel="${rel}"`
+  }
+  const headers: Record<string, string> = {}
+  if (page < last) headers.Link = [link(page + 1, 'next'), link(last, 'last')].join(', ')
+  return { rows: items.slice((page - 1) * perPage, page * perPage), headers }
+}
+
 export class FakeGitHub {
   /** Comments by "owner/repo#number". */
   readonly comments = new Map<string, FakeComment[]>()
@@ -166,17 +181,8 @@ export class FakeGitHub {
       const issue = `${list[1]}/${list[2]}#${list[3]}`
       const comments = this.comments.get(issue) ?? []
       if (req.method === 'GET') {
-        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100)
-        const page = Number(url.searchParams.get('page') ?? 1)
-        const last = Math.max(1, Math.ceil(comments.length / perPage))
-        const link = (p: number, rel: string) => {
-          const next = new URL(url)
-          next.searchParams.set('page', String(p))
-          return `<${next.href}>; rel="${rel}"`
-        }
-        const headers: Record<string, string> = {}
-        if (page < last) headers.Link = [link(page + 1, 'next'), link(last, 'last')].join(', ')
-        return send(200, comments.slice((page - 1) * perPage, page * perPage), headers)
+        const { rows, headers } = paged(url, comments)
+        return send(200, rows, headers)
       }
       if (req.method === 'POST') {
         const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
@@ -191,15 +197,8 @@ export class FakeGitHub {
       if (req.method === 'GET') {
         const state = url.searchParams.get('state') ?? 'open'
         const sorted = all.filter(i => state === 'all' || i.state === state).reverse()
-        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100)
-        const page = Number(url.searchParams.get('page') ?? 1)
-        const headers: Record<string, string> = {}
-        if (page * perPage < sorted.length) {
-          const next = new URL(url)
-          next.searchParams.set('page', String(page + 1))
-          headers.Link = `<${next.href}>; rel="next"`
-        }
-        return send(200, sorted.slice((page - 1) * perPage, page * perPage), headers)
+        const { rows, headers } = paged(url, sorted)
+        return send(200, rows, headers)
       }
       if (req.method === 'POST') {
         const given = JSON.parse(body) as { title: string; body?: string }
