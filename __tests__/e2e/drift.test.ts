@@ -5,7 +5,7 @@
  * refusal and a hang are warnings; an issue someone else wrote is never ours).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
@@ -77,6 +77,53 @@ describe('export-checks (dist/index.js)', () => {
     expect(plan.code).toBe(0)
     expect(plan.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '2', drift: 'false' })
     expect(shown(plan)).not.toContain(token)
+  })
+})
+
+describe('export-checks under hostile conditions (dist/index.js)', () => {
+  const exportTo = (file: string, options: Parameters<typeof runStep>[1] = {}) =>
+    runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'export-checks', 'checks-file': file },
+      { env: { ...GITHUB_ENV, GITHUB_WORKSPACE: dir }, cwd: dir, ...options }
+    )
+
+  it('hostile names never become workflow commands, and the file reads them back', async () => {
+    emulator.seedCheck({ name: 'x\n::error::pwned', url: 'https://a.example.com/' })
+    emulator.seedCheck({ name: 'lone\r::warning::cr <img src=x> | cell', url: 'https://b.example.com/' })
+    const r = await exportTo('hostile.yml')
+    expect(r.code).toBe(0)
+    const commands = r.stdout
+      .split(/\r\n|\r|\n/)
+      .filter(line => /^\s*::/.test(line) && !line.startsWith('::add-mask::'))
+    expect(commands.filter(line => !line.startsWith('::debug::'))).toEqual([])
+    const plan = await step({ 'checks-file': 'hostile.yml', prune: 'true' })
+    expect(plan.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '2' })
+  })
+
+  it('a cancel (SIGINT, then SIGTERM) during a slow list leaves the file from before, and nothing half-written', async () => {
+    emulator.seedCheck({ name: 'a', url: 'https://a.example.com/' })
+    writeFileSync(join(dir, 'kept.yml'), 'the file from before\n')
+    emulator.inject({ method: 'GET', path: '/checks', delayMs: 5_000 })
+    const r = await exportTo('kept.yml', {
+      onSpawn: child => {
+        setTimeout(() => child.kill('SIGINT'), 500)
+        setTimeout(() => child.kill('SIGTERM'), 1_500)
+      }
+    })
+    expect(r.code).not.toBe(0)
+    expect(r.ms).toBeLessThan(4_000)
+    expect(readFileSync(join(dir, 'kept.yml'), 'utf8')).toBe('the file from before\n')
+    expect(readdirSync(dir).filter(f => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('two exports to one file at once (one behind a slow answer) end with one whole file', async () => {
+    for (let i = 0; i < 5; i++) emulator.seedCheck({ name: `c${i}`, url: `https://c${i}.example.com/` })
+    emulator.inject({ method: 'GET', path: '/checks', delayMs: 300, times: 2 })
+    const [a, b] = await Promise.all([exportTo('both.yml'), exportTo('both.yml')])
+    expect([a.code, b.code]).toEqual([0, 0])
+    expect([...readFileSync(join(dir, 'both.yml'), 'utf8').matchAll(/^- name: /gm)]).toHaveLength(5)
+    const plan = await step({ 'checks-file': 'both.yml', prune: 'true' })
+    expect(plan.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0' })
   })
 })
 
