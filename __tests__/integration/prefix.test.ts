@@ -4,10 +4,11 @@
  * start, before any write.
  */
 import { describe, expect, it } from '@jest/globals'
+import { EventEmitter } from 'node:events'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { resultOf, runAction, useEmulator } from '../helpers/harness.js'
+import { resultOf, runAction, until, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator({ pageSize: 2 })
 const site = 'https://shop.example.com/health'
@@ -45,6 +46,20 @@ describe('pause-check by name-prefix', () => {
     expect([a, b, c].map(x => emulator.checks.get(x.id)?.status)).toEqual(['up', 'up', 'up'])
     expect(emulator.checks.get(before.id)?.status).toBe('paused')
     expect(emulator.checks.get(other.id)?.status).toBe('up')
+  })
+
+  it('a pause failing half-way: every target is recorded before its PUT, and the post step resumes exactly those paused', async () => {
+    const [a, b, c] = ['shop-1', 'shop-2', 'shop-3'].map(name => emulator.seedCheck({ name, url: site, status: 'up' }))
+    emulator.inject({ method: 'PUT', path: `/checks/${b.id}`, status: 400, body: { error: 'locked' } })
+    const inputs = { operation: 'pause-check', 'name-prefix': 'shop-', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(main.core.failed).toContain(`already set to paused: ${a.id}`)
+    expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([a.id, b.id])
+    expect(emulator.count('PUT', `/checks/${c.id}`)).toBe(0)
+    const post = await runAction(emulator, inputs, { state: main.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect([a, b, c].map(x => emulator.checks.get(x.id)?.status)).toEqual(['up', 'up', 'up'])
+    expect(emulator.count('PUT', `/checks/${b.id}`)).toBe(1) // b was not paused: left alone
   })
 
   it('with check-name too, the targets are the union, each once', async () => {
@@ -225,6 +240,37 @@ describe('delete-check by name-prefix', () => {
     )
     expect(core.outputs).toMatchObject({ changed: 'true', deleted: '1' })
     expect(emulator.checks.has(seeded[2].id)).toBe(true)
+  })
+
+  it('SIGINT between the deletes: the one under way finishes, no new one starts, the error names both sides', async () => {
+    const seeded = seedPreview(6, 3)
+    emulator.inject({ method: 'DELETE', path: `/checks/${seeded[1].id}`, delayMs: 300 })
+    const signals = new EventEmitter()
+    const running = runAction(
+      emulator,
+      { operation: 'delete-check', 'name-prefix': 'pr-6-' },
+      { signals, timeScale: 1 }
+    )
+    await until(() => emulator.count('DELETE', `/checks/${seeded[1].id}`) === 1)
+    signals.emit('SIGINT')
+    const { core } = await running
+    expect(core.failed).toContain('delete-check was cancelled (deleted: ')
+    expect(core.failed).toContain(`${seeded[2].id} ("pr-6-svc2")`)
+    expect(emulator.count('DELETE', `/checks/${seeded[2].id}`)).toBe(0)
+    expect(emulator.checks.has(seeded[2].id)).toBe(true)
+    expect(core.outputs.changed).toBe('true')
+  })
+
+  it('two deletes of one prefix at once both succeed; every check is deleted once', async () => {
+    seedPreview(8, 4)
+    emulator.latency.DELETE = 30 // configuration: it outlives reset(), so it is removed below
+    const [one, two] = await Promise.all(
+      [0, 1].map(() => runAction(emulator, { operation: 'delete-check', 'name-prefix': 'pr-8-' }, { timeScale: 1 }))
+    ).finally(() => delete emulator.latency.DELETE)
+    expect(one.core.failed).toBeUndefined()
+    expect(two.core.failed).toBeUndefined()
+    expect(Number(one.core.outputs.deleted) + Number(two.core.outputs.deleted)).toBe(4)
+    expect(emulator.checks.size).toBe(0)
   })
 
   it('without name-prefix, delete-check stays one target: a missing name is success with changed=false', async () => {
