@@ -36,7 +36,7 @@ export function noMatch(prefix: string, all: Check[]): string {
       : checks.length === 0
         ? ''
         : '; no check has a name'
-  return `no check name starts with name-prefix ${JSON.stringify(prefix)} (looked through ${checks.length} checks${nearest}). Nothing was sent`
+  return `no check name starts with name-prefix ${JSON.stringify(prefix)} (looked through ${checks.length} checks${nearest}); nothing was changed`
 }
 
 /** Prefixes longer than this are not compared (the cost grows with its length times the list's). */
