@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
+import { parseConfig } from '../../src/inputs/read.js'
 import { byPrefix, nearestNames, noMatch } from '../../src/operations/by-prefix.js'
+import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
 
@@ -41,5 +43,24 @@ describe('nearestNames', () => {
   it('handles names shorter than the prefix, empty names and a very long prefix', () => {
     expect(nearestNames('service-', ['svc', '', 'service'])).toEqual(['service', 'svc'])
     expect(nearestNames('a'.repeat(5000), ['a', 'b'])).toEqual(['a', 'b'])
+  })
+})
+
+describe('the gate comment of a fleet', () => {
+  const target = (inputs: Record<string, string>) => {
+    const config = parseConfig({
+      'api-key': 'k3y',
+      'base-url': 'https://api.example.com/v1',
+      operation: 'wait-for-check',
+      ...inputs
+    })
+    return entryOf('wait-for-check').commentTarget?.(config)
+  }
+
+  it('is its own comment per prefix; without one, the target is as before', () => {
+    expect(target({ 'check-name': 'a, b' })).toBe('a,b')
+    expect(target({ 'name-prefix': 'shop-' })).toBe('prefix:shop-')
+    expect(target({ 'name-prefix': 'shop-', 'check-name': 'a' })).toBe('a,prefix:shop-')
+    expect(target({ 'name-prefix': 'blog-' })).not.toBe(target({ 'name-prefix': 'shop-' }))
   })
 })
