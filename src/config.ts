@@ -27,13 +27,13 @@ export interface Config<Op extends string = string> {
   autoResume: boolean
   prune: boolean
   prunePrefix?: string
-  /** export-checks, list-checks: only checks whose name starts with this. */
+  /** export-checks, list-checks: only checks whose name starts with this; pause-check, resume-check, wait-for-check, delete-check: every such check is a target. */
   namePrefix?: string
   /** sync-checks with dry-run: fail the step when the plan is not empty. */
   failOnDrift: boolean
   /** sync-checks: keep one GitHub issue about drift. */
   driftIssue: boolean
-  /** sync-checks: the most deletes a plan may hold. */
+  /** sync-checks: the most deletes a plan may hold; delete-check with name-prefix: the most checks it deletes. */
   maxDeletions: number
   /** sync-checks: where to write the plan (JSON). */
   planFile?: string

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
+import { Round, drawRound, touches } from '../../scripts/lib/simulate/schedule.js'
 import { ROOT } from '../helpers/runner.js'
 
 function simulate(args: string[]): Promise<{ code: number; stdout: string }> {
@@ -105,7 +105,7 @@ describe('npm run simulate', () => {
             target.stale &&
             !target.down &&
             !target.paused &&
-            !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
+            !round.runs.some(other => other.kind === 'pause' && touches(other, target.name))
           )
         })
     )

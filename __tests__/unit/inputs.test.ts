@@ -77,7 +77,13 @@ describe('parseConfig', () => {
     [{ operation: 'create-check', check: '- a' }, 'the input `check` must be a YAML or JSON mapping'],
     [{ operation: 'get-check' }, 'get-check needs check-id or check-name'],
     [{ operation: 'get-check', 'check-id': 'a,b' }, 'check-id takes one id for get-check, got 2'],
-    [{ operation: 'pause-check' }, 'pause-check needs check-id or check-name (one or more)'],
+    [{ operation: 'pause-check' }, 'pause-check needs check-id, check-name or name-prefix (one or more)'],
+    [{ operation: 'delete-check', 'name-prefix': '  ' }, 'delete-check needs check-id, check-name or name-prefix'],
+    [
+      { operation: 'delete-check', 'name-prefix': 'pr-1-', 'check-id': 'a,b' },
+      'check-id takes one id for delete-check'
+    ],
+    [{ operation: 'get-check', 'name-prefix': 'shop-' }, 'get-check needs check-id or check-name'],
     [{ operation: 'update-check', 'check-id': 'chk_1' }, 'update-check needs something to change'],
     [{ operation: 'sync-checks' }, 'sync-checks needs checks-file'],
     [
@@ -172,6 +178,28 @@ describe('baseline and max-response-time-increase', () => {
     expect(inputsNotApplying({ baseline: '24h', 'max-response-time-increase': '20%' }, 'list-checks')).toEqual([
       'baseline applies to wait-for-check, not list-checks: it is ignored',
       'max-response-time-increase applies to wait-for-check, not list-checks: it is ignored'
+    ])
+  })
+})
+
+describe('name-prefix as a target', () => {
+  it.each(['pause-check', 'resume-check', 'wait-for-check', 'delete-check'])(
+    '%s takes name-prefix alone as its targets, and with check-id / check-name',
+    operation => {
+      expect(parse({ operation, 'name-prefix': 'shop-' })).toMatchObject({ namePrefix: 'shop-', checkIds: [] })
+      expect(parse({ operation, 'name-prefix': 'shop-', 'check-name': 'billing' })).toMatchObject({
+        namePrefix: 'shop-',
+        checkNames: ['billing']
+      })
+      expect(inputsNotApplying({ 'name-prefix': 'shop-' }, operation as 'pause-check')).toEqual([])
+    }
+  )
+
+  it('delete-check with name-prefix reads max-deletions; other check operations are warned that name-prefix does not apply', () => {
+    expect(parse({ operation: 'delete-check', 'name-prefix': 'pr-1-', 'max-deletions': '3' }).maxDeletions).toBe(3)
+    expect(inputsNotApplying({ 'max-deletions': '3' }, 'delete-check')).toEqual([])
+    expect(inputsNotApplying({ 'name-prefix': 'shop-' }, 'get-check')).toEqual([
+      'name-prefix applies to export-checks, list-checks, pause-check, resume-check, wait-for-check, delete-check, not get-check: it is ignored'
     ])
   })
 })

@@ -104,8 +104,10 @@ function requireForOperation(c: Config<OperationName>): void {
   const needs = (message: string): never => {
     throw new InputError(`${c.operation} needs ${message}`)
   }
-  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0) {
-    needs(entry.targets === 'several' ? 'check-id or check-name (one or more)' : 'check-id or check-name')
+  const byPrefix = entry.byPrefix === true && c.namePrefix !== undefined
+  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0 && !byPrefix) {
+    const what = entry.byPrefix ? 'check-id, check-name or name-prefix' : 'check-id or check-name'
+    needs(entry.targets === 'several' ? `${what} (one or more)` : what)
   }
   const missing = entry.needs?.(c)
   if (missing) needs(missing)

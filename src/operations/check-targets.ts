@@ -6,6 +6,7 @@
 import { UnsafeIdError, paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { type Mapping, didYouMean, idProblem } from '../values.js'
+import { byPrefix, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
@@ -127,11 +128,12 @@ export async function targetCheck(ctx: OperationContext): Promise<{ check: Check
 }
 
 /**
- * Every check that check-id and check-name (lists) target; names are looked up
- * with one list. Identical duplicates are warned about.
+ * Every check that check-id and check-name (lists) and name-prefix target;
+ * names and the prefix are looked up in one list read. Identical duplicates
+ * are warned about.
  */
 export async function targetChecks(ctx: OperationContext): Promise<{ checks: Check[]; notes: string[] }> {
-  const { checkIds, checkNames } = ctx.config
+  const { checkIds, checkNames, namePrefix } = ctx.config
   const found: Check[] = []
   const notes: string[] = []
   for (const id of checkIds) {
@@ -139,7 +141,7 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
     if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
     found.push(check)
   }
-  if (checkNames.length > 0) {
+  if (checkNames.length > 0 || namePrefix !== undefined) {
     const all = await ctx.api.listChecks()
     const missing: string[] = []
     const named: Named[] = []
@@ -165,8 +167,18 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
       notes.push(...warnDuplicates(ctx, one))
       found.push(one.check as Check)
     }
+    if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))
   }
   return { checks: uniqueById(found), notes }
+}
+
+/** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */
+function prefixNote(ctx: OperationContext, prefix: string, all: Check[], found: Check[]): string {
+  const matches = byPrefix(all, prefix)
+  found.push(...matches)
+  const line = prefixLine(prefix, matches)
+  ctx.log.info(line)
+  return line
 }
 
 /** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */

@@ -32,6 +32,8 @@ export interface OperationEntry {
    * required), `several` (both are lists; at least one target required).
    */
   targets?: 'one' | 'several'
+  /** name-prefix selects targets too: every check whose name starts with it (with check-id / check-name, the union). */
+  byPrefix?: boolean
   /** What else it needs before any request: the missing thing, said after "<operation> needs ". */
   needs?: (config: Config) => string | undefined
   post?: PostStep
@@ -64,20 +66,23 @@ export const REGISTRY = {
         : 'something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)'
   },
   'upsert-check': { run: checks.upsertCheck, writes: true, needs: nameAndUrl },
-  'delete-check': { run: checks.deleteCheck, writes: true, targets: 'one' },
+  'delete-check': { run: checks.deleteCheck, writes: true, targets: 'one', byPrefix: true },
   'pause-check': {
     run: pause.pauseCheck,
     writes: true,
     targets: 'several',
+    byPrefix: true,
     post: { state: pause.PAUSED_STATE, run: (ctx, saved) => pause.resumePaused(ctx, pause.recordedPauses(saved)) }
   },
-  'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several' },
+  'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several', byPrefix: true },
   'check-history': { run: checkHistory, writes: false, targets: 'one' },
   'wait-for-check': {
     run: waitForCheck,
     writes: false,
     targets: 'several',
-    commentTarget: c => [...c.checkIds, ...c.checkNames].join(','),
+    byPrefix: true,
+    commentTarget: c =>
+      [...c.checkIds, ...c.checkNames, ...(c.namePrefix === undefined ? [] : [`prefix:${c.namePrefix}`])].join(','),
     errorOutputs: { passed: false, outcome: 'error', 'failed-checks': [] }
   },
   'sync-checks': {

@@ -6,7 +6,7 @@
 import type { Stored } from '../../../emulator/store.js'
 import { formsOf } from '../../../src/secrets.js'
 import type { StepResult } from '../runner.js'
-import { INJECTED, Run } from './schedule.js'
+import { INJECTED, Run, touches } from './schedule.js'
 
 export interface Before {
   checks: Map<string, Stored>
@@ -130,9 +130,7 @@ export function violations(
           `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(target?.lastCheckedAt)}) is older than the step (TZ ${run.env.TZ})`
         )
       }
-      const touched = executed.some(
-        e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name
-      )
+      const touched = executed.some(e => touches(e.run, name))
       const was = [...before.checks.values()].find(c => c.name === name)
       if (was?.status === 'down' && !touched)
         out.push(`run ${run.n} (gate) passed on ${JSON.stringify(name)}, which is down`)

@@ -68,6 +68,16 @@ const WORLD_NAMES = [
   `sim-cr\r::warning::${INJECTED}`,
   '<img src=x>|sim-html'
 ]
+/** The prefix a fleet pause selects by (name-prefix): most names of the world, the upserts' and the files'. */
+const FLEET_PREFIX = 'sim-'
+
+/** Whether a pause or resume run may have changed the check named `name` (by its name, or by name-prefix). */
+export function touches(run: Run, name: string): boolean {
+  if (run.kind !== 'pause' && run.kind !== 'resume') return false
+  const prefix = run.inputs['name-prefix']
+  return run.inputs['check-name'] === name || (prefix !== undefined && name.startsWith(prefix))
+}
+
 /** Names only upsert creates (a race on one name between runs of one step). */
 const UPSERT_NAMES = ['sim-new', `sim-new-evil\n::error::${INJECTED}`]
 /** Names only the checks files hold: two overlapping files. */
@@ -161,7 +171,10 @@ export function drawRound(seed: number): Round {
         env.API_TOKEN = SECRET
         break
       case 'pause':
-        inputs = { operation: 'pause-check', 'check-name': pick(running), 'auto-resume': 'true' }
+        // A fleet by prefix too: every check named sim-... at the step's start, hostile names included.
+        inputs = chance(0.3)
+          ? { operation: 'pause-check', 'name-prefix': FLEET_PREFIX, 'auto-resume': 'true' }
+          : { operation: 'pause-check', 'check-name': pick(running), 'auto-resume': 'true' }
         break
       case 'resume':
         inputs = { operation: 'resume-check', 'check-name': pick(running) }

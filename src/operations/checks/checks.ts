@@ -1,7 +1,8 @@
 /**
  * Check operations: create, get, list, update, upsert, delete. Each returns
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
- * is in pause.ts, history in history.ts, targeting in check-targets.ts.
+ * is in pause.ts, history in history.ts, targeting in check-targets.ts, a
+ * delete by name-prefix in delete-prefix.ts.
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
@@ -16,6 +17,7 @@ import {
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
 import { keptLine } from '../converge.js'
+import { deleteByPrefix } from './delete-prefix.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
 
@@ -159,6 +161,7 @@ export const upsertCheck: Operation = async ctx => {
 }
 
 export const deleteCheck: Operation = async ctx => {
+  if (ctx.config.namePrefix !== undefined) return deleteByPrefix(ctx)
   const { checkIds, checkNames } = ctx.config
   let target: Check | undefined
   let duplicates: Check[] = []

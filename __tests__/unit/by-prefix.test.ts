@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals'
+import type { Check } from '../../src/api/schemas.js'
+import { parseConfig } from '../../src/inputs/read.js'
+import { byPrefix, nearestNames, noMatch } from '../../src/operations/by-prefix.js'
+import { entryOf } from '../../src/operations/registry.js'
+
+const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
+
+describe('byPrefix', () => {
+  it('selects every name that starts with the prefix, case counting, each id once, in list order', () => {
+    const all = checks('pr-12-web', 'pr-123-web', 'PR-12-api', 'pr-12-api', 'blog')
+    expect(byPrefix([...all, all[0]], 'pr-12-').map(c => c.name)).toEqual(['pr-12-web', 'pr-12-api'])
+    // Without a separator at its end, a prefix also selects another pull request's checks.
+    expect(byPrefix(all, 'pr-12').map(c => c.name)).toEqual(['pr-12-web', 'pr-123-web', 'pr-12-api'])
+  })
+
+  it('refuses a matching check whose id would address another path', () => {
+    expect(() => byPrefix([{ id: '..', name: 'shop-a' } as Check], 'shop-')).toThrow(
+      'the server gave a resource the id ".."'
+    )
+  })
+
+  it('nothing matching is an error naming the prefix and the nearest names', () => {
+    expect(() => byPrefix(checks('shop-home', 'blog'), 'shpo-')).toThrow(
+      'no check name starts with name-prefix "shpo-" (looked through 2 checks; the nearest names: "shop-home", "blog"); nothing was changed'
+    )
+    expect(noMatch('x-', [])).toBe(
+      'no check name starts with name-prefix "x-" (looked through 0 checks); nothing was changed'
+    )
+  })
+})
+
+describe('nearestNames', () => {
+  it('compares the prefix with the start of each name, case aside, nearest first, at most three', () => {
+    expect(nearestNames('Shop-', ['blog', 'shop-b', 'shop-a', 'shap-x', 'zzzzz-q'])).toEqual([
+      'shop-a',
+      'shop-b',
+      'shap-x'
+    ])
+    expect(nearestNames('pr-12-', ['pr-1-web', 'pr-13-api', 'staging'], 2)).toEqual(['pr-1-web', 'pr-13-api']) // one edit each: by name
+  })
+
+  it('handles names shorter than the prefix, empty names and a very long prefix', () => {
+    expect(nearestNames('service-', ['svc', '', 'service'])).toEqual(['service', 'svc'])
+    expect(nearestNames('a'.repeat(5000), ['a', 'b'])).toEqual(['a', 'b'])
+  })
+})
+
+describe('the gate comment of a fleet', () => {
+  const target = (inputs: Record<string, string>) => {
+    const config = parseConfig({
+      'api-key': 'k3y',
+      'base-url': 'https://api.example.com/v1',
+      operation: 'wait-for-check',
+      ...inputs
+    })
+    return entryOf('wait-for-check').commentTarget?.(config)
+  }
+
+  it('is its own comment per prefix; without one, the target is as before', () => {
+    expect(target({ 'check-name': 'a, b' })).toBe('a,b')
+    expect(target({ 'name-prefix': 'shop-' })).toBe('prefix:shop-')
+    expect(target({ 'name-prefix': 'shop-', 'check-name': 'a' })).toBe('a,prefix:shop-')
+    expect(target({ 'name-prefix': 'blog-' })).not.toBe(target({ 'name-prefix': 'shop-' }))
+  })
+})
