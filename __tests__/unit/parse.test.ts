@@ -128,6 +128,10 @@ describe('parseMapping', () => {
     [
       'name: a\nurl: https://a/\n  interval: 30',
       /not valid YAML or JSON \(line 3\): this line is indented deeper .* on line 2;/
+    ],
+    [
+      'name: a\ncheck:\n  url: https://a/\n\tinterval: 30',
+      /^is not valid YAML or JSON \(line 4\): this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces$/
     ]
   ])('rejects %j', (text, message) => expect(() => parseMapping(text)).toThrow(message))
 })

@@ -77,9 +77,11 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
   }
   if (doc.errors.length > 0) {
-    const { line, message } = yamlSyntaxError(doc.errors, lineCounter)
+    const { line, message } = yamlSyntaxError(doc.errors, lineCounter, text)
     fail(`not valid YAML or JSON (line ${line}): ${message}`, line)
   }
+  // Every unset variable is named at once (as written, with its lines), not one per run.
+  const unset = new Map<string, number[]>()
   fillTemplates(doc, (name, node, marked) => {
     if (OFF_LIMITS.test(name)) {
       fail(
@@ -89,14 +91,14 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     }
     const value = options.env?.[name]
     if (value === undefined) {
-      fail(
-        `line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`,
-        lineOf(node)
-      )
+      const written = marked ? `\${secret:${name}}` : `\${${name}}`
+      unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
+      return ''
     }
     if (marked || SECRET_NAME.test(name)) options.secret?.(value as string)
     return value as string
   })
+  if (unset.size > 0) failUnset(unset, fail)
   let seq: unknown = doc.contents
   if (yaml.isMap(seq)) seq = seq.get('checks', true)
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
@@ -141,6 +143,28 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     }
     return spec
   })
+}
+
+/** The most unset variables one message names; the rest are counted. */
+const MAX_UNSET_NAMED = 20
+
+/** Unset variables (as written, with their lines): one error naming them all, at the first one's line. */
+function failUnset(unset: Map<string, number[]>, fail: (message: string, line?: number) => never): never {
+  const literal = '(write $${ for a literal ${)'
+  const [[written, lines]] = unset
+  if (unset.size === 1 && lines.length === 1) {
+    const name = written.replace(/^\$\{(secret:)?|\}$/g, '')
+    return fail(
+      `line ${lines[0]}: ${written} names the environment variable ${name}, which is not set ${literal}`,
+      lines[0]
+    )
+  }
+  const each = [...unset].map(([w, at]) => `${w} (line${at.length > 1 ? 's' : ''} ${[...new Set(at)].join(', ')})`)
+  const more = each.length > MAX_UNSET_NAMED ? ` and ${each.length - MAX_UNSET_NAMED} more` : ''
+  return fail(
+    `${unset.size} environment variable${unset.size > 1 ? 's' : ''} it names ${unset.size > 1 ? 'are' : 'is'} not set: ${each.slice(0, MAX_UNSET_NAMED).join(', ')}${more}; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`,
+    lines[0]
+  )
 }
 
 /**
