@@ -40,7 +40,10 @@ export function parseDuration(value: string): number {
       ms += Number(match[1]) * UNIT_MS[match[2]]
     }
   } else {
-    throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`)
+    const days = /\dd$/i.test(text) ? '; days are not a unit here' : ''
+    throw new ValueError(
+      `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${days}), got ${quote(value)}`
+    )
   }
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
     throw new ValueError(`must be at most 24h, got ${quote(value)}`)

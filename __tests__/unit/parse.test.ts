@@ -32,6 +32,9 @@ describe('parseDuration', () => {
   )
 
   it('rejects more than a day', () => expect(() => parseDuration('25h')).toThrow(/at most 24h/))
+  it.each(['7d', 'abc'])('says the limit when the form is wrong too (%j)', text =>
+    expect(() => parseDuration(text)).toThrow(/must be a duration such as .* \(at most 24h/)
+  )
 })
 
 describe('parseBoolean', () => {
