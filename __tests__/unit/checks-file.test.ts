@@ -53,15 +53,28 @@ describe('${NAME} in a checks file', () => {
     const names = ['DB_PASS', 'API_TOKEN', 'REGION', 'STAGE', 'HOOK_SECRET', 'TEAM', 'PORT_X']
     const text =
       names.map((name, i) => `- name: c${i}\n  url: https://a/?v=\${secret:${name}}\n`).join('') +
-      '- name: again\n  url: https://a/${secret:REGION}\n- name: plain\n  url: https://a/${PLAIN}\n'
+      '- name: again\n  url: https://a/${secret:REGION}?r=${secret:REGION}\n- name: plain\n  url: https://a/${PLAIN}\n'
     const error = failure(text, { HOST: 'set' })
     expect(error.message).toBe(
-      'checks-file checks.yml: 8 environment variables it names are not set: ' +
+      'checks-file checks.yml: ' +
         '${secret:DB_PASS} (line 2), ${secret:API_TOKEN} (line 4), ${secret:REGION} (lines 6, 16), ' +
-        '${secret:STAGE} (line 8), ${secret:HOOK_SECRET} (line 10), ${secret:TEAM} (line 12), ${secret:PORT_X} (line 14), ${PLAIN} (line 18); ' +
-        "set each in the step's env: (a secret as NAME: ${{ secrets.NAME }}) (write $${ for a literal ${)"
+        '${secret:STAGE} (line 8), ${secret:HOOK_SECRET} (line 10), ${secret:TEAM} (line 12), ${secret:PORT_X} (line 14) and ${PLAIN} (line 18) ' +
+        "name 8 environment variables that are not set; set each in the step's env: (a secret as NAME: ${{ secrets.NAME }}) (write $${ for a literal ${)"
     )
     expect(error.place).toEqual({ file: 'checks.yml', line: 2 })
+  })
+
+  it('one unset variable on several lines is named once, with its lines', () => {
+    expect(failure('- name: a\n  url: https://${NOPE}/\n- name: b\n  url: https://${NOPE}/b\n').message).toBe(
+      'checks-file checks.yml: lines 2, 4: ${NOPE} names the environment variable NOPE, which is not set (write $${ for a literal ${)'
+    )
+  })
+
+  it('past 20 unset variables, the rest are counted', () => {
+    const text = Array.from({ length: 25 }, (_, i) => `- name: c${i}\n  url: https://a/\${V${i}}\n`).join('')
+    const message = failure(text).message
+    expect(message).toContain('${V19} (line 40) and 5 more name 25 environment variables that are not set')
+    expect(message).not.toContain('${V20}')
   })
 
   it('is not read in keys', () => {

@@ -151,19 +151,24 @@ const MAX_UNSET_NAMED = 20
 /** Unset variables (as written, with their lines): one error naming them all, at the first one's line. */
 function failUnset(unset: Map<string, number[]>, fail: (message: string, line?: number) => never): never {
   const literal = '(write $${ for a literal ${)'
-  const [[written, lines]] = unset
-  if (unset.size === 1 && lines.length === 1) {
+  const each = [...unset].map(([written, at]) => ({ written, lines: [...new Set(at)] }))
+  const first = each[0].lines[0]
+  if (each.length === 1) {
+    const { written, lines } = each[0]
     const name = written.replace(/^\$\{(secret:)?|\}$/g, '')
-    return fail(
-      `line ${lines[0]}: ${written} names the environment variable ${name}, which is not set ${literal}`,
-      lines[0]
-    )
+    const where = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`
+    return fail(`${where}: ${written} names the environment variable ${name}, which is not set ${literal}`, first)
   }
-  const each = [...unset].map(([w, at]) => `${w} (line${at.length > 1 ? 's' : ''} ${[...new Set(at)].join(', ')})`)
-  const more = each.length > MAX_UNSET_NAMED ? ` and ${each.length - MAX_UNSET_NAMED} more` : ''
+  const named = each
+    .slice(0, MAX_UNSET_NAMED)
+    .map(v => `${v.written} (line${v.lines.length > 1 ? 's' : ''} ${v.lines.join(', ')})`)
+  const list =
+    each.length > MAX_UNSET_NAMED
+      ? `${named.join(', ')} and ${each.length - MAX_UNSET_NAMED} more`
+      : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
   return fail(
-    `${unset.size} environment variable${unset.size > 1 ? 's' : ''} it names ${unset.size > 1 ? 'are' : 'is'} not set: ${each.slice(0, MAX_UNSET_NAMED).join(', ')}${more}; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`,
-    lines[0]
+    `${list} name ${each.length} environment variables that are not set; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`,
+    first
   )
 }
 
