@@ -153,6 +153,14 @@ describe('inputs and values that will not do what was meant', () => {
     expect(emulator.count()).toBe(0)
   })
 
+  it('an empty api-key and base-url: each is explained, named, in one message', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'api-key': '', 'base-url': '' })
+    expect(core.failed).toMatch(
+      /^api-key is required; base-url is required\. It is empty: the variable it reads .*base-url: \$\{\{ vars\.MONITORING_BASE_URL \}\}\. api-key is empty: the secret it reads .*api-key: \$\{\{ secrets\.MONITORING_API_KEY \}\}\./
+    )
+    expect(emulator.count()).toBe(0)
+  })
+
   it('a missing checks file mentions actions/checkout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-checkout-'))
     const { core } = await runAction(

@@ -36,7 +36,9 @@ export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config |
       return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot"
     }
     // The runner passes an unset secret as an empty string: say which secret it could be, and where keys come from.
-    return ". It is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: ${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)"
+    // After base-url's own "It is empty: ..." (both unset), say which input this is about.
+    const subject = error.message.includes('base-url is required') ? 'api-key' : 'It'
+    return `. ${subject} is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: \${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)`
   }
   if (error instanceof ApiError && error.status === 404 && config) {
     const base = config.baseUrl.replace(/\/+$/, '')
