@@ -2,12 +2,14 @@
  * Admin endpoints under /__emulator (no auth): GET requests, GET state,
  * POST reset, POST faults (a Fault as JSON), POST latency
  * (`{"POST /checks": 1000}`; 0 removes a route's latency), POST views
- * (`{"createdAt": false, "zonelessTimes": true}`).
+ * (`{"createdAt": false, "zonelessTimes": true}`), POST history (a check's
+ * past results: history.ts).
  */
 import type * as http from 'node:http'
 import type { Fault } from './faults.js'
 import { Views, viewsFrom } from './views.js'
-import { Json, send } from './http.js'
+import { HttpProblem, Json, problemAnswer, send } from './http.js'
+import { historyEntries, merged } from './history.js'
 import type { Stored } from './store.js'
 
 /** What the admin endpoints act on. */
@@ -16,6 +18,7 @@ export interface AdminTarget {
   checks: Map<string, Stored>
   incidents: Map<string, Stored>
   statusPages: Map<string, Stored>
+  history: Map<string, Json[]>
   latency: Record<string, number>
   reset: () => void
   inject: (fault: Fault) => void
@@ -66,8 +69,16 @@ export async function admin(
       target.inject(fault)
       return send(res, { status: 201, body: fault })
     }
+    if (req.method === 'POST' && action === 'history') {
+      const { checkId, entries } = historyEntries(JSON.parse(raw || '{}'), Date.now())
+      if (!target.checks.has(checkId)) throw new HttpProblem(404, 'not_found', `no check ${checkId}`)
+      target.history.set(checkId, merged(target.history.get(checkId) ?? [], entries))
+      const body = { checkId, added: entries.length, entries: target.history.get(checkId)?.length ?? 0 }
+      return send(res, { status: 200, body })
+    }
     return send(res, { status: 404, body: { error: { message: `unknown admin action ${action}` } } })
   } catch (error) {
+    if (error instanceof HttpProblem) return send(res, problemAnswer(error))
     return send(res, { status: 400, body: { error: { message: String(error) } } })
   }
 }

@@ -1,34 +1,88 @@
 #!/usr/bin/env bash
-# `npm run local`: run the action's source (src/main.ts) with @github/local-action,
-# against an emulator it starts on 127.0.0.1:8080, with the inputs of .env (or .env.example).
+# `npm run local [-- ENV_FILE]`: run the action's source (src/main.ts, through scripts/local-entry.ts)
+# with @github/local-action, with the inputs of ENV_FILE (default .env, or .env.example without one).
+#
+# - The API: an emulator it starts on 127.0.0.1:$LOCAL_PORT (default 8080) with the key local-key, or,
+#   when LOCAL_BASE_URL is set, that API (no emulator is started; the key is INPUT_API-KEY of the file).
+#   This script sets base-url; an INPUT_BASE-URL in the file is replaced.
+# - The workspace: a new temporary folder (GITHUB_WORKSPACE), printed at the start and the end. Relative
+#   file inputs (checks-file, plan-file, junit-file, approved-plan) are read and written there, never in
+#   the repository; give a file of the repository by its absolute path.
+# - The exit status is the action's: 0 when the step succeeded, 1 when it failed.
 # The emulator (and every process it started) is stopped when this script ends, however it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-env_file=.env
-[ -f "$env_file" ] || env_file=.env.example
-summary="$(pwd)/.local-summary.md"
-: > "$summary"
-port=8080
-if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-  echo "port $port is in use by another process: stop it first (npm run local starts its own emulator there)." >&2
+repo=$(pwd)
+env_file=${1:-.env}
+if [ $# -eq 0 ] && [ ! -f "$env_file" ]; then env_file=.env.example; fi
+if [ ! -f "$env_file" ]; then
+  echo "no such inputs file: $env_file (npm run local -- FILE takes a file of INPUT_* lines like .env.example)" >&2
   exit 1
 fi
-# A process group of its own, so that the cleanup stops tsx and the node process it starts.
-set -m
-node node_modules/tsx/dist/cli.mjs emulator/cli.ts --port "$port" --api-key local-key --time-scale 0.01 > .local-emulator.log 2>&1 &
-emulator=$!
-set +m
-trap 'kill -TERM -- "-$emulator" 2>/dev/null || true; wait "$emulator" 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do
-  grep -q 'listening' .local-emulator.log 2>/dev/null && break
-  if ! kill -0 "$emulator" 2>/dev/null; then
-    echo "the emulator did not start:" >&2
-    cat .local-emulator.log >&2
+port=${LOCAL_PORT:-8080}
+base_url=${LOCAL_BASE_URL:-}
+if [ -z "$base_url" ]; then
+  if ! [[ "$port" =~ ^[0-9]+$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then
+    echo "LOCAL_PORT must be a port number from 1 to 65535, got \"$port\"" >&2
     exit 1
   fi
-  sleep 0.2
-done
-GITHUB_STEP_SUMMARY="$summary" npx local-action run . src/main.ts "$env_file"
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "port $port is in use by another process: stop it first (npm run local starts its own emulator there), or pick another port with LOCAL_PORT=8081" >&2
+    exit 1
+  fi
+  base_url="http://127.0.0.1:$port/v1"
+fi
+
+run_dir=$(mktemp -d "${TMPDIR:-/tmp}/monitoring-action-local.XXXXXX")
+workspace="$run_dir/workspace"
+mkdir "$workspace"
+summary="$run_dir/summary.md"
+: > "$summary"
+# The inputs file as given, then what this script sets (dotenv keeps the last value of a name).
+inputs="$run_dir/inputs.env"
+{
+  cat "$env_file"
+  echo
+  echo "INPUT_BASE-URL=$base_url"
+  echo "GITHUB_WORKSPACE=$workspace"
+  echo "GITHUB_STEP_SUMMARY=$summary"
+} > "$inputs"
+
+emulator=
+if [ -z "${LOCAL_BASE_URL:-}" ]; then
+  log="$run_dir/emulator.log"
+  # A process group of its own, so that the cleanup stops tsx and the node process it starts.
+  set -m
+  node node_modules/tsx/dist/cli.mjs emulator/cli.ts --port "$port" --api-key local-key --time-scale 0.01 > "$log" 2>&1 &
+  emulator=$!
+  set +m
+  trap 'kill -TERM -- "-$emulator" 2>/dev/null || true; wait "$emulator" 2>/dev/null || true' EXIT
+  for _ in $(seq 1 50); do
+    grep -q 'listening' "$log" 2>/dev/null && break
+    if ! kill -0 "$emulator" 2>/dev/null; then
+      echo "the emulator did not start:" >&2
+      cat "$log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "Emulator: $base_url (key local-key; its log: $log)"
+else
+  echo "API: $base_url (LOCAL_BASE_URL; no emulator started)"
+fi
+echo "Inputs: $env_file; workspace (relative file inputs land here): $workspace"
+
+status=0
+# local-action prints its own trace of the failed command; the step's failure is already in the log.
+npx local-action run "$repo" scripts/local-entry.ts "$inputs" || status=$?
 echo
 echo "Job summary ($summary):"
 cat "$summary"
+echo
+echo "Workspace: $workspace"
+ls -A "$workspace"
+if [ "$status" -ne 0 ]; then
+  echo "The action failed (exit status $status)." >&2
+  exit 1
+fi
+echo "The action succeeded."

@@ -23,6 +23,8 @@ export interface Config<Op extends string = string> {
   check: Mapping
   checkIds: string[]
   checkNames: string[]
+  /** check-name as given, when it was read as a list split on commas (it held one and no line break). */
+  checkNamesByComma?: string
   checksFile?: string
   autoResume: boolean
   prune: boolean

@@ -40,7 +40,10 @@ export function parseDuration(value: string): number {
       ms += Number(match[1]) * UNIT_MS[match[2]]
     }
   } else {
-    throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`)
+    const days = /\dd$/i.test(text) ? '; days are not a unit here' : ''
+    throw new ValueError(
+      `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${days}), got ${quote(value)}`
+    )
   }
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
     throw new ValueError(`must be at most 24h, got ${quote(value)}`)
@@ -158,27 +161,49 @@ export function parseSince(value: string): { agoMs: number } | { at: number } {
 
 type YamlError = ReturnType<typeof yaml.parseDocument>['errors'][number]
 
+/** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
+const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 'BLOCK_AS_IMPLICIT_KEY']
+
 /**
  * The line and message of a YAML syntax error, where the user must look. A
- * line indented deeper than the one above it continues that line's value,
- * and the parser places its "implicit key" errors at the value's start, the
- * line above the fault: point at the line that holds the key, and say why.
+ * tab in a line's indentation is named as such (YAML does not allow one; the
+ * parser often reports something else, or the line above). A line indented
+ * deeper than the one above it continues that line's value, and the parser
+ * places its "implicit key" errors at the value's start, the line above the
+ * fault: point at the line that holds the key, and say why.
  */
 export function yamlSyntaxError(
   errors: YamlError[],
-  lines: InstanceType<typeof yaml.LineCounter>
+  lines: InstanceType<typeof yaml.LineCounter>,
+  text = ''
 ): { line: number; message: string } {
+  const lineOf = (offset: number) => lines.linePos(offset).line
+  const textOf = (line: number) => text.slice(lines.lineStarts[line - 1] ?? 0, lines.lineStarts[line] ?? text.length)
+  // A document in flow style (JSON) may be indented with tabs: there a tab is only a space.
+  const flow = /^\s*[[{]/.test(text)
+  const tabbed = (line: number) => !flow && /^[ ]*\t[ \t]*\S/.test(textOf(line))
+  const tab =
+    errors.find(e => e.code === 'TAB_AS_INDENT') ??
+    errors.find(e => TAB_CAUSED.includes(e.code) && [e.pos[0], e.pos[1]].some(pos => tabbed(lineOf(pos))))
+  if (tab) {
+    const line = [tab.pos[0], tab.pos[1]].map(lineOf).find(tabbed) ?? lineOf(tab.pos[0])
+    return {
+      line,
+      message:
+        'this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces'
+    }
+  }
   const deeper = errors.find(e => e.code === 'MULTILINE_IMPLICIT_KEY')
   if (deeper) {
-    const above = lines.linePos(deeper.pos[0]).line
+    const above = lineOf(deeper.pos[0])
     return {
-      line: lines.linePos(deeper.pos[1]).line,
+      line: lineOf(deeper.pos[1]),
       message: `this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
     }
   }
   const first = errors[0]
   return {
-    line: lines.linePos(first.pos[0]).line,
+    line: lineOf(first.pos[0]),
     message: first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
   }
 }
@@ -191,7 +216,7 @@ export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
   const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
   if (doc.errors.length > 0) {
-    const { line, message } = yamlSyntaxError(doc.errors, lines)
+    const { line, message } = yamlSyntaxError(doc.errors, lines, text)
     throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
   }
   return doc.toJS({ maxAliasCount: 100 })

@@ -38,6 +38,41 @@ describe('did you mean', () => {
   })
 })
 
+describe('a name with a comma in a list of names', () => {
+  const COMMA =
+    'check-name is a list for this operation: without a line break it splits on commas, so "Shop, EU" was read as the names "Shop" and "EU". Put names that hold a comma one per line (check-name: |)'
+
+  it.each(['wait-for-check', 'pause-check', 'resume-check'])(
+    '%s: a name not found explains the comma split',
+    async operation => {
+      emulator.seedCheck({ name: 'Shop, EU', url: 'https://s.example.com/' })
+      const { core } = await runAction(emulator, {
+        operation,
+        'check-name': 'Shop, EU',
+        timeout: '1s',
+        'poll-interval': '1s'
+      })
+      expect(core.failed).toContain('no check named "Shop", "EU"')
+      expect(core.failed).toContain(COMMA)
+    }
+  )
+
+  it('names one per line are found; a name not found among them gets no comma hint', async () => {
+    emulator.seedCheck({ name: 'Shop, EU', url: 'https://s.example.com/', status: 'up' })
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'check-name': 'Shop, EU\n' })
+    expect(core.failed).toBeUndefined()
+    const missing = await runAction(emulator, { operation: 'pause-check', 'check-name': 'Shop, EU\nShop, US' })
+    expect(missing.core.failed).toContain('no check named "Shop, US"')
+    expect(missing.core.failed).not.toContain('splits on commas')
+  })
+
+  it('names without a comma that are not found get no comma hint', async () => {
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'check-name': 'nope' })
+    expect(core.failed).toContain('no check named "nope"')
+    expect(core.failed).not.toContain('splits on commas')
+  })
+})
+
 describe('inputs and values that will not do what was meant', () => {
   it('an input the operation does not read, set to a non-default value, is a warning; a default is silent', async () => {
     emulator.seedCheck({ name: 'shop', url: 'https://s.example.com/' })
@@ -77,6 +112,53 @@ describe('inputs and values that will not do what was meant', () => {
     expect(core.failed).toMatch(
       /HTTP 404.*The base-url http:\/\/127\.0\.0\.1:\d+ has no version segment, and the API answered 404: did you mean http:\/\/127\.0\.0\.1:\d+\/v1\?$/
     )
+  })
+
+  it.each([
+    ['/checks', 'list-checks'],
+    ['/checks/chk_1/history', 'list-checks'],
+    ['/incidents', 'open-incident']
+  ])(
+    'a base-url with a resource path (%s): the 404 suggests the API root, not a path past it',
+    async (path, operation) => {
+      const { core } = await runAction(emulator, {
+        operation,
+        'base-url': emulator.baseUrl + path,
+        'incident-title': 'Down'
+      })
+      const root = emulator.baseUrl.replace(/[.]/g, '\\.')
+      expect(core.failed).toMatch(
+        new RegExp(
+          `HTTP 404.*The base-url ${root}${path} goes past the API root \\(its path continues after the version segment\\), and the API answered 404: did you mean ${root}\\?$`
+        )
+      )
+      expect(core.failed).not.toContain(`${path}/v1`)
+    }
+  )
+
+  it('a base-url with a resource path and no version segment: the 404 suggests the root with /v1', async () => {
+    const origin = emulator.baseUrl.replace(/\/v1$/, '')
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'base-url': `${origin}/checks` })
+    expect(core.failed).toContain(
+      `The base-url ${origin}/checks has no version segment, and the API answered 404: did you mean ${origin}/v1?`
+    )
+  })
+
+  it('an empty base-url says the variable may be unset or withheld (forks), before any request', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'base-url': '' })
+    expect(core.failed).toContain(
+      'base-url is required. It is empty: the variable it reads is not set in this repository, or is withheld from this run (variables are not passed to a workflow run for a pull request from a fork)'
+    )
+    expect(core.failed).toContain('base-url: ${{ vars.MONITORING_BASE_URL }}')
+    expect(emulator.count()).toBe(0)
+  })
+
+  it('an empty api-key and base-url: each is explained, named, in one message', async () => {
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'api-key': '', 'base-url': '' })
+    expect(core.failed).toMatch(
+      /^api-key is required; base-url is required\. It is empty: the variable it reads .*base-url: \$\{\{ vars\.MONITORING_BASE_URL \}\}\. api-key is empty: the secret it reads .*api-key: \$\{\{ secrets\.MONITORING_API_KEY \}\}\./
+    )
+    expect(emulator.count()).toBe(0)
   })
 
   it('a missing checks file mentions actions/checkout', async () => {

@@ -49,6 +49,34 @@ describe('${NAME} in a checks file', () => {
     expect(error.place).toEqual({ file: 'checks.yml', line: 4 })
   })
 
+  it('every unset variable is named at once, each with its lines, as written', () => {
+    const names = ['DB_PASS', 'API_TOKEN', 'REGION', 'STAGE', 'HOOK_SECRET', 'TEAM', 'PORT_X']
+    const text =
+      names.map((name, i) => `- name: c${i}\n  url: https://a/?v=\${secret:${name}}\n`).join('') +
+      '- name: again\n  url: https://a/${secret:REGION}?r=${secret:REGION}\n- name: plain\n  url: https://a/${PLAIN}\n'
+    const error = failure(text, { HOST: 'set' })
+    expect(error.message).toBe(
+      'checks-file checks.yml: ' +
+        '${secret:DB_PASS} (line 2), ${secret:API_TOKEN} (line 4), ${secret:REGION} (lines 6, 16), ' +
+        '${secret:STAGE} (line 8), ${secret:HOOK_SECRET} (line 10), ${secret:TEAM} (line 12), ${secret:PORT_X} (line 14) and ${PLAIN} (line 18) ' +
+        "name 8 environment variables that are not set; set each in the step's env: (a secret as NAME: ${{ secrets.NAME }}) (write $${ for a literal ${)"
+    )
+    expect(error.place).toEqual({ file: 'checks.yml', line: 2 })
+  })
+
+  it('one unset variable on several lines is named once, with its lines', () => {
+    expect(failure('- name: a\n  url: https://${NOPE}/\n- name: b\n  url: https://${NOPE}/b\n').message).toBe(
+      'checks-file checks.yml: lines 2, 4: ${NOPE} names the environment variable NOPE, which is not set (write $${ for a literal ${)'
+    )
+  })
+
+  it('past 20 unset variables, the rest are counted', () => {
+    const text = Array.from({ length: 25 }, (_, i) => `- name: c${i}\n  url: https://a/\${V${i}}\n`).join('')
+    const message = failure(text).message
+    expect(message).toContain('${V19} (line 40) and 5 more name 25 environment variables that are not set')
+    expect(message).not.toContain('${V20}')
+  })
+
   it('is not read in keys', () => {
     const [spec] = parseChecksFile('- name: a\n  url: https://a/\n  ${HOST}: 1\n', 'checks.yml', { env })
     expect(spec).toHaveProperty('${HOST}', 1)
@@ -120,6 +148,34 @@ describe('errors name the file and the line', () => {
       `checks-file checks.yml: not valid YAML or JSON (line ${line}): this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
     )
     expect(error.place?.line).toBe(line)
+  })
+
+  const TAB =
+    'this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces'
+  it.each([
+    // The parser called this "indented deeper than the line above", naming line 5 as its own line above.
+    ['checks:\n  - name: a\n    url: https://a/\n    alertChannels:\n\t- ops\n', 5],
+    // ... "All mapping items must start at the same column"
+    ['checks:\n  - name: a\n    url: https://a/\n  \tinterval: 60\n', 4],
+    // ... "Unexpected scalar at node end"
+    ['- name: a\n  url: https://a/\n\tinterval: 60\n', 3],
+    ['- name: a\n  url: https://a/\n\t  interval: 60\n', 3],
+    // ... and "Tabs are not allowed as indentation", the parser's own words
+    ['checks:\n- name: a\n  url: https://a/\n\tinterval: 60\n', 4],
+    ['- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  alertChannels:\n  \t- ops\n', 6]
+  ])('a tab in the indentation is named, at its line (%j)', (text, line) => {
+    const error = failure(text)
+    expect(error.message).toBe(`checks-file checks.yml: not valid YAML or JSON (line ${line}): ${TAB}`)
+    expect(error.place?.line).toBe(line)
+  })
+
+  it('a JSON file indented with tabs is read; its own errors are not blamed on the tabs', () => {
+    expect(parseChecksFile('[\n\t{\n\t\t"name": "a",\n\t\t"url": "https://a/"\n\t}\n]\n', 'checks.yml')).toEqual([
+      { name: 'a', url: 'https://a/' }
+    ])
+    const error = failure('[\n\t{\n\t\t"name": "a"\n\t\t"url": "https://a/"\n\t}\n]\n')
+    expect(error.message).not.toContain('tab')
+    expect(error.place?.line).toBe(4)
   })
 
   it('YAML: a bad field points at its own line, a missing one at the entry', () => {

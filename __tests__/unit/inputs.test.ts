@@ -102,6 +102,24 @@ describe('parseConfig', () => {
     expect(() => parse(inputs)).toThrow(message)
   })
 
+  it('a baseline in days says the limit, at most 24h', () => {
+    for (const baseline of ['7d', '1d', '2w']) {
+      expect(() =>
+        parse({ operation: 'wait-for-check', 'check-id': 'c', baseline, 'max-response-time-increase': '20%' })
+      ).toThrow(
+        `baseline must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${baseline.endsWith('d') ? '; days are not a unit here' : ''}), got "${baseline}"`
+      )
+    }
+  })
+
+  it('an empty base-url says the variable it reads may be unset or withheld', () => {
+    for (const empty of ['', '  ', undefined]) {
+      expect(() => parse({ operation: 'list-checks', 'base-url': empty })).toThrow(
+        'base-url is required. It is empty: the variable it reads is not set in this repository, or is withheld from this run (variables are not passed to a workflow run for a pull request from a fork). Store the API root (https://api.example.com/v1) as a variable (Settings > Secrets and variables > Actions > Variables) and pass it: base-url: ${{ vars.MONITORING_BASE_URL }}'
+      )
+    }
+  })
+
   it('never echoes the key in an error about it', () => {
     expect(() => parse({ operation: 'list-checks', 'api-key': 'secret value' })).toThrow(
       'api-key must be a single token without spaces'

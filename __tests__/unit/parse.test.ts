@@ -32,6 +32,9 @@ describe('parseDuration', () => {
   )
 
   it('rejects more than a day', () => expect(() => parseDuration('25h')).toThrow(/at most 24h/))
+  it.each(['7d', 'abc'])('says the limit when the form is wrong too (%j)', text =>
+    expect(() => parseDuration(text)).toThrow(/must be a duration such as .* \(at most 24h/)
+  )
 })
 
 describe('parseBoolean', () => {
@@ -128,6 +131,10 @@ describe('parseMapping', () => {
     [
       'name: a\nurl: https://a/\n  interval: 30',
       /not valid YAML or JSON \(line 3\): this line is indented deeper .* on line 2;/
+    ],
+    [
+      'name: a\ncheck:\n  url: https://a/\n\tinterval: 30',
+      /^is not valid YAML or JSON \(line 4\): this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces$/
     ]
   ])('rejects %j', (text, message) => expect(() => parseMapping(text)).toThrow(message))
 })

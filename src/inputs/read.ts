@@ -21,12 +21,23 @@ function present(raw: RawInputs): Record<string, string> {
   return out
 }
 
+/**
+ * What an input that is required but empty most likely means: the variable or
+ * secret it reads is unset (the runner passes that as ""), or withheld from the
+ * run. (api-key's is told in step/failure.ts, where the run's event is known.)
+ */
+const EMPTY: Record<string, string> = {
+  'base-url':
+    '. It is empty: the variable it reads is not set in this repository, or is withheld from this run (variables are not passed to a workflow run for a pull request from a fork). Store the API root (https://api.example.com/v1) as a variable (Settings > Secrets and variables > Actions > Variables) and pass it: base-url: ${{ vars.MONITORING_BASE_URL }}'
+}
+
 /** Make the first zod issue one sentence that starts with the input's name. */
 function messageOfIssues(error: z.core.$ZodError): string {
   return error.issues
     .map(issue => {
       const name = String(issue.path[0] ?? 'inputs')
       if (issue.code === 'unrecognized_keys') return `unknown input(s): ${issue.keys.join(', ')}`
+      if (issue.message === 'is required' && EMPTY[name]) return `${name} is required${EMPTY[name]}`
       // `check is not valid YAML` reads as if a check were; a spec input is named as an input.
       return (YAML_INPUTS as readonly string[]).includes(name)
         ? `the input \`${name}\` ${issue.message}`
@@ -41,7 +52,7 @@ function messageOfIssues(error: z.core.$ZodError): string {
  * name may hold them); check-id is still read as a list so that `a,b` is
  * "two ids" rather than one id that no check has.
  */
-function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names: string[] } {
+function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names: string[]; byComma?: string } {
   const multi = entryOf(operation).targets === 'several'
   const ids = p['check-id'] === undefined ? [] : parseList(p['check-id'])
   if (!multi && ids.length > 1) throw new InputError(`check-id takes one id for ${operation}, got ${ids.length}`)
@@ -57,7 +68,9 @@ function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names:
     const problem = idProblem(id)
     if (problem) throw new InputError(`check-id holds ${quote(id)}: ${problem}`)
   }
-  return { ids, names }
+  // A list split on commas: a name that holds one was cut (step/failure.ts says so if a part is not found).
+  const byComma = multi && names.length > 1 && name !== undefined && !/[\r\n]/.test(name) ? name.trim() : undefined
+  return { ids, names, byComma }
 }
 
 function buildCheck(p: Parsed, names: string[]): Mapping {
@@ -154,6 +167,7 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     check: buildCheck(p, targets.names),
     checkIds: targets.ids,
     checkNames: targets.names,
+    checkNamesByComma: targets.byComma,
     checksFile: p['checks-file'],
     autoResume: p['auto-resume'],
     prune: p.prune,

@@ -7,6 +7,7 @@
 import { ApiError } from '../api/errors.js'
 import type { Config } from '../config.js'
 import { InputError } from '../inputs/table.js'
+import { quote } from '../parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
@@ -25,7 +26,8 @@ export function messageOf(error: unknown): string {
 /**
  * What the user can do about an error, when the message alone would leave
  * them guessing: an empty key (an unset or withheld secret), a base URL
- * without its version segment.
+ * without its version segment or going past it (`.../v1/checks`), a name
+ * not found in a list of names split on commas (a name that holds one).
  */
 export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config | undefined): string {
   if (error instanceof InputError && error.message.startsWith('api-key is required')) {
@@ -34,15 +36,49 @@ export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config |
       return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot"
     }
     // The runner passes an unset secret as an empty string: say which secret it could be, and where keys come from.
-    return ". It is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: ${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)"
+    // After base-url's own "It is empty: ..." (both unset), say which input this is about.
+    const subject = error.message.includes('base-url is required') ? 'api-key' : 'It'
+    return `. ${subject} is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: \${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)`
   }
   if (error instanceof ApiError && error.status === 404 && config) {
     const base = config.baseUrl.replace(/\/+$/, '')
-    if (!/\/v\d+$/.test(new URL(base).pathname)) {
-      return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`
+    const root = apiRootOf(base)
+    if (root.past) {
+      return `. The base-url ${base} goes past the API root (its path continues after the version segment), and the API answered 404: did you mean ${root.url}?`
+    }
+    if (!root.versioned) {
+      return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${root.url}/v1?`
     }
   }
+  if (error instanceof OperationError && /^no check named /.test(error.message) && config?.checkNamesByComma) {
+    const names = config.checkNames.map(quote)
+    const read =
+      names.length > 6
+        ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`
+        : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+    return `. check-name is a list for this operation: without a line break it splits on commas, so ${quote(config.checkNamesByComma)} was read as the names ${read}. Put names that hold a comma one per line (check-name: |)`
+  }
   return ''
+}
+
+/** The API's resources: a base-url path that reaches one of them went past the root. */
+const RESOURCES = new Set(['checks', 'incidents', 'status-pages'])
+
+/**
+ * The API root a base-url means: up to its version segment (`/v1`) when its path goes on past it
+ * (`.../v1/checks`); else without a resource path (`.../checks`), to which `/v1` is to be added.
+ */
+function apiRootOf(base: string): { url: string; versioned: boolean; past: boolean } {
+  const url = new URL(base)
+  const segments = url.pathname.split('/').filter(Boolean)
+  const version = segments.findIndex(segment => /^v\d+$/.test(segment))
+  if (version >= 0) {
+    const past = version < segments.length - 1
+    return { url: `${url.origin}/${segments.slice(0, version + 1).join('/')}`, versioned: true, past }
+  }
+  const resource = segments.findIndex(segment => RESOURCES.has(segment))
+  const kept = resource >= 0 ? segments.slice(0, resource) : segments
+  return { url: `${url.origin}${kept.map(segment => `/${segment}`).join('')}`, versioned: false, past: false }
 }
 
 /** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */

@@ -77,9 +77,11 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
   }
   if (doc.errors.length > 0) {
-    const { line, message } = yamlSyntaxError(doc.errors, lineCounter)
+    const { line, message } = yamlSyntaxError(doc.errors, lineCounter, text)
     fail(`not valid YAML or JSON (line ${line}): ${message}`, line)
   }
+  // Every unset variable is named at once (as written, with its lines), not one per run.
+  const unset = new Map<string, number[]>()
   fillTemplates(doc, (name, node, marked) => {
     if (OFF_LIMITS.test(name)) {
       fail(
@@ -89,14 +91,14 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     }
     const value = options.env?.[name]
     if (value === undefined) {
-      fail(
-        `line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`,
-        lineOf(node)
-      )
+      const written = marked ? `\${secret:${name}}` : `\${${name}}`
+      unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
+      return ''
     }
     if (marked || SECRET_NAME.test(name)) options.secret?.(value as string)
     return value as string
   })
+  if (unset.size > 0) failUnset(unset, fail)
   let seq: unknown = doc.contents
   if (yaml.isMap(seq)) seq = seq.get('checks', true)
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
@@ -141,6 +143,33 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     }
     return spec
   })
+}
+
+/** The most unset variables one message names; the rest are counted. */
+const MAX_UNSET_NAMED = 20
+
+/** Unset variables (as written, with their lines): one error naming them all, at the first one's line. */
+function failUnset(unset: Map<string, number[]>, fail: (message: string, line?: number) => never): never {
+  const literal = '(write $${ for a literal ${)'
+  const each = [...unset].map(([written, at]) => ({ written, lines: [...new Set(at)] }))
+  const first = each[0].lines[0]
+  if (each.length === 1) {
+    const { written, lines } = each[0]
+    const name = written.replace(/^\$\{(secret:)?|\}$/g, '')
+    const where = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`
+    return fail(`${where}: ${written} names the environment variable ${name}, which is not set ${literal}`, first)
+  }
+  const named = each
+    .slice(0, MAX_UNSET_NAMED)
+    .map(v => `${v.written} (line${v.lines.length > 1 ? 's' : ''} ${v.lines.join(', ')})`)
+  const list =
+    each.length > MAX_UNSET_NAMED
+      ? `${named.join(', ')} and ${each.length - MAX_UNSET_NAMED} more`
+      : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
+  return fail(
+    `${list} name ${each.length} environment variables that are not set; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`,
+    first
+  )
 }
 
 /**
