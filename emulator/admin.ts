@@ -2,7 +2,7 @@
  * Admin endpoints under /__emulator (no auth): GET requests, GET state,
  * POST reset, POST faults (a Fault as JSON), POST latency
  * (`{"POST /checks": 1000}`; 0 removes a route's latency), POST views
- * (`{"createdAt": false, "zonelessTimes": true}`).
+ * (`{"createdAt": false, "zonelessTimes": true, "historyTimes": "started"}`).
  */
 import type * as http from 'node:http'
 import type { Fault } from './faults.js'

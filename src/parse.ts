@@ -4,7 +4,7 @@
  * adds the input's name.
  */
 import yaml from './lazy/yaml.cjs'
-import { Mapping, idProblem, isMapping } from './values.js'
+import { Mapping, idProblem, isMapping, timeOf } from './values.js'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
 export class ValueError extends Error {
@@ -138,7 +138,7 @@ export function parseSince(value: string): { agoMs: number } | { at: number } {
     if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
       throw new ValueError(`names a day that does not exist, got ${quote(value)}`)
     }
-    const at = Date.parse(text)
+    const at = timeOf(text)
     if (Number.isNaN(at)) throw bad()
     return { at }
   }

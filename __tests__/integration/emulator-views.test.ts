@@ -35,6 +35,24 @@ describe('emulator views', () => {
     expect(emulator.views).toEqual({ createdAt: true, zonelessTimes: false })
   })
 
+  it('history times: when the probe started, or whole seconds; the check keeps its time to the millisecond', async () => {
+    const c = emulator.seedCheck({
+      name: 'h',
+      url: 'https://h.example.com/',
+      lastCheckedAt: '2026-11-24T03:30:00.250Z'
+    })
+    emulator.history.set(c.id, [{ status: 'up', responseTime: 1000, checkedAt: '2026-11-24T03:30:00.250Z' }])
+    const shown = async () => (await get(`/checks/${c.id}/history`)).data[0].checkedAt
+    expect(await shown()).toBe('2026-11-24T03:30:00.250Z')
+    expect((await admin('views', { historyTimes: 'started' })).status).toBe(200)
+    expect(await shown()).toBe('2026-11-24T03:29:59.250Z')
+    expect((await admin('views', { historyTimes: 'whole-seconds', zonelessTimes: true })).status).toBe(200)
+    expect(await shown()).toBe('2026-11-24T03:30:00')
+    expect((await get('/checks')).data[0].lastCheckedAt).toBe('2026-11-24T03:30:00.250')
+    expect((await admin('views', { historyTimes: 'later' })).status).toBe(400)
+    expect(emulator.history.get(c.id)?.[0].checkedAt).toBe('2026-11-24T03:30:00.250Z')
+  })
+
   it('a shifted list repeats (or skips) a row at the page boundary; the data is unchanged', async () => {
     for (const n of ['a', 'b', 'c']) emulator.seedCheck({ name: n, url: `https://${n}.example.com/` })
     const names = async () => {

@@ -10,12 +10,13 @@ import type { Increase } from '../../config.js'
 import { ApiError } from '../../api/errors.js'
 import type { MonitoringApi } from '../../api/monitoring.js'
 import { timeOf } from '../../values.js'
-import { str } from '../common.js'
+import { canonical, str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
 import type { Operation, OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
 import { baselineOf, baselineText, increaseText, windowText } from './baseline.js'
-import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, observe, reasonOf } from './judge.js'
+import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, judge, observe, reasonOf } from './judge.js'
+import { oneProbe, seenOf } from './probes.js'
 import { report } from './report.js'
 
 /** A poll timed to the deadline may start this much after it (timers wake late). */
@@ -52,7 +53,7 @@ export const waitForCheck: Operation = async untimed => {
 
   try {
     const { checks: targets } = await targetChecks(ctx)
-    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [] })
+    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [], seen: [] })
     const pending = new Set(targets.map(c => c.id))
     /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
     let cutShort: string | undefined
@@ -87,7 +88,13 @@ export const waitForCheck: Operation = async untimed => {
           // Each result is judged late or not when it is counted: one judged after the deadline never counts.
           const late = () => clock.now() > deadline
           try {
+            const own = seenOf(check.lastCheckedAt, check.responseTime)
             for (const between of await resultsBetween(reads, track, check, needed)) {
+              // A passing entry that is a result already seen, or the check's own (another time for the
+              // same probe), is that result: it counts once. A miss is always judged (it only resets).
+              const entry = seenOf(between.lastCheckedAt, between.responseTime)
+              const again = entry && [...track.seen, ...(own ? [own] : [])].some(r => oneProbe(r, entry))
+              if (again && judge(between, rules, track.baseline).passed) continue
               observe(track, between, rules, needed, late())
             }
           } catch (error) {
@@ -185,7 +192,14 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
   const now = timeOf(check.lastCheckedAt)
   if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
   const history = await api.checkHistory(check.id, since)
+  // A row a shifting page shows twice is one entry: the same id, or without one the same fields and values.
+  const rows = new Set<string>()
+  const once = (entry: HistoryEntry) => {
+    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
+    return !rows.has(key) && Boolean(rows.add(key))
+  }
   return history
+    .filter(once)
     .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
     .filter(({ at }) => at > since && at < now)
     .sort((a, b) => a.at - b.at)

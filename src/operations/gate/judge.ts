@@ -8,6 +8,7 @@ import type { Increase } from '../../config.js'
 import { str } from '../common.js'
 import { timeOf } from '../../values.js'
 import { Baseline, increaseText } from './baseline.js'
+import { Seen, remember, seenOf } from './probes.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -50,7 +51,12 @@ export function judge(check: Check, rules: GateRules, baseline?: Baseline): Verd
   }
   if (rules.freshAfter !== undefined) {
     const at = timeOf(check.lastCheckedAt)
-    if (Number.isNaN(at)) missed.push('never checked')
+    const when = str(check.lastCheckedAt).trim()
+    if (Number.isNaN(at) && when !== '')
+      missed.push(
+        `last checked ${JSON.stringify(when)}, a time in a form the action cannot read: never counted as fresh`
+      )
+    else if (Number.isNaN(at)) missed.push('never checked')
     else if (at <= rules.freshAfter)
       missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
   }
@@ -81,6 +87,8 @@ export interface Track {
   marks: string[]
   /** Response times of the distinct results seen. */
   times: number[]
+  /** The latest results seen, by time: a history entry that is one of them again counts once (probes.ts). */
+  seen: Seen[]
   /** When it passed, in ms after the step started. */
   passedAfterMs?: number
   /** Its baseline, read once at the gate's start (with `baseline`). */
@@ -105,6 +113,7 @@ export function observe(track: Track, check: Check, rules: GateRules, needed: nu
   const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
   const newer = track.seenUpTo === undefined || time > track.seenUpTo
   track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
+  if (newer) remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime))
   let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
