@@ -8,6 +8,7 @@ import type { Increase } from '../../config.js'
 import { str } from '../common.js'
 import { timeOf } from '../../values.js'
 import { Baseline, increaseText } from './baseline.js'
+import type { Budget } from './budget.js'
 import { Seen, remember, seenOf } from './probes.js'
 
 /** Allowance for clock skew between the runner and the service. */
@@ -69,7 +70,7 @@ export function describeCheck(check: Check): string {
   } ms, checked ${str(check.lastCheckedAt) || 'never'}`
 }
 
-export type Outcome = 'passed' | 'timed-out' | 'error'
+export type Outcome = 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
 
 /** One check through the gate. */
 export interface Track {
@@ -93,6 +94,8 @@ export interface Track {
   passedAfterMs?: number
   /** Its baseline, read once at the gate's start (with `baseline`). */
   baseline?: Baseline
+  /** Its error budget, read once at the gate's start (with `slo`). */
+  budget?: Budget
 }
 
 /** What a check that did not pass missed, in words. */
