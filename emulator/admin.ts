@@ -2,18 +2,21 @@
  * Admin endpoints under /__emulator (no auth): GET requests, GET state,
  * POST reset, POST faults (a Fault as JSON), POST latency
  * (`{"POST /checks": 1000}`; 0 removes a route's latency), POST views
- * (`{"createdAt": false, "zonelessTimes": true, "historyTimes": "started"}`).
+ * (`{"createdAt": false, "zonelessTimes": true, "historyTimes": "started"}`),
+ * POST history (a check's past: given entries, or made, see `historyFrom`).
  */
 import type * as http from 'node:http'
 import type { Fault } from './faults.js'
 import { Views, viewsFrom } from './views.js'
 import { Json, send } from './http.js'
 import type { Stored } from './store.js'
+import { historyFrom } from './history.js'
 
 /** What the admin endpoints act on. */
 export interface AdminTarget {
   requests: unknown[]
   checks: Map<string, Stored>
+  history: Map<string, Json[]>
   incidents: Map<string, Stored>
   statusPages: Map<string, Stored>
   latency: Record<string, number>
@@ -60,6 +63,13 @@ export async function admin(
     if (req.method === 'POST' && action === 'views') {
       target.views = viewsFrom(JSON.parse(raw || '{}'), target.views)
       return send(res, { status: 200, body: target.views as unknown as Json })
+    }
+    if (req.method === 'POST' && action === 'history') {
+      const { checkId, entries } = historyFrom(JSON.parse(raw || '{}'), Date.now())
+      if (!target.checks.has(checkId))
+        return send(res, { status: 404, body: { error: { message: `no check ${checkId}` } } })
+      target.history.set(checkId, entries)
+      return send(res, { status: 200, body: { checkId, count: entries.length } })
     }
     if (req.method === 'POST' && action === 'faults') {
       const fault = JSON.parse(raw || '{}') as Fault

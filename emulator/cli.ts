@@ -35,7 +35,7 @@ console.log(`API key(s): ${options.apiKeys.join(', ')}; rate limit ${rate}; prob
 const held = Object.entries(emulator.latency)
 if (held.length > 0) console.log(`Latency: ${held.map(([route, ms]) => `${route} ${ms} ms`).join(', ')}`)
 console.log(
-  'Admin: GET /__emulator/requests, GET /__emulator/state, POST /__emulator/faults, POST /__emulator/latency, POST /__emulator/views, POST /__emulator/reset'
+  'Admin: GET /__emulator/requests, GET /__emulator/state, POST /__emulator/faults, POST /__emulator/latency, POST /__emulator/views, POST /__emulator/history, POST /__emulator/reset'
 )
 const shutdown = () => void emulator.stop().then(() => process.exit(0))
 process.on('SIGINT', shutdown)

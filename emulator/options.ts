@@ -22,7 +22,8 @@ Options (or environment variables):
 
 Durations: a number of seconds (1.5) or a number with ms, s or m (250ms, 1s).
 Admin routes: GET /__emulator/requests, GET /__emulator/state, POST /__emulator/faults,
-POST /__emulator/latency, POST /__emulator/views, POST /__emulator/reset.`
+POST /__emulator/latency, POST /__emulator/views, POST /__emulator/history,
+POST /__emulator/reset.`
 
 export type Parsed =
   { help: true } | { error: string } | { options: EmulatorOptions & { port: number; apiKeys: string[] } }

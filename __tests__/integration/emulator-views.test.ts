@@ -53,6 +53,22 @@ describe('emulator views', () => {
     expect(emulator.history.get(c.id)?.[0].checkedAt).toBe('2026-11-24T03:30:00.250Z')
   })
 
+  it('POST history gives a check a past: the entries given, or made (results, everySeconds, down)', async () => {
+    const c = emulator.seedCheck({ name: 'p', url: 'https://p.example.com/' })
+    const made = await admin('history', { checkId: c.id, results: 5, everySeconds: 60, down: 2 })
+    expect(await made.json()).toEqual({ checkId: c.id, count: 5 })
+    const entries = emulator.history.get(c.id) ?? []
+    expect(entries.map(e => e.status)).toEqual(['down', 'down', 'up', 'up', 'up'])
+    const times = entries.map(e => Date.parse(String(e.checkedAt)))
+    expect(times[0] - times[1]).toBe(60_000) // newest first, a minute apart
+    expect(Date.now() - times[0]).toBeLessThan(65_000)
+    const given = [{ checkedAt: '2026-11-24T03:30:00Z', status: 'up', responseTime: 80 }]
+    expect((await admin('history', { checkId: c.id, entries: given })).status).toBe(200)
+    expect(emulator.history.get(c.id)).toEqual(given)
+    expect((await admin('history', { checkId: 'chk_nope', results: 1 })).status).toBe(404)
+    expect((await admin('history', { checkId: c.id, results: -1 })).status).toBe(400)
+  })
+
   it('a shifted list repeats (or skips) a row at the page boundary; the data is unchanged', async () => {
     for (const n of ['a', 'b', 'c']) emulator.seedCheck({ name: n, url: `https://${n}.example.com/` })
     const names = async () => {

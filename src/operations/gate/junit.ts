@@ -49,7 +49,8 @@ export function junitXml(suite: TestSuite): string {
   for (const c of suite.cases) {
     const open = `    <testcase name="${xmlText(c.name)}" classname="${xmlText(c.classname)}" time="${seconds(c.time)}"`
     if (!c.failure && c.skipped !== undefined) {
-      lines.push(`${open}>`, `      <skipped message="${xmlText(c.skipped)}"/>`, '    </testcase>')
+      // The reason as text: the Jenkins schema the common reporters follow allows no attribute on it.
+      lines.push(`${open}>`, `      <skipped>${xmlText(c.skipped)}</skipped>`, '    </testcase>')
       continue
     }
     if (!c.failure) {
