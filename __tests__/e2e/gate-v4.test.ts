@@ -100,6 +100,29 @@ describe('the error budget through dist/index.js', () => {
     expect(readFileSync(join(cwd, 'gate.xml'), 'utf8')).toContain('<failure type="budget-exhausted"')
   })
 
+  it('SIGINT during a slow (trickling) history read: cut off at once, outcome=error, never a pass', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/', status: 'up', responseTime: 80 })
+    const path = `/checks/${c.id}/history`
+    emulator.inject({ method: 'GET', path, trickle: 'body', trickleIntervalMs: 100, trickleForMs: 20_000 })
+    const r = await runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%' },
+      {
+        onSpawn: child => {
+          const wait = setInterval(() => {
+            if (emulator.count('GET', path) > 0) {
+              clearInterval(wait)
+              child.kill('SIGINT')
+            }
+          }, 20)
+        }
+      }
+    )
+    expect(r.code).toBe(1)
+    expect(r.ms).toBeLessThan(5_000)
+    expect(r.outputs).toMatchObject({ passed: 'false', outcome: 'error', availability: '' })
+    expect(r.stdout).toContain(`::error::GET ${path} was cut off: the job is being cancelled`)
+  })
+
   it('a budget left: the gate polls and passes, with availability and error-budget-remaining', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/', status: 'up', responseTime: 80 })
     await seed(c.id, 2000, 1) // 99.95%: half the budget left
