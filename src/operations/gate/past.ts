@@ -29,16 +29,6 @@ export interface PastRules {
   budget?: { windowMs: number; slo: Slo }
 }
 
-/** What the gate reads before its first poll, in words: `error budget over 30d, baseline over 1h`. */
-export function pastText(rules: PastRules): string {
-  return [
-    rules.budget ? `error budget over ${windowText(rules.budget.windowMs)}` : '',
-    rules.baseline ? `baseline over ${windowText(rules.baseline.windowMs)}` : ''
-  ]
-    .filter(Boolean)
-    .join(', ')
-}
-
 /**
  * Read each check's past and set its baseline and budget. Returns why the
  * gate must stop (the time ran out reading a baseline: the gate closes,
@@ -57,6 +47,8 @@ export async function readPast(ctx: OperationContext, tracks: Track[], rules: Pa
         const { check } = track
         const name = `${str(check.name) || check.id} (${check.id})`
         let history: HistoryEntry[]
+        // A long window takes minutes to read at 100 requests a minute: say what is under way.
+        if (rules.budget) ctx.log.info(`${name}: reading its history back to ${new Date(from).toISOString()}`)
         try {
           history = await api.checkHistory(check.id, from)
         } catch (error) {
