@@ -3,7 +3,9 @@
  * test, so that a gate with `baseline` has a history to read. Either one up
  * result per response time, `everySeconds` apart going back from now
  * (`{"checkId", "responseTimes": [120, 130], "everySeconds": 60, "status": "up"}`),
- * or entries as written (`{"checkId", "entries": [{"checkedAt", "status", "responseTime"}]}`).
+ * or entries as written (`{"checkId", "entries": [{"checkedAt", "status", "responseTime"}]}`),
+ * or `results` made `everySeconds` apart, the newest `down` of them down
+ * (`{"checkId", "results": 43200, "down": 40, "responseTime": 100}`: a past for `slo`).
  * The check's history stays newest first, as the API lists it.
  */
 import { HttpProblem, type Json, isObject } from './http.js'
@@ -32,6 +34,7 @@ export function historyEntries(body: unknown, now: number): { checkId: string; e
       }))
     }
   }
+  if (body.results !== undefined) return { checkId, entries: madeResults(body, now) }
   if (Array.isArray(entries)) {
     for (const entry of entries) {
       if (!isObject(entry) || typeof entry.checkedAt !== 'string' || Number.isNaN(Date.parse(entry.checkedAt))) {
@@ -40,7 +43,26 @@ export function historyEntries(body: unknown, now: number): { checkId: string; e
     }
     return { checkId, entries: entries as Json[] }
   }
-  throw bad('give responseTimes or entries')
+  throw bad('give responseTimes, results or entries')
+}
+
+/** `results` entries `everySeconds` apart ending now, the newest `down` of them down. */
+function madeResults(body: Record<string, unknown>, now: number): Json[] {
+  const whole = (name: string, fallback: number, max: number): number => {
+    const value = body[name] ?? fallback
+    if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max)
+      throw bad(`${name} must be a whole number from 0 to ${max}`)
+    return value as number
+  }
+  const results = whole('results', 0, 200_000)
+  const every = Math.max(1, whole('everySeconds', 60, 86_400))
+  const down = whole('down', 0, results)
+  const responseTime = whole('responseTime', 100, 600_000)
+  return Array.from({ length: results }, (_, i) => ({
+    checkedAt: new Date(now - (i + 1) * every * 1000).toISOString(),
+    status: i < down ? 'down' : 'up',
+    responseTime: i < down ? 30_000 : responseTime
+  }))
 }
 
 /** Add entries to a history, newest first (by checkedAt; entries of one moment keep their order). */

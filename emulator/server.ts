@@ -9,8 +9,9 @@
  *   rate-limit.ts  one fixed window per key, headers on every answer, 429
  *   faults.ts      injected faults (status, delay, drop, after, trickle)
  *   probe.ts       real probing of each check's URL
- *   views.ts       how answers are shown (no createdAt, times without a zone)
- *   admin.ts       /__emulator: requests, state, reset, faults, latency, views
+ *   views.ts       how answers are shown (no createdAt, times without a zone, history times)
+ *   admin.ts       /__emulator: requests, state, reset, faults, latency, views, history
+ *   history.ts     a check's past, given or made (POST /__emulator/history)
  *   cli.ts         `npm run emulator`: flags only
  */
 import * as http from 'node:http'

@@ -44,21 +44,20 @@ export function tables(actionYml: string): { inputs: string; outputs: string } {
 export function compactTables(actionYml: string): { inputs: string; outputs: string } {
   const action = parse(actionYml) as ActionYml
   const readBy = APPLIES_TO as Record<string, string[] | undefined>
-  // A list, not a table: a table is padded to its widest cell.
-  const inputs = Object.entries(action.inputs)
-    .map(([name, i]) => {
-      const notes = [
-        i.required ? 'required' : '',
-        i.default !== undefined ? `default \`${i.default}\`` : '',
-        readBy[name] ? `for ${(readBy[name] ?? []).join(', ')}` : ''
-      ].filter(Boolean)
-      return `\`${name}\`${notes.length ? ` (${notes.join('; ')})` : ''}`
-    })
-    .join(', ')
+  // Lists, not a table (a table is padded to its widest cell), one per set of operations that read them.
+  const groups = new Map<string, string[]>()
+  for (const [name, i] of Object.entries(action.inputs)) {
+    const notes = [i.required ? 'required' : '', i.default !== undefined ? `default \`${i.default}\`` : ''].filter(
+      Boolean
+    )
+    const key = readBy[name] ? (readBy[name] ?? []).join(', ') : 'every operation'
+    groups.set(key, [...(groups.get(key) ?? []), `\`${name}\`${notes.length ? ` (${notes.join('; ')})` : ''}`])
+  }
+  const inputs = [...groups].map(([key, names]) => `- ${key}: ${names.join(', ')}`).join('\n')
   const outputs = `Outputs: ${Object.keys(action.outputs)
     .map(name => `\`${name}\``)
     .join(', ')}.`
-  return { inputs: `Inputs: ${inputs}.`, outputs }
+  return { inputs: `Inputs, by the operations that read them:\n\n${inputs}`, outputs }
 }
 
 /** `text` with each marked block (`<!-- key:start -->` ... `<!-- key:end -->`) replaced. */

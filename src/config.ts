@@ -10,6 +10,13 @@ export type Since = { agoMs: number } | { at: number }
 /** How much slower than its baseline's p95 a result may be: a percentage of it, or milliseconds added. */
 export type Increase = { percent: number } | { ms: number }
 
+/** An availability objective: `scaled / scale` percent, exactly (`99.9%`: 999 / 10). */
+export interface Slo {
+  percent: number
+  scaled: number
+  scale: number
+}
+
 /**
  * `Op` is the type of operation names: inputs.ts hands out a `Config<OperationName>`
  * (the registry's names); operations only read it as a string.
@@ -57,6 +64,10 @@ export interface Config<Op extends string = string> {
   baselineMs?: number
   /** wait-for-check with a baseline: how much above the baseline's p95 a result may be. */
   maxIncrease?: Increase
+  /** wait-for-check: the availability objective whose error budget must not be spent. */
+  slo?: Slo
+  /** wait-for-check with slo: the window before the step's start the objective is measured over. */
+  sloWindowMs: number
   /** check-history: only entries from this moment on. */
   since?: Since
   /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */

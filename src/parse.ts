@@ -4,7 +4,7 @@
  * adds the input's name.
  */
 import yaml from './lazy/yaml.cjs'
-import { Mapping, idProblem, isMapping } from './values.js'
+import { Mapping, idProblem, isMapping, timeOf } from './values.js'
 
 /** A problem with a value; `inputs.ts` prefixes it with the input's name. */
 export class ValueError extends Error {
@@ -14,9 +14,9 @@ export class ValueError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
-/** The largest duration any input accepts: one day. */
+/** The largest duration any input accepts but the windows of the past (`since`, `slo-window`): one day. */
 export const MAX_DURATION_MS = 24 * 3_600_000
 
 /** Show a value in an error message: quoted, one line, at most 60 characters. */
@@ -27,28 +27,56 @@ export function quote(value: string): string {
 
 /**
  * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`; days, `7d`, only where more than a day is allowed), at
+ * most `maxMs`. Returns milliseconds.
  */
-export function parseDuration(value: string): number {
+export function parseDuration(value: string, maxMs = MAX_DURATION_MS): number {
   const text = value.trim()
+  const units = maxMs > MAX_DURATION_MS ? 'ms|s|m|h|d' : 'ms|s|m|h'
   let ms: number
   if (/^\d+(\.\d+)?$/.test(text)) {
     ms = Number(text) * 1000
-  } else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+  } else if (new RegExp(`^(\\d+(\\.\\d+)?(${units}))+$`).test(text)) {
     ms = 0
-    for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-      ms += Number(match[1]) * UNIT_MS[match[2]]
-    }
+    for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) ms += Number(match[1]) * UNIT_MS[match[2]]
   } else {
     const days = /\dd$/i.test(text) ? '; days are not a unit here' : ''
     throw new ValueError(
       `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${days}), got ${quote(value)}`
     )
   }
-  if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
-    throw new ValueError(`must be at most 24h, got ${quote(value)}`)
+  if (!Number.isFinite(ms) || ms > maxMs) {
+    const most = maxMs > MAX_DURATION_MS ? `${maxMs / 86_400_000}d` : `${maxMs / 3_600_000}h`
+    throw new ValueError(`must be at most ${most}, got ${quote(value)}`)
   }
   return Math.round(ms)
+}
+
+/** The longest `slo-window`: a quarter. */
+export const MAX_SLO_WINDOW_MS = 90 * 86_400_000
+
+/** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days; a bare number (seconds) is refused. */
+export function parseSloWindow(value: string): number {
+  if (/^\d+(\.\d+)?$/.test(value.trim()))
+    throw new ValueError(`must be a duration with its unit such as 30d, 7d or 720h, got ${quote(value)}`)
+  return parseDuration(value, MAX_SLO_WINDOW_MS)
+}
+
+/**
+ * `slo`: an objective in percent, in (0, 100), with its sign (`99.9%`, at most 6 decimals), kept exact
+ * (`scaled / scale` percent) so the budget's arithmetic never rounds. A bare number is refused (`0.999`).
+ */
+export function parseSlo(value: string): { percent: number; scaled: number; scale: number } {
+  const text = value.trim()
+  if (/^\d+(\.\d+)?$/.test(text))
+    throw new ValueError(`must be a percentage with its % sign (99.9%), got ${quote(value)}: a bare number is refused`)
+  const m = /^(\d{1,3})(?:\.(\d{1,6}))?[ \t]*%$/.exec(text)
+  if (!m) throw new ValueError(`must be a percentage such as 99.9% or 99.95%, got ${quote(value)}`)
+  const scale = 10 ** (m[2]?.length ?? 0)
+  const scaled = Number(m[1]) * scale + Number(m[2] ?? 0)
+  if (scaled <= 0 || scaled >= 100 * scale)
+    throw new ValueError(`must be above 0% and below 100% (an objective of 100% has no budget), got ${quote(value)}`)
+  return { percent: scaled / scale, scaled, scale }
 }
 
 /** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
@@ -141,19 +169,15 @@ export function parseSince(value: string): { agoMs: number } | { at: number } {
     if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
       throw new ValueError(`names a day that does not exist, got ${quote(value)}`)
     }
-    const at = Date.parse(text)
+    const at = timeOf(text)
     if (Number.isNaN(at)) throw bad()
     return { at }
   }
-  const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text)
   let agoMs: number
-  if (long) agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000)
-  else {
-    try {
-      agoMs = parseDuration(text)
-    } catch {
-      throw bad()
-    }
+  try {
+    agoMs = parseDuration(text, Number.POSITIVE_INFINITY)
+  } catch {
+    throw bad()
   }
   if (agoMs > MAX_SINCE_MS) throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`)
   return { agoMs }

@@ -63,17 +63,55 @@ export function didYouMean(word: string, known: Iterable<string>): string {
   return ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0]}?)`
 }
 
-/** An ISO 8601 date and time without a zone (`2026-11-24T03:30:00`, or with a space): the API means UTC. */
-const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/
+/**
+ * The forms of time the action reads: ISO 8601 / RFC 3339 (`2026-11-24`,
+ * `2026-11-24T03:30`, `...:00`, `...:00.123`, `T`, `t` or a space between date and
+ * time) and the same with slashes (`2026/11/24 03:30:00`); a zone `Z`, `UTC`,
+ * `GMT`, `+02:00`, `+0200` or `+02`, or none.
+ */
+const TIME =
+  /^(\d{4})([-/])(\d{2})\2(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?: ?(?:[Zz]|UTC|GMT|([+-])(\d{2})(?::?(\d{2}))?))?)?$/
+
+/** A time the action could place: ms since the epoch, and how exactly its text gives it (ms). */
+export interface Placed {
+  ms: number
+  /** 1 for milliseconds (or finer), 1000 for whole seconds, 60,000 without seconds, a day for a date alone. */
+  precisionMs: number
+}
 
 /**
- * A time from the service, in ms since the epoch (NaN when it is not a time).
- * One without a zone is UTC, whatever the runner's time zone: `Date.parse`
- * would read it as local time, and a self-hosted runner is often not on UTC.
+ * The one reader of times from the service (and of `since`). A time without
+ * a zone is UTC, whatever the runner's time zone (`Date.parse` would read
+ * most such forms as local time, and a self-hosted runner is often not on
+ * UTC). Any other form (`Nov 24 2026 03:30`, an epoch number, a day that does
+ * not exist, 24:00, a leap second) cannot be placed: undefined, never a guess.
  */
+export function placeTime(value: unknown): Placed | undefined {
+  if (typeof value !== 'string') return undefined
+  const m = TIME.exec(value.trim())
+  if (!m) return undefined
+  const [, y, , mo, d, h = '0', mi = '0', s, fraction, sign, oh = '0', om = '0'] = m
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s ?? '0'].map(Number)
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined
+  const at = new Date(0)
+  at.setUTCFullYear(year, month - 1, day)
+  if (at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return undefined
+  const ms = fraction === undefined ? 0 : Number(fraction.padEnd(3, '0').slice(0, 3))
+  at.setUTCHours(hour, minute, second, ms)
+  if (Number(oh) > 23 || Number(om) > 59) return undefined
+  const offsetMin = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om))
+  const precisionMs =
+    m[5] === undefined
+      ? 86_400_000
+      : s === undefined
+        ? 60_000
+        : fraction === undefined
+          ? 1000
+          : 10 ** Math.max(0, 3 - fraction.length)
+  return { ms: at.getTime() - offsetMin * 60_000, precisionMs }
+}
+
+/** A time from the service, in ms since the epoch; NaN when it cannot be placed (`placeTime`). */
 export function timeOf(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN
-  const text = value.trim()
-  const zoneless = ZONELESS.exec(text)
-  return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text)
+  return placeTime(value)?.ms ?? Number.NaN
 }

@@ -225,6 +225,40 @@ describe('JUnit: a published schema and the parser a reporter reads it with', ()
   })
 })
 
+describe('JUnit of a gate closed by a spent error budget', () => {
+  it('a failure of type budget-exhausted for the spent check, the other skipped: valid, and read back', async () => {
+    const now = Date.now()
+    const history = (down: number) =>
+      Array.from({ length: 100 }, (_, i) => ({
+        checkedAt: new Date(now - (i + 1) * 60_000).toISOString(),
+        status: i < down ? 'down' : 'up',
+        responseTime: 100
+      }))
+    emulator.seedCheck({ id: 'chk_spent', name: HOSTILE[2], url: 'https://s.example.com/', status: 'up' })
+    emulator.seedCheck({ id: 'chk_fine', name: 'fine <b>', url: 'https://f.example.com/', status: 'up' })
+    emulator.history.set('chk_spent', history(3))
+    emulator.history.set('chk_fine', history(0))
+    const file = join(dir, 'reports', 'budget.xml')
+    const r = await step({
+      operation: 'wait-for-check',
+      'check-id': 'chk_spent,chk_fine',
+      slo: '99%',
+      timeout: '30s',
+      'junit-file': file
+    })
+    expect(r.outputs.outcome).toBe('budget-exhausted')
+    const xml = readFileSync(file, 'utf8')
+    expect(await junitSchemaErrors(xml)).toEqual([])
+    const read = readJunit(xml)
+    expect(read).toMatchObject({ tests: 2, failures: 1, errors: 0 })
+    expect(read.cases[0].failure).toMatchObject({ kind: 'failure' })
+    expect(read.cases[0].failure?.message).toMatch(/^error budget spent: availability 97% /)
+    expect(read.cases[1].failure).toBeUndefined()
+    expect(xml).toMatch(/skipped="1"/)
+    expectRendersSafely(r.summary, [HOSTILE[2]])
+  })
+})
+
 describe("GitHub's OpenAPI description", () => {
   it('refuses a known-bad control: an unknown path, a wrong method, an unknown query, a bad body', () => {
     expect(githubRequestProblems({ method: 'GET', path: '/repos/a/b/issue/7/comments', body: '' })).toHaveLength(1)

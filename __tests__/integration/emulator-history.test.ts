@@ -58,7 +58,7 @@ describe('POST /__emulator/history', () => {
     [{ checkId: 'ID', responseTimes: [-1] }, 400, 'responseTimes'],
     [{ checkId: 'ID', responseTimes: [1], everySeconds: 0 }, 400, 'everySeconds'],
     [{ checkId: 'ID', entries: [{ checkedAt: 'yesterday', status: 'up' }] }, 400, 'checkedAt'],
-    [{ checkId: 'ID' }, 400, 'responseTimes or entries']
+    [{ checkId: 'ID' }, 400, 'responseTimes, results or entries']
   ])('refuses %j with a message', async (body, status, words) => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     const answer = await history(JSON.parse(JSON.stringify(body).replace('"ID"', JSON.stringify(c.id))))

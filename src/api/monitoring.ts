@@ -55,6 +55,21 @@ export class MonitoringApi {
     return new MonitoringApi(this.client.withDeadline(deadline, hard))
   }
 
+  /**
+   * The same API whose lists follow up to `pages` pages rather than the usual
+   * 100: for a read bounded otherwise (a history window, under a hard deadline).
+   */
+  withMaxPages(pages: number): MonitoringApi {
+    const client = Object.assign(
+      Object.create(Object.getPrototypeOf(this.client) as object) as ApiClient,
+      this.client,
+      {
+        maxPages: pages
+      }
+    )
+    return new MonitoringApi(client)
+  }
+
   listChecks(): Promise<Check[]> {
     return this.client.list(paths.checks, CheckSchema, 'check')
   }

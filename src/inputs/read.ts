@@ -8,7 +8,7 @@ import { OperationName, entryOf } from '../operations/registry.js'
 import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from '../specs.js'
 import { Mapping, idProblem } from '../values.js'
 import type { Config } from '../config.js'
-import { INPUTS, InputError, Parsed, RawInputs, YAML_INPUTS, schema } from './table.js'
+import { INPUTS, InputError, Parsed, RawInputs, YAML_INPUTS, parseInput, schema } from './table.js'
 
 export { loadParsers } from './table.js'
 
@@ -132,7 +132,24 @@ function requireForOperation(c: Config<OperationName>): void {
       'fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift'
     )
   }
-  if (c.operation === 'wait-for-check') baselinePair(c)
+  if (c.operation === 'wait-for-check') {
+    baselinePair(c)
+    sloPair(c)
+  }
+}
+
+/**
+ * slo-window is read only with slo: a window set without an objective would
+ * measure nothing, in a gate the user thinks checks the budget. (The runner
+ * passes the default, 30d, when it is not set: only another value is caught.)
+ */
+function sloPair(c: Config<OperationName>): void {
+  if (c.sloWindowMs === 0) throw new InputError('slo-window must be longer than 0 (a window such as 30d or 7d)')
+  if (c.slo === undefined && c.sloWindowMs !== parseInput('slo-window', undefined)) {
+    throw new InputError(
+      'slo-window needs slo (an objective such as 99.9%): the window is what the objective is measured over'
+    )
+  }
 }
 
 /**
@@ -189,6 +206,8 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     junitFile: p['junit-file'],
     baselineMs: p.baseline,
     maxIncrease: p['max-response-time-increase'],
+    slo: p.slo,
+    sloWindowMs: p['slo-window'],
     since: p.since,
     incident: buildIncident(p),
     incidentId: p['incident-id'],

@@ -17,6 +17,8 @@ import {
   parseMapping,
   parseMilliseconds,
   parseSince,
+  parseSlo,
+  parseSloWindow,
   parseWholeNumber,
   quote
 } from '../parse.js'
@@ -96,6 +98,8 @@ export const schema = z.strictObject({
   'junit-file': optional(oneLine),
   baseline: optional(parseDuration),
   'max-response-time-increase': optional(parseIncrease),
+  slo: optional(parseSlo),
+  'slo-window': withDefault(parseSloWindow, '30d'),
   since: optional(parseSince),
   incident: yamlMapping,
   'incident-id': optional(anId),

@@ -41,6 +41,8 @@ export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'junit-file': GATE,
   baseline: GATE,
   'max-response-time-increase': GATE,
+  slo: GATE,
+  'slo-window': GATE,
   since: ['check-history'],
   'pr-comment': [...SYNC, ...GATE],
   incident: INCIDENT_WRITES,

@@ -64,10 +64,13 @@ export interface Outputs {
   deleted?: number
   unchanged?: number
   passed?: boolean
-  outcome?: 'passed' | 'timed-out' | 'error'
+  outcome?: 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
   'failed-checks'?: unknown[]
   'response-time-p95'?: string
   'baseline-p95'?: string
+  /** wait-for-check with slo: the first target's availability and error budget left, in percent. */
+  availability?: string
+  'error-budget-remaining'?: string
   uptime?: string
   'comment-url'?: string
   /** sync-checks: the plan (before applying) creates, updates or deletes something. */

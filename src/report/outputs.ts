@@ -24,6 +24,8 @@ export const OUTPUTS = [
   'failed-checks',
   'response-time-p95',
   'baseline-p95',
+  'availability',
+  'error-budget-remaining',
   'uptime',
   'comment-url',
   'drift',

@@ -44,8 +44,9 @@ export function limitOf(p95: number, increase: Increase): number {
   return Number.isFinite(rounded) ? rounded : Math.min(raw, Number.MAX_VALUE)
 }
 
-/** A window's length in words: `24h`, `90m`, `45s`. */
+/** A window's length in words: `30d` (over a day), `24h`, `90m`, `45s`. */
 export function windowText(ms: number): string {
+  if (ms > 86_400_000 && ms % 86_400_000 === 0) return `${ms / 86_400_000}d`
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`
   if (ms % 60_000 === 0) return `${ms / 60_000}m`
   return `${ms / 1000}s`

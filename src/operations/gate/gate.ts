@@ -2,20 +2,24 @@
  * Release gating: poll checks until every one has met the expected status
  * (and response time, and a result fresher than the step's start) in
  * `consecutive-passes` results in a row, or the timeout passes. Outcomes:
- * passed, timed-out (a closed gate fails the step), error (the API, the
- * network or a cancel ended it). Every path reports the failing checks.
+ * passed, timed-out (a closed gate fails the step), budget-exhausted (with
+ * `slo`: a check had spent its error budget, before any poll; closed too),
+ * error (the API, the network or a cancel ended it). Every path reports the
+ * failing checks.
  */
 import type { Check, HistoryEntry } from '../../api/schemas.js'
-import type { Increase } from '../../config.js'
 import { ApiError } from '../../api/errors.js'
 import type { MonitoringApi } from '../../api/monitoring.js'
 import { timeOf } from '../../values.js'
-import { str } from '../common.js'
+import { canonical, str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
-import type { Operation, OperationContext } from '../types.js'
+import type { Operation } from '../types.js'
 import { OperationError } from '../types.js'
-import { baselineOf, baselineText, increaseText, windowText } from './baseline.js'
-import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, observe, reasonOf } from './judge.js'
+import { increaseText, windowText } from './baseline.js'
+import { Budget, budgetText } from './budget.js'
+import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, judge, observe, reasonOf } from './judge.js'
+import { PastRules, readPast } from './past.js'
+import { oneProbe, seenOf } from './probes.js'
 import { report } from './report.js'
 
 /** A poll timed to the deadline may start this much after it (timers wake late). */
@@ -31,6 +35,10 @@ export const waitForCheck: Operation = async untimed => {
     increase: config.baselineMs !== undefined ? config.maxIncrease : undefined
   }
   const windowMs = rules.increase ? config.baselineMs : undefined
+  const past: PastRules = {
+    ...(rules.increase && windowMs !== undefined ? { baseline: { windowMs, increase: rules.increase } } : {}),
+    ...(config.slo ? { budget: { windowMs: config.sloWindowMs, slo: config.slo } } : {})
+  }
   const needed = config.consecutivePasses
   const deadline = untimed.startedAt + config.timeoutMs
   // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
@@ -40,6 +48,9 @@ export const waitForCheck: Operation = async untimed => {
   const hardStop = deadline + config.requestTimeoutMs + 1_000
   const tracks = new Map<string, Track>()
   const conditions = [
+    past.budget
+      ? `an error budget not spent (${past.budget.slo.percent}% over ${windowText(past.budget.windowMs)})`
+      : '',
     `status ${rules.expectedStatus}`,
     rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
     rules.increase && windowMs !== undefined
@@ -52,13 +63,23 @@ export const waitForCheck: Operation = async untimed => {
 
   try {
     const { checks: targets } = await targetChecks(ctx)
-    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [] })
+    for (const check of targets) tracks.set(check.id, { check, streak: 0, marks: [], times: [], seen: [] })
     const pending = new Set(targets.map(c => c.id))
     /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
     let cutShort: string | undefined
     ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
-    if (rules.increase && windowMs !== undefined) {
-      cutShort = await readBaselines({ ...ctx, api: reads }, [...tracks.values()], windowMs, rules.increase)
+    if (past.baseline || past.budget) cutShort = await readPast({ ...ctx, api: reads }, [...tracks.values()], past)
+    const spent = [...tracks.values()].filter(t => t.budget?.spent)
+    if (spent.length > 0) {
+      // Before any poll: a release waits while the budget is spent, however healthy the checks are now.
+      const result = await report(ctx, 'budget-exhausted', [...tracks.values()], round, conditions)
+      const named = spent.map(
+        t => `${str(t.check.name) || t.check.id} (${t.check.id}): ${budgetText(t.budget as Budget)}`
+      )
+      return {
+        ...result,
+        gateClosed: `wait-for-check: the error budget is spent for ${spent.length} of ${tracks.size} check(s); the gate closed before any poll: ${named.join(' | ')}`
+      }
     }
 
     while (cutShort === undefined) {
@@ -87,7 +108,13 @@ export const waitForCheck: Operation = async untimed => {
           // Each result is judged late or not when it is counted: one judged after the deadline never counts.
           const late = () => clock.now() > deadline
           try {
+            const own = seenOf(check.lastCheckedAt, check.responseTime)
             for (const between of await resultsBetween(reads, track, check, needed)) {
+              // A passing entry that is a result already seen, or the check's own (another time for the
+              // same probe), is that result: it counts once. A miss is always judged (it only resets).
+              const entry = seenOf(between.lastCheckedAt, between.responseTime)
+              const again = entry && [...track.seen, ...(own ? [own] : [])].some(r => oneProbe(r, entry))
+              if (again && judge(between, rules, track.baseline).passed) continue
               observe(track, between, rules, needed, late())
             }
           } catch (error) {
@@ -131,47 +158,6 @@ export const waitForCheck: Operation = async untimed => {
 }
 
 /**
- * Each check's baseline, from its history read once before the first poll
- * (every page, or up to the first wholly older than the window when the
- * service lists it newest first: `MonitoringApi.checkHistory`). The read counts against the timeout and never runs past it
- * (`ctx.api` has the hard deadline): no request is sent after the deadline,
- * and one in flight is cut off there. Returns why the gate must stop (the
- * time ran out), or undefined.
- */
-async function readBaselines(
-  ctx: OperationContext,
-  tracks: Track[],
-  windowMs: number,
-  increase: Increase
-): Promise<string | undefined> {
-  const { api } = ctx
-  return ctx.log.group(
-    `Baseline: each check's history in the ${windowText(windowMs)} before the step started`,
-    async () => {
-      for (const track of tracks) {
-        const { check } = track
-        let history: HistoryEntry[]
-        try {
-          history = await api.checkHistory(check.id, ctx.startedAt - windowMs)
-        } catch (error) {
-          if (error instanceof ApiError && error.kind === 'deadline')
-            // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
-            return error.detail.includes('would pass')
-              ? `reading the baseline would have waited past the timeout: ${error.message}`
-              : `the time ran out reading the baseline: ${error.message}`
-          throw error
-        }
-        track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase)
-        const text = `${str(check.name) || check.id} (${check.id}): ${baselineText(track.baseline, increase)}`
-        if (track.baseline.skipped !== undefined) ctx.log.warning(`${text}: its results are judged without it.`)
-        else ctx.log.info(text)
-      }
-      return undefined
-    }
-  )
-}
-
-/**
  * The results the service recorded between the last one seen and `check`'s,
  * oldest first, as checks (its history's status, response time and time).
  * With consecutive passes, a check that flips faster than poll-interval
@@ -185,7 +171,14 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
   const now = timeOf(check.lastCheckedAt)
   if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
   const history = await api.checkHistory(check.id, since)
+  // A row a shifting page shows twice is one entry: the same id, or without one the same fields and values.
+  const rows = new Set<string>()
+  const once = (entry: HistoryEntry) => {
+    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
+    return !rows.has(key) && Boolean(rows.add(key))
+  }
   return history
+    .filter(once)
     .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
     .filter(({ at }) => at > since && at < now)
     .sort((a, b) => a.at - b.at)

@@ -8,6 +8,8 @@ import type { Increase } from '../../config.js'
 import { str } from '../common.js'
 import { timeOf } from '../../values.js'
 import { Baseline, increaseText } from './baseline.js'
+import type { Budget } from './budget.js'
+import { Seen, remember, seenOf } from './probes.js'
 
 /** Allowance for clock skew between the runner and the service. */
 export const FRESHNESS_SKEW_MS = 5_000
@@ -50,7 +52,12 @@ export function judge(check: Check, rules: GateRules, baseline?: Baseline): Verd
   }
   if (rules.freshAfter !== undefined) {
     const at = timeOf(check.lastCheckedAt)
-    if (Number.isNaN(at)) missed.push('never checked')
+    const when = str(check.lastCheckedAt).trim()
+    if (Number.isNaN(at) && when !== '')
+      missed.push(
+        `last checked ${JSON.stringify(when)}, a time in a form the action cannot read: never counted as fresh`
+      )
+    else if (Number.isNaN(at)) missed.push('never checked')
     else if (at <= rules.freshAfter)
       missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
   }
@@ -63,7 +70,7 @@ export function describeCheck(check: Check): string {
   } ms, checked ${str(check.lastCheckedAt) || 'never'}`
 }
 
-export type Outcome = 'passed' | 'timed-out' | 'error'
+export type Outcome = 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
 
 /** One check through the gate. */
 export interface Track {
@@ -81,10 +88,14 @@ export interface Track {
   marks: string[]
   /** Response times of the distinct results seen. */
   times: number[]
+  /** The latest results seen, by time: a history entry that is one of them again counts once (probes.ts). */
+  seen: Seen[]
   /** When it passed, in ms after the step started. */
   passedAfterMs?: number
   /** Its baseline, read once at the gate's start (with `baseline`). */
   baseline?: Baseline
+  /** Its error budget, read once at the gate's start (with `slo`). */
+  budget?: Budget
 }
 
 /** What a check that did not pass missed, in words. */
@@ -105,6 +116,7 @@ export function observe(track: Track, check: Check, rules: GateRules, needed: nu
   const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
   const newer = track.seenUpTo === undefined || time > track.seenUpTo
   track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
+  if (newer) remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime))
   let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }

@@ -9,7 +9,8 @@ import { checkOutputs } from '../check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
 import { Baseline, baselineJson, baselineText, increaseText, windowText } from './baseline.js'
-import type { OperationContext, OperationResult, Outputs, Summary } from '../types.js'
+import { Budget, budgetBar, budgetJson, budgetText } from './budget.js'
+import type { OperationContext, OperationResult, Outputs, Summary, SummaryTable } from '../types.js'
 import type { Increase } from '../../config.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
@@ -28,10 +29,20 @@ export async function report(
   const needed = config.consecutivePasses
   const now = clock.now()
   const failed = tracks.filter(t => t.streak < needed)
-  const reason = (t: Track) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed))
-  // With `baseline`, each check's own baseline goes with it in result and failed-checks.
+  const reason = (t: Track) =>
+    error
+      ? `the gate ended with an error: ${error}`
+      : outcome === 'budget-exhausted'
+        ? budgetReason(t)
+        : reasonOf(t, needed)
+  // With `baseline` and `slo`, each check's own baseline and budget go with it in result and failed-checks.
   const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined
-  const withBaseline = (t: Track) => (compared ? { baseline: baselineJson(t.baseline) } : {})
+  const budgeted = config.slo !== undefined
+  const withBaseline = (t: Track) => ({
+    ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
+    ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {})
+  })
+  const first = tracks[0]?.budget
   const failedChecks = failed.map(t => ({
     id: t.check.id,
     name: t.check.name ?? null,
@@ -42,20 +53,23 @@ export async function report(
     ...withBaseline(t)
   }))
   const outputs: Outputs = {
-    ...checkOutputs((failed[0] ?? tracks[0])?.check),
+    ...checkOutputs((tracks.find(t => t.budget?.spent) ?? failed[0] ?? tracks[0])?.check),
     result: tracks.map(t => ({ ...t.check, ...withBaseline(t) })),
     passed: outcome === 'passed',
     outcome,
     'failed-checks': failedChecks,
     // The first check's, in the order targeted (each one's is in result and failed-checks).
-    ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {})
+    ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {}),
+    ...(budgeted
+      ? { availability: String(first?.availability ?? ''), 'error-budget-remaining': String(first?.remaining ?? '') }
+      : {})
   }
   const elapsedMs = now - ctx.startedAt
   const elapsed = (elapsedMs / 1000).toFixed(1)
   // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
   if (config.junitFile !== undefined) {
     try {
-      await writeJunit(ctx, tracks, elapsedMs, reason, error)
+      await writeJunit(ctx, tracks, elapsedMs, reason, error, outcome)
     } catch (failure) {
       ctx.log.warning(
         `${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`
@@ -65,6 +79,7 @@ export async function report(
   const titles: Record<Outcome, string> = {
     passed: 'Release gate passed',
     'timed-out': 'Release gate closed: the time ran out',
+    'budget-exhausted': 'Release gate closed: the error budget is spent',
     error: 'Release gate ended with an error'
   }
   const summary: Summary = {
@@ -72,8 +87,11 @@ export async function report(
     lines: [
       outcome === 'passed'
         ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
-        : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+        : outcome === 'budget-exhausted'
+          ? `${tracks.filter(t => t.budget?.spent).length} of ${tracks.length} check(s) had spent the error budget: the gate closed before any poll (${elapsed} s).`
+          : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
       ...(error ? [`Error: ${error}`] : []),
+      ...(budgeted ? budgetLines(tracks) : []),
       ...(compared ? baselineLines(tracks, config.baselineMs as number, config.maxIncrease as Increase) : [])
     ],
     tables: [
@@ -116,10 +134,48 @@ export async function report(
           sparkline(t.times),
           ...(compared ? [againstLimit(t)] : [])
         ])
-      }
+      },
+      ...(budgeted ? [budgetTable(tracks)] : [])
     ]
   }
   return { outputs, summary }
+}
+
+/** Why a check did not pass a gate closed by a spent budget: its own budget, or another's. */
+function budgetReason(t: Track): string {
+  return t.budget?.spent
+    ? `error budget spent: ${budgetText(t.budget)}`
+    : "not polled: the gate closed before any poll, as another check's error budget is spent"
+}
+
+/** The error budget's rule, and a line for each check whose budget was not judged (too few results). */
+function budgetLines(tracks: Track[]): string[] {
+  return [
+    "Error budget: each check's results with a status in the window before the step started; availability is the up ones among them, and the budget left is 1 - (1 - availability) / (1 - objective). A check whose budget is spent closes the gate before any poll.",
+    ...tracks
+      .filter(t => t.budget?.skipped !== undefined)
+      .map(t => `${str(t.check.name) || t.check.id}: ${budgetText(t.budget as Budget)} for it.`)
+  ]
+}
+
+/** Each check's availability, objective and budget left (with a bar). */
+function budgetTable(tracks: Track[]): SummaryTable {
+  return {
+    head: ['Check', 'Window', 'Results', 'Up', 'Availability (%)', 'Objective (%)', 'Error budget left'],
+    rows: tracks.map(t => {
+      const b = t.budget
+      if (!b) return [t.check.name ?? t.check.id, '', '', '', 'not read', '', '']
+      return [
+        t.check.name ?? t.check.id,
+        windowText(b.to - b.from),
+        b.results,
+        b.up,
+        b.availability ?? `too few results (${b.results})`,
+        b.objective,
+        b.skipped !== undefined ? 'not judged' : budgetBar(b)
+      ]
+    })
+  }
 }
 
 /** The baseline's rule, and a line for each check whose comparison was skipped (too few results). */
@@ -155,7 +211,8 @@ async function writeJunit(
   tracks: Track[],
   elapsedMs: number,
   reason: (t: Track) => string,
-  error: string | undefined
+  error: string | undefined,
+  outcome: Outcome
 ): Promise<void> {
   const { config } = ctx
   const file = path.resolve(ctx.workspace, config.junitFile as string)
@@ -167,19 +224,26 @@ async function writeJunit(
     time: (t.passedAfterMs ?? elapsedMs) / 1000,
     ...(t.streak >= config.consecutivePasses
       ? {}
-      : {
-          failure: {
-            type: error ? ('error' as const) : ('timed-out' as const),
-            message: safe(reason(t)),
-            details: safe(
-              [
-                describeCheck(t.check),
-                reason(t),
-                ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : [])
-              ].join('\n')
-            )
-          }
-        })
+      : outcome === 'budget-exhausted' && !t.budget?.spent
+        ? { skipped: safe(reason(t)) }
+        : {
+            failure: {
+              type: error
+                ? ('error' as const)
+                : outcome === 'budget-exhausted'
+                  ? ('budget-exhausted' as const)
+                  : ('timed-out' as const),
+              message: safe(reason(t)),
+              details: safe(
+                [
+                  describeCheck(t.check),
+                  reason(t),
+                  ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : []),
+                  ...(t.budget ? [budgetText(t.budget)] : [])
+                ].join('\n')
+              )
+            }
+          })
   }))
   if (cases.length === 0 && error) {
     cases.push({

@@ -1,0 +1,86 @@
+/** The error budget's figures (src/operations/gate/budget.ts) and its inputs (src/parse.ts). */
+import { describe, expect, it } from '@jest/globals'
+import { budgetBar, budgetOf } from '../../src/operations/gate/budget.js'
+import { parseSlo, parseSloWindow } from '../../src/parse.js'
+
+const TO = Date.parse('2026-11-23T08:00:00Z')
+const FROM = TO - 30 * 86_400_000
+const results = (count: number, down: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    status: i < down ? 'DOWN' : i % 2 ? 'up' : 'Up',
+    checkedAt: new Date(TO - (i + 1) * 60_000).toISOString()
+  }))
+
+describe('slo and slo-window', () => {
+  it('slo: a percentage with its sign in (0, 100), kept exact', () => {
+    expect(parseSlo('99.9%')).toEqual({ percent: 99.9, scaled: 999, scale: 10 })
+    expect(parseSlo(' 99.95 % ')).toEqual({ percent: 99.95, scaled: 9995, scale: 100 })
+    expect(parseSlo('50%')).toEqual({ percent: 50, scaled: 50, scale: 1 })
+    for (const bad of ['99.9', '0.999', '100%', '0%', '0.0%', '101%', '-1%', '99.9999999%', '%', 'ninety%', '99,9%'])
+      expect(() => parseSlo(bad)).toThrow()
+  })
+
+  it('slo-window: a duration with its unit, days allowed, at most 90d; a bare number refused', () => {
+    expect(parseSloWindow('30d')).toBe(30 * 86_400_000)
+    expect(parseSloWindow('1d12h')).toBe(36 * 3_600_000)
+    expect(parseSloWindow('720h')).toBe(30 * 86_400_000)
+    expect(parseSloWindow('90d')).toBe(90 * 86_400_000)
+    expect(() => parseSloWindow('91d')).toThrow('must be at most 90d')
+    expect(() => parseSloWindow('30')).toThrow('with its unit')
+    expect(() => parseSloWindow('a month')).toThrow('must be a duration')
+  })
+})
+
+describe('budgetOf', () => {
+  const slo = parseSlo('99.9%')
+
+  it('exact at the edge: 1 down in 1000 at 99.9% is 0% left, spent; none down is 100% left', () => {
+    expect(budgetOf(results(1000, 1), FROM, TO, slo)).toMatchObject({
+      results: 1000,
+      up: 999,
+      availability: 99.9,
+      remaining: 0,
+      spent: true
+    })
+    expect(budgetOf(results(1000, 0), FROM, TO, slo)).toMatchObject({ availability: 100, remaining: 100, spent: false })
+  })
+
+  it('figures cut to 4 decimals, never rounded up: 2 down in 3001 is 99.9333%, 33.35% left', () => {
+    const b = budgetOf(results(3001, 2), FROM, TO, slo)
+    expect(b).toMatchObject({ availability: 99.9333, spent: false })
+    // 1 - (2/3001)/0.001 = 0.33355...; overspent figures are cut toward minus infinity
+    expect(b.remaining).toBe(33.3555)
+    expect(budgetOf(results(3001, 4), FROM, TO, slo).remaining).toBe(-33.289)
+  })
+
+  it('an entry without a status, outside the window or undated is not a result; a repeated row counts once', () => {
+    const entries = [
+      ...results(10, 0),
+      { checkedAt: new Date(TO - 1000).toISOString() }, // no status
+      { status: 'down', checkedAt: new Date(TO).toISOString() }, // at the start: after the window
+      { status: 'down', checkedAt: new Date(FROM - 1).toISOString() }, // before it
+      { status: 'down', checkedAt: 'Nov 22 2026 10:00' } // cannot be placed
+    ]
+    const once = { id: 'h1', status: 'down', checkedAt: new Date(TO - 90_000).toISOString() }
+    expect(budgetOf([...entries, once, once], FROM, TO, slo)).toMatchObject({ results: 11, up: 10 })
+  })
+
+  it('fewer than 5 results: skipped, not spent, no figures', () => {
+    expect(budgetOf(results(4, 4), FROM, TO, slo)).toEqual({
+      from: FROM,
+      to: TO,
+      objective: 99.9,
+      results: 4,
+      up: 0,
+      spent: false,
+      skipped: '4 result(s) with a status in the 30d before the step started (5 needed)'
+    })
+  })
+
+  it('the bar: ten cells of the budget left, at least one while any is left, none when spent', () => {
+    expect(budgetBar(budgetOf(results(2000, 1), FROM, TO, slo))).toBe('█████░░░░░ 50% left')
+    expect(budgetBar(budgetOf(results(1000, 0), FROM, TO, slo))).toBe('██████████ 100% left')
+    expect(budgetBar(budgetOf(results(40_000, 39), FROM, TO, slo))).toBe('█░░░░░░░░░ 2.5% left')
+    expect(budgetBar(budgetOf(results(1000, 2), FROM, TO, slo))).toBe('░░░░░░░░░░ spent (-100% left)')
+  })
+})

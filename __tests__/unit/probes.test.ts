@@ -1,0 +1,39 @@
+/** When two records of a check are one probe (src/operations/gate/probes.ts). */
+import { describe, expect, it } from '@jest/globals'
+import { UNREPORTED_PROBE_MS, oneProbe, seenOf, toleranceOf } from '../../src/operations/gate/probes.js'
+
+const T = '2026-11-25T04:43:11.600Z'
+const seen = (time: string, rt?: unknown) => seenOf(time, rt) as NonNullable<ReturnType<typeof seenOf>>
+
+describe('one probe, two records', () => {
+  it('the history at the probe start (T - its duration) is the check’s result at T', () => {
+    expect(oneProbe(seen(T, 1_000), seen('2026-11-25T04:43:10.600Z', 1_000))).toBe(true)
+    // a millisecond for each time's precision
+    expect(toleranceOf(seen(T, 1_000), seen('2026-11-25T04:43:10.600Z', 1_000))).toBe(1_002)
+  })
+
+  it('whole seconds beside milliseconds: a second of precision either way', () => {
+    expect(oneProbe(seen(T, 5), seen('2026-11-25T04:43:11Z', 5))).toBe(true)
+    expect(oneProbe(seen(T, 5), seen('2026-11-25T04:43:12Z', 5))).toBe(true) // rounded up
+    expect(toleranceOf(seen(T, 5), seen('2026-11-25 04:43:11', 5))).toBe(5 + 1 + 1_000)
+  })
+
+  it('two probes further apart than a duration and the precisions are two', () => {
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:41.600Z', 100))).toBe(false)
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:13Z', 100))).toBe(false)
+  })
+
+  it('without any response time the probe may have lasted up to 30 s: records that close are one (fewer, never more)', () => {
+    expect(UNREPORTED_PROBE_MS).toBe(30_000)
+    expect(oneProbe(seen(T), seen('2026-11-25T04:43:40Z'))).toBe(true)
+    expect(oneProbe(seen(T, null), seen('2026-11-25T04:43:43Z', 'fast'))).toBe(false)
+    // one record reporting its duration is enough
+    expect(oneProbe(seen(T, 200), seen('2026-11-25T04:43:40Z'))).toBe(false)
+  })
+
+  it('a time that cannot be placed is no record; a negative or endless response time is not a duration', () => {
+    expect(seenOf('Nov 25 2026 04:43:11', 10)).toBeUndefined()
+    expect(seenOf(T, -5)).toEqual({ at: Date.parse(T), precisionMs: 1 })
+    expect(seenOf(T, Infinity)).toEqual({ at: Date.parse(T), precisionMs: 1 })
+  })
+})

@@ -1,0 +1,116 @@
+/**
+ * The error budget (`slo`, `slo-window`): each check's history in the window
+ * `[start - slo-window, start)`, read once before the first poll, gives its
+ * availability (up results over results with a status); the budget is the
+ * `1 - slo` share of them that may fail, and what is left of it is
+ * `1 - (1 - availability) / (1 - slo)`. A check whose budget is spent (left
+ * at or below 0) closes the gate before any poll: outcome `budget-exhausted`.
+ */
+import type { HistoryEntry } from '../../api/schemas.js'
+import type { Slo } from '../../config.js'
+import { timeOf } from '../../values.js'
+import { canonical, str } from '../common.js'
+import { windowText } from './baseline.js'
+
+/** Fewer results with a status than this in the window: the budget is not judged (a new check has no past). */
+export const MIN_BUDGET_RESULTS = 5
+
+export interface Budget {
+  /** The window, ms since the epoch: from (included) to (excluded). */
+  from: number
+  to: number
+  objective: number
+  /** Results in the window with a status, and of those the ones up. */
+  results: number
+  up: number
+  /** Percent, cut (never rounded up) to 4 decimals; undefined when skipped. */
+  availability?: number
+  /** Percent of the window's budget left, cut to 4 decimals (negative when overspent); undefined when skipped. */
+  remaining?: number
+  /** Left at or below 0, decided exactly (not from the cut figures). */
+  spent: boolean
+  /** Why the budget is not judged for this check; undefined when it is. */
+  skipped?: string
+}
+
+/** `numerator / denominator` in ten-thousandths, rounded down (toward minus infinity), exactly. */
+function cut(numerator: bigint, denominator: bigint): number {
+  const scaled = numerator * 10_000n
+  let q = scaled / denominator
+  if (scaled % denominator !== 0n && scaled < 0n !== denominator < 0n) q -= 1n
+  return Number(q) / 10_000
+}
+
+/**
+ * The budget of one check from its history: the entries checked in
+ * `[from, to)` that carry a status (undated ones cannot be placed; each
+ * entry once, should a shifting page show a row twice: the same `id`, or
+ * without one the same fields and values). Up is `up` in any case; any other
+ * status (down, degraded, ...) is a failed result.
+ */
+export function budgetOf(entries: HistoryEntry[], from: number, to: number, slo: Slo): Budget {
+  const seen = new Set<string>()
+  let results = 0
+  let up = 0
+  for (const entry of entries) {
+    const at = timeOf(entry.checkedAt)
+    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
+    const status = str(entry.status).trim().toLowerCase()
+    if (!(at >= from && at < to) || status === '' || seen.has(key)) continue
+    seen.add(key)
+    results++
+    if (status === 'up') up++
+  }
+  const base = { from, to, objective: slo.percent, results, up }
+  if (results < MIN_BUDGET_RESULTS) {
+    return {
+      ...base,
+      spent: false,
+      skipped: `${results} result(s) with a status in the ${windowText(to - from)} before the step started (${MIN_BUDGET_RESULTS} needed)`
+    }
+  }
+  // The share that may fail is (100 - slo) / 100 = allowed / whole; left = 1 - (down / results) / (allowed / whole).
+  const whole = BigInt(100 * slo.scale)
+  const allowed = whole - BigInt(slo.scaled)
+  const down = BigInt(results - up)
+  const budget = BigInt(results) * allowed
+  const left = budget - down * whole
+  return {
+    ...base,
+    availability: cut(BigInt(up) * 100n, BigInt(results)),
+    remaining: cut(left * 100n, budget),
+    spent: left <= 0n
+  }
+}
+
+/** Budget left as a bar of 10 cells: `███░░░░░░░ 31.5% left`, `░░░░░░░░░░ spent (-40% left)`. */
+export function budgetBar(b: Budget): string {
+  if (b.remaining === undefined) return ''
+  const full = b.spent ? 0 : Math.min(10, Math.max(1, Math.floor(b.remaining / 10)))
+  return `${'█'.repeat(full)}${'░'.repeat(10 - full)} ${b.spent ? `spent (${b.remaining}% left)` : `${b.remaining}% left`}`
+}
+
+/** One check's budget in words, for the log, the failure and the reports. */
+export function budgetText(b: Budget): string {
+  const window = windowText(b.to - b.from)
+  if (b.skipped !== undefined) return `no error budget: ${b.skipped}; the budget is not judged`
+  return `availability ${b.availability}% (${b.up} of ${b.results} result(s) up) in the ${window} before the step started against an objective of ${b.objective}%: error budget ${
+    b.spent ? `spent (${b.remaining}% left)` : `${b.remaining}% left`
+  }`
+}
+
+/** The budget as outputs carry it (`result`, `failed-checks`): plain JSON, null where unknown. */
+export function budgetJson(b: Budget | undefined): Record<string, unknown> | null {
+  if (!b) return null
+  return {
+    objective: b.objective,
+    availability: b.availability ?? null,
+    remaining: b.remaining ?? null,
+    spent: b.spent,
+    results: b.results,
+    up: b.up,
+    from: new Date(b.from).toISOString(),
+    to: new Date(b.to).toISOString(),
+    ...(b.skipped !== undefined ? { skipped: b.skipped } : {})
+  }
+}

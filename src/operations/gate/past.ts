@@ -1,0 +1,83 @@
+/**
+ * Each check's past, read once before the first poll: its history in the
+ * widest window a rule needs (the baseline's, the error budget's), from which
+ * each rule takes its own window. Every page, or up to the first wholly older
+ * than the window when the service lists it newest first
+ * (`MonitoringApi.checkHistory`). The read counts against the timeout and
+ * never runs past it (`ctx.api` has the hard deadline): no request is sent
+ * after the deadline, and one in flight is cut off there.
+ */
+import { ApiError } from '../../api/errors.js'
+import type { HistoryEntry } from '../../api/schemas.js'
+import type { Increase, Slo } from '../../config.js'
+import { str } from '../common.js'
+import type { OperationContext } from '../types.js'
+import { OperationError } from '../types.js'
+import { baselineOf, baselineText, windowText } from './baseline.js'
+import { budgetOf, budgetText } from './budget.js'
+import type { Track } from './judge.js'
+
+/**
+ * The most pages the error budget's read follows (the usual cap is 100): a
+ * 30-day window of a one-minute check is 43,200 results, 864 pages of 50. The
+ * timeout bounds the read in time; this bounds it should the pages never end.
+ */
+export const BUDGET_MAX_PAGES = 10_000
+
+export interface PastRules {
+  baseline?: { windowMs: number; increase: Increase }
+  budget?: { windowMs: number; slo: Slo }
+}
+
+/**
+ * Read each check's past and set its baseline and budget. Returns why the
+ * gate must stop (the time ran out reading a baseline: the gate closes,
+ * `timed-out`), or undefined. With the error budget, a window that cannot be
+ * read in time is an error (thrown): the budget is never taken as unspent.
+ */
+export async function readPast(ctx: OperationContext, tracks: Track[], rules: PastRules): Promise<string | undefined> {
+  const windowMs = Math.max(rules.baseline?.windowMs ?? 0, rules.budget?.windowMs ?? 0)
+  const from = ctx.startedAt - windowMs
+  const api = rules.budget ? ctx.api.withMaxPages(BUDGET_MAX_PAGES) : ctx.api
+  const what = rules.budget ? `Error budget${rules.baseline ? ' and baseline' : ''}` : 'Baseline'
+  return ctx.log.group(
+    `${what}: each check's history in the ${windowText(windowMs)} before the step started`,
+    async () => {
+      for (const track of tracks) {
+        const { check } = track
+        const name = `${str(check.name) || check.id} (${check.id})`
+        let history: HistoryEntry[]
+        // A long window takes minutes to read at 100 requests a minute: say what is under way.
+        if (rules.budget) ctx.log.info(`${name}: reading its history back to ${new Date(from).toISOString()}`)
+        try {
+          history = await api.checkHistory(check.id, from)
+        } catch (error) {
+          if (!(error instanceof ApiError && error.kind === 'deadline')) throw error
+          if (rules.budget) {
+            throw new OperationError(
+              `the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's 100 a minute: raise timeout (see "The error budget" in docs/operations.md)`
+            )
+          }
+          // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
+          return error.detail.includes('would pass')
+            ? `reading the baseline would have waited past the timeout: ${error.message}`
+            : `the time ran out reading the baseline: ${error.message}`
+        }
+        if (rules.budget) {
+          track.budget = budgetOf(history, ctx.startedAt - rules.budget.windowMs, ctx.startedAt, rules.budget.slo)
+          const text = `${name}: ${budgetText(track.budget)}`
+          if (track.budget.skipped !== undefined) ctx.log.warning(`${text}.`)
+          else ctx.log.info(text)
+        }
+        if (rules.baseline) {
+          const { windowMs: baselineMs, increase } = rules.baseline
+          track.baseline = baselineOf(history, ctx.startedAt - baselineMs, ctx.startedAt, increase)
+          const text = `${name}: ${baselineText(track.baseline, increase)}`
+          if (track.baseline.skipped !== undefined) ctx.log.warning(`${text}: its results are judged without it.`)
+          else ctx.log.info(text)
+        }
+      }
+      return undefined
+    }
+  )
+}
