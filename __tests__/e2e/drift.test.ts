@@ -203,6 +203,32 @@ describe('drift-issue (dist/index.js, a fake GitHub)', () => {
     expect(back.stdout).toContain('drift-issue: drift is back; reopened')
   })
 
+  it('an issue a person edited (a line above the marker, one below) stays the one issue: updated, then closed', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    const first = await step({ 'drift-issue': 'true' })
+    expect(first.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    // A person edits the issue: a line above the marker and one below the plan.
+    const edited = issues()[0]
+    edited.body = `Looking into this, @someone\n\n${edited.body}\n\nNote: the interval was raised by hand.`
+
+    emulator.checks.get(web.id)!.interval = 45
+    const second = await step({ 'drift-issue': 'true' })
+    expect(second.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0].body).toContain('interval: 45 → 60')
+    expect(second.outputs['issue-url']).toBe(edited.html_url)
+
+    // Edited again, then the drift is gone: that same issue is closed.
+    issues()[0].body = `Above\n${issues()[0].body}\nBelow`
+    emulator.checks.get(web.id)!.interval = 60
+    const clean = await step({ 'drift-issue': 'true' })
+    expect(clean.outputs.drift).toBe('false')
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0]).toMatchObject({ state: 'closed', state_reason: 'completed' })
+    expect(clean.outputs['issue-url']).toBe(edited.html_url)
+  })
+
   it('an issue someone else wrote with the marker is never edited; a pull request is not an issue: a new one is opened', async () => {
     emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
     github.seedIssue('acme/shop', { title: 'copied', body: `${marker()}\nby a person` })
