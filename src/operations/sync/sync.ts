@@ -11,7 +11,7 @@ import type { Mapping } from '../../values.js'
 import { convergeChecks, findByName, warnDuplicates } from '../check-targets.js'
 import { keptLine } from '../converge.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
-import { PlanEntry, computePlan, countOf, describeChanges } from './plan.js'
+import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
 
@@ -99,17 +99,19 @@ export const syncChecks: Operation = async ctx => {
   for (const spec of wanted) warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
-  const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
+  const pausedCount = plan.filter(e => e.paused).length
+  const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
     for (const e of plan.map(entry => ctx.redactValue(entry))) {
       // The log has room for whole values (redacted before anything could cut them).
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
-      ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
+      ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
   })
   // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
-  const drifted = config.dryRun && config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined
+  const drift = drifting(plan)
+  const drifted = config.dryRun && config.failOnDrift && drift.length > 0 ? driftMessage(ctx, drift) : undefined
   /** A dry run's drift with another failure: both said, and the step fails as for drift alone. */
   const driftAnd = (problem: string, outputs: Outputs): OperationResult => {
     ctx.log.warning(problem)
