@@ -174,7 +174,10 @@ describe('drift (dist/index.js)', () => {
     expect(applied.stdout).toMatch(/paused\s+web \(chk_[0-9a-f]+\): status: paused in the service/)
 
     // The file saying so ends the drift: status: paused keeps it, status: up resumes it.
-    writeFileSync(join(dir, 'paused.yml'), '- name: web\n  url: https://web.example.com/\n  interval: 60\n  status: paused\n')
+    writeFileSync(
+      join(dir, 'paused.yml'),
+      '- name: web\n  url: https://web.example.com/\n  interval: 60\n  status: paused\n'
+    )
     const stated = await step({ 'fail-on-drift': 'true', 'checks-file': 'paused.yml' })
     expect(stated.code).toBe(0)
     expect(stated.outputs.drift).toBe('false')
