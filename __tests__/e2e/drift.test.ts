@@ -152,6 +152,41 @@ describe('drift (dist/index.js)', () => {
     expect(emulator.count('PUT')).toBe(0)
   })
 
+  it('a check paused in the service that the file states as running is drift: fail-on-drift names it; an apply keeps it paused', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 60, status: 'paused' })
+    const r = await step({ 'fail-on-drift': 'true' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(
+      `::error::sync-checks: drift: 1 check(s) differ from checks-file checks.yml: paused "web" (${web.id}): status: paused in the service`
+    )
+    expect(r.outputs).toMatchObject({ drift: 'true', unchanged: '1', updated: '0' })
+    expect(JSON.parse(r.outputs.result)).toEqual([
+      expect.objectContaining({ action: 'unchanged', name: 'web', id: web.id, paused: true })
+    ])
+    expect(r.summary).toContain('| paused | web |')
+
+    // An apply keeps it paused (a deploy's pause window is never undone by a sync), and says so.
+    const applied = await step({ 'dry-run': 'false' })
+    expect(applied.code).toBe(0)
+    expect(emulator.count('PUT')).toBe(0)
+    expect(emulator.checks.get(web.id)?.status).toBe('paused')
+    expect(applied.outputs).toMatchObject({ drift: 'true', changed: 'false' })
+    expect(applied.stdout).toMatch(/paused\s+web \(chk_[0-9a-f]+\): status: paused in the service/)
+
+    // The file saying so ends the drift: status: paused keeps it, status: up resumes it.
+    writeFileSync(
+      join(dir, 'paused.yml'),
+      '- name: web\n  url: https://web.example.com/\n  interval: 60\n  status: paused\n'
+    )
+    const stated = await step({ 'fail-on-drift': 'true', 'checks-file': 'paused.yml' })
+    expect(stated.code).toBe(0)
+    expect(stated.outputs.drift).toBe('false')
+    writeFileSync(join(dir, 'up.yml'), '- name: web\n  url: https://web.example.com/\n  interval: 60\n  status: up\n')
+    const resumed = await step({ 'dry-run': 'false', 'checks-file': 'up.yml' })
+    expect(resumed.code).toBe(0)
+    expect(emulator.checks.get(web.id)?.status).toBe('up')
+  })
+
   it('fail-on-drift without dry-run is an input error before any request', async () => {
     const r = await step({ 'fail-on-drift': 'true', 'dry-run': 'false' })
     expect(r.code).toBe(1)
@@ -201,6 +236,32 @@ describe('drift-issue (dist/index.js, a fake GitHub)', () => {
     expect(issues()[0]).toMatchObject({ state: 'open' })
     expect(issues()[0].body).toContain('interval: 10 → 60')
     expect(back.stdout).toContain('drift-issue: drift is back; reopened')
+  })
+
+  it('an issue a person edited (a line above the marker, one below) stays the one issue: updated, then closed', async () => {
+    const web = emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
+    const first = await step({ 'drift-issue': 'true' })
+    expect(first.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    // A person edits the issue: a line above the marker and one below the plan.
+    const edited = issues()[0]
+    edited.body = `Looking into this, @someone\n\n${edited.body}\n\nNote: the interval was raised by hand.`
+
+    emulator.checks.get(web.id)!.interval = 45
+    const second = await step({ 'drift-issue': 'true' })
+    expect(second.code).toBe(0)
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0].body).toContain('interval: 45 → 60')
+    expect(second.outputs['issue-url']).toBe(edited.html_url)
+
+    // Edited again, then the drift is gone: that same issue is closed.
+    issues()[0].body = `Above\n${issues()[0].body}\nBelow`
+    emulator.checks.get(web.id)!.interval = 60
+    const clean = await step({ 'drift-issue': 'true' })
+    expect(clean.outputs.drift).toBe('false')
+    expect(issues()).toHaveLength(1)
+    expect(issues()[0]).toMatchObject({ state: 'closed', state_reason: 'completed' })
+    expect(clean.outputs['issue-url']).toBe(edited.html_url)
   })
 
   it('an issue someone else wrote with the marker is never edited; a pull request is not an issue: a new one is opened', async () => {

@@ -2,7 +2,8 @@
  * Lists that shift under the reader (offset paging while others write),
  * through dist/index.js: a row repeated across two page reads is one resource
  * (never deleted or resolved as its own duplicate), and a row skipped by the
- * first look is never deleted as a duplicate of this run's create.
+ * first look is found by the second full read that confirms a miss (v4):
+ * used, never created twice, never deleted.
  */
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -69,22 +70,41 @@ describe('a row repeated across page reads is one resource', () => {
   })
 })
 
-describe('a row the first look skipped is never deleted as a duplicate', () => {
-  it('upsert-check on a service without createdAt keeps the check that was there, and says so', async () => {
+describe('a row the first look skipped is found by the second read: never created twice, never deleted', () => {
+  // v3 kept both (a second "shop" was created and the old one kept, with a warning); v4 confirms a
+  // miss with a second full read before creating, and that read shows the row.
+  it('upsert-check on a service without createdAt uses the check that was there: nothing created or deleted', async () => {
     emulator.seedCheck({ name: 'a', url: site('a') })
     emulator.seedCheck({ name: 'b', url: site('b') })
     // The largest id there is: a run that took "the smallest id" for "the oldest" would delete it.
-    const old = emulator.seedCheck({ id: 'chk_zzzzzzzzzzzz', name: 'shop', url: site('shop') })
-    // The first look (page 1, then page 2) skips one row: it misses "shop" and creates another.
+    const old = emulator.seedCheck({ id: 'chk_zzzzzzzzzzzz', name: 'shop', url: site('shop'), interval: 60 })
+    // The first look (page 1, then page 2) skips one row: it misses "shop".
     emulator.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
-    const r = await step({ operation: 'upsert-check', 'check-name': 'shop', 'check-url': site('shop') })
+    const r = await step({
+      operation: 'upsert-check',
+      'check-name': 'shop',
+      'check-url': site('shop'),
+      'check-interval': '30'
+    })
     expect(r.code).toBe(0)
-    expect(emulator.checks.has(old.id)).toBe(true)
+    expect(emulator.count('POST')).toBe(0)
     expect(emulator.count('DELETE')).toBe(0)
-    const shops = [...emulator.checks.values()].filter(c => c.name === 'shop')
-    expect(shops).toHaveLength(2)
-    expect(r.stdout).toMatch(/::warning::.*cannot prove were created by a concurrent run/)
-    expect(r.stdout).toContain(old.id)
-    expect(emulator.checks.has(r.outputs['check-id'])).toBe(true)
+    expect([...emulator.checks.values()].filter(c => c.name === 'shop')).toHaveLength(1)
+    expect(r.outputs).toMatchObject({ 'check-id': old.id, changed: 'true' })
+    expect(emulator.checks.get(old.id)?.interval).toBe(30)
+    expect(r.stdout).toContain('the next read did (the list shifted while it was read)')
+  })
+
+  it('sync-checks plans an update, not a create, for the row the first read skipped', async () => {
+    emulator.seedCheck({ name: 'a', url: site('a') })
+    emulator.seedCheck({ name: 'b', url: site('b') })
+    const old = emulator.seedCheck({ name: 'shop', url: site('shop'), interval: 60 })
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
+    writeFileSync(join(workspace, 'shop.yml'), `- name: shop\n  url: ${site('shop')}\n  interval: 30\n`)
+    const r = await step({ operation: 'sync-checks', 'checks-file': 'shop.yml' })
+    expect(r.code).toBe(0)
+    expect(r.outputs).toMatchObject({ created: '0', updated: '1' })
+    expect(emulator.count('POST')).toBe(0)
+    expect(emulator.checks.get(old.id)?.interval).toBe(30)
   })
 })

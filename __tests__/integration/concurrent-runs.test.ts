@@ -152,6 +152,113 @@ describe('concurrent runs of the same step end with one resource', () => {
   })
 })
 
+describe('racing creates under faults: a confirmed miss converges to exactly one, every run agreeing (v4)', () => {
+  // Both runs read (twice: the miss is confirmed) before either create lands, so both create.
+  const faults: Array<[string, Record<string, unknown>]> = [
+    ['a create applied, then answered 500', { after: true, status: 500, body: { error: 'internal' } }],
+    ['a create applied, then the connection reset', { after: true, drop: true }]
+  ]
+  const racing = (target: Emulator, count: number, inputs: Record<string, string>) =>
+    Promise.all(
+      Array.from({ length: count }, () => runAction(target, inputs, { timeScale: 1, env: { GITHUB_WORKSPACE: dir } }))
+    )
+
+  for (const [label, fault] of faults) {
+    for (const count of [2, 3]) {
+      it(`upsert-check x${count}, ${label}, no createdAt: one check, every run reports it, none fails`, async () => {
+        for (let trial = 0; trial < TRIALS; trial++) {
+          bare.reset()
+          bare.inject({ method: 'POST', path: '/checks', ...fault })
+          const runs = await racing(bare, count, {
+            operation: 'upsert-check',
+            'check-name': 'shop',
+            'check-url': site,
+            'check-interval': '30'
+          })
+          for (const { core } of runs) expect(core.failed).toBeUndefined()
+          expect(bare.checks.size).toBe(1)
+          const [survivor] = [...bare.checks.values()]
+          expect(runs.map(r => r.core.outputs['check-id'])).toEqual(Array(count).fill(survivor.id))
+          expect(survivor.interval).toBe(30)
+          expect(bare.count('POST')).toBeGreaterThan(1)
+          for (const { core } of runs) expect(core.logs.join('\n')).not.toContain('cannot prove were created')
+        }
+      })
+    }
+  }
+
+  it('sync-checks x2, each create applied then answered 500, no createdAt: one check per name, every plan names it', async () => {
+    writeFileSync(join(dir, 'pair.yml'), `- name: api\n  url: ${site}/api\n- name: web\n  url: ${site}/web\n`)
+    for (let trial = 0; trial < TRIALS; trial++) {
+      bare.reset()
+      bare.inject({ method: 'POST', path: '/checks', after: true, status: 500, times: 2 })
+      const runs = await racing(bare, 2, { operation: 'sync-checks', 'checks-file': 'pair.yml' })
+      for (const { core } of runs) expect(core.failed).toBeUndefined()
+      expect(bare.checks.size).toBe(2)
+      const byName = Object.fromEntries([...bare.checks.values()].map(c => [c.name, c.id]))
+      for (const { core } of runs) {
+        for (const entry of resultOf(core) as Array<{ name: string; id: string }>) {
+          expect(entry.id).toBe(byName[entry.name])
+        }
+      }
+    }
+  })
+
+  it('open-incident x2, a create applied then the connection reset, no createdAt: one unresolved incident', async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      bare.reset()
+      bare.inject({ method: 'POST', path: '/incidents', after: true, drop: true })
+      const runs = await racing(bare, 2, { operation: 'open-incident', 'incident-title': 'Deploy failed' })
+      for (const { core } of runs) expect(core.failed).toBeUndefined()
+      const open = unresolved(bare)
+      expect(open).toHaveLength(1)
+      expect(runs.map(r => r.core.outputs['incident-id'])).toEqual([open[0].id, open[0].id])
+    }
+  })
+
+  it('reads that never agree (ids vanishing from read to read): the create goes ahead, and both checks are kept and named', async () => {
+    const a = bare.seedCheck({ name: 'a', url: `${site}/a` })
+    const b = bare.seedCheck({ name: 'b', url: `${site}/b` })
+    const old = bare.seedCheck({ id: 'chk_zzzzzzzzzzzz', name: 'shop', url: site })
+    // Three reads, each missing "shop" and losing an id the one before showed (checks deleted while read).
+    for (const data of [[a, b], [b], []]) bare.inject({ method: 'GET', path: '/checks', status: 200, body: { data } })
+    const { core } = await runAction(bare, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+    expect(core.failed).toBeUndefined()
+    expect(bare.count('DELETE')).toBe(0)
+    expect(bare.checks.has(old.id)).toBe(true)
+    expect([...bare.checks.values()].filter(c => c.name === 'shop')).toHaveLength(2)
+    const log = core.logs.join('\n')
+    expect(log).toContain('The 3 full reads of the checks did not agree')
+    expect(log).toMatch(/warning: .*cannot prove were created by a concurrent run/)
+    expect(log).toContain(old.id)
+    expect(log).toContain(core.outputs['check-id'])
+  })
+
+  it('a row the first read skipped (a shifted page) is found by the second read: updated, never created twice', async () => {
+    const paged = await startEmulator({ rateLimit: false, pageSize: 2, createdAt: false })
+    try {
+      paged.seedCheck({ name: 'a', url: `${site}/a` })
+      paged.seedCheck({ name: 'b', url: `${site}/b` })
+      const shop = paged.seedCheck({ name: 'shop', url: site, interval: 60 })
+      // The first read's two pages: page 2 starts one row late, so "shop" is never shown.
+      paged.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
+      const { core } = await runAction(paged, {
+        operation: 'upsert-check',
+        'check-name': 'shop',
+        'check-url': site,
+        'check-interval': '30'
+      })
+      expect(core.failed).toBeUndefined()
+      expect(paged.count('POST')).toBe(0)
+      expect([...paged.checks.values()].filter(c => c.name === 'shop')).toHaveLength(1)
+      expect(core.outputs).toMatchObject({ 'check-id': shop.id, changed: 'true' })
+      expect(paged.checks.get(shop.id)?.interval).toBe(30)
+    } finally {
+      await paged.stop()
+    }
+  })
+})
+
 describe('identical checks that existed before the step are never removed: one is used, and the run says so', () => {
   const seedTwins = (fields: Record<string, unknown> = {}) => {
     const old = emulator.seedCheck({ name: 'shop', url: site, createdAt: '2026-01-01T00:00:00Z', ...fields })

@@ -35,8 +35,9 @@ describe('sync-checks', () => {
       changed: 'true'
     })
     expect(names()).toEqual(['app-0', 'app-1', 'app-2', 'app-3', 'app-4'])
-    // one list, one POST per check, one list to look again for checks concurrent runs created
-    expect(emulator.count()).toBe(7)
+    // one list, a second to confirm the misses (v4), one POST per check, one list to look again for
+    // checks concurrent runs created
+    expect(emulator.count()).toBe(8)
     const before = emulator.count()
     const second = await sync({ 'checks-file': f })
     expect(second.core.outputs).toMatchObject({ created: '0', updated: '0', unchanged: '5', changed: 'false' })

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { parseChecksFile } from '../../src/operations/sync/checks-file.js'
-import { computePlan, describeChanges, entryResult, sameEntry } from '../../src/operations/sync/plan.js'
+import {
+  computePlan,
+  describeChanges,
+  drifting,
+  entryResult,
+  sameEntry,
+  shownAction
+} from '../../src/operations/sync/plan.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -214,5 +221,34 @@ describe('a long change is cut around where it differs', () => {
     const obj = shownChange({ headers: { a: 'x'.repeat(90), b: 1 } }, { headers: { a: 'x'.repeat(90), b: 2 } })
     expect(obj).toMatch(/"b":1.* → .*"b":2/)
     expect(shownChange(60, 30)).toBe('60 → 30')
+  })
+})
+
+describe('a check paused in the service whose entry does not state status', () => {
+  const paused = [{ id: 'chk_p', name: 'web', url: 'https://w/', type: 'http', status: 'paused', interval: 60 }]
+
+  it('is kept paused (unchanged, nothing sent) and is drift, shown as paused with what it means', () => {
+    const [entry] = computePlan([{ name: 'web', url: 'https://w/', interval: 60 }], paused, { prune: false })
+    expect(entry).toMatchObject({ action: 'unchanged', paused: true })
+    expect(entry.body).toBeUndefined()
+    expect(shownAction(entry)).toBe('paused')
+    expect(drifting([entry])).toEqual([entry])
+    expect(describeChanges(entry)).toMatch(/^status: paused in the service, not stated in the file/)
+    expect(entryResult(entry)).toMatchObject({ action: 'unchanged', paused: true })
+  })
+
+  it('an update of another field keeps the status it has, and says it is paused', () => {
+    const [entry] = computePlan([{ name: 'web', url: 'https://w/', interval: 30 }], paused, { prune: false })
+    expect(entry).toMatchObject({ action: 'update', fields: ['interval'], paused: true })
+    expect(entry.body?.status).toBe('paused')
+  })
+
+  it('an entry that states status is no such drift: paused stays unchanged, up resumes it', () => {
+    const [kept] = computePlan([{ name: 'web', url: 'https://w/', status: 'paused' }], paused, { prune: false })
+    expect(kept.paused).toBeUndefined()
+    expect(drifting([kept])).toEqual([])
+    const [up] = computePlan([{ name: 'web', url: 'https://w/', status: 'up' }], paused, { prune: false })
+    expect(up).toMatchObject({ action: 'update', fields: ['status'] })
+    expect(up.paused).toBeUndefined()
   })
 })

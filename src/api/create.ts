@@ -3,7 +3,9 @@
  * (5xx, timeout, dropped connection) the collection is listed: an item that
  * `matches` and whose id is not in `before` is the one created. If there is
  * none, the POST is sent again, within the retry budget. (Runs racing on one
- * name are a different matter: operations/converge.ts.)
+ * name are a different matter: operations/converge.ts. There a found create
+ * is marked `recovered`: it may be another run's; after a confirmed miss that
+ * does not matter, since every same-named one was made during the step.)
  */
 import type * as z from 'zod/mini'
 import type { ApiClient } from './client.js'
@@ -64,9 +66,12 @@ export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
         item => !recovery.before.has(item.id) && recovery.matches(item)
       )
       if (found.length > 0) {
-        client.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`)
+        // Racing runs may have created the same meanwhile: which one is ours is unknown. Take the
+        // smallest id, the one convergence after a confirmed miss keeps (operations/converge.ts).
+        const item = found.reduce((a, b) => (b.id < a.id ? b : a))
+        client.log.info(`The ${what} was created despite the failure: ${item.id}`)
         // How long the create took is unknown: at least until the failure.
-        return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started }
+        return { item, recovered: true, tookMs: failedAt - started }
       }
       // A 2xx said it was created: sending it again could only make a second one.
       if (unreadable) throw failure

@@ -3,12 +3,13 @@
  * the plan when the service differs from the checks file, updated in place
  * while it does, reopened when drift comes back, closed with a short comment
  * when the plan is empty again. Found again by a hidden marker (the
- * workflow, the checks file, the API), and only an issue this token wrote
- * counts. Shares the comment's machinery (sticky.ts); never fails the step.
+ * workflow, the checks file, the API) wherever it stands in the body (a
+ * person's edit above or below it keeps it the one issue), and only an issue
+ * this token wrote counts. Shares the comment's machinery (sticky.ts); never fails the step.
  */
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
-import { GitHubError, authorTest, boundedBy, failureOf, markerOf, withinLimit } from './sticky.js'
+import { GitHubError, authorTest, boundedBy, failureOf, holdsMarker, markerOf, withinLimit } from './sticky.js'
 
 /** Pages of the repository's issues looked through for the marker (100 a page, recently updated first). */
 const MAX_PAGES = 10
@@ -62,7 +63,7 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
           request: bounded()
         })
         // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
-        ours.push(...listed.data.filter(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user)))
+        ours.push(...listed.data.filter(i => !i.pull_request && holdsMarker(i.body, marker) && mine(i.user)))
         if (!/rel="next"/.test(listed.headers.link ?? '')) break
       }
       return ours.sort((a, b) => a.number - b.number)

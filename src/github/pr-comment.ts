@@ -8,7 +8,7 @@
  */
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
-import { GitHubError, authorTest, boundedBy, failureOf, markerOf, withinLimit } from './sticky.js'
+import { GitHubError, authorTest, boundedBy, failureOf, holdsMarker, markerOf, withinLimit } from './sticky.js'
 
 export { MARKER_BYTES, markerOf } from './sticky.js'
 
@@ -74,7 +74,7 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
         request: bounded()
       })
       // Only a comment this token wrote: anyone can post a comment that starts with the marker.
-      existing = listed.data.find(comment => comment.body?.startsWith(marker) && mine(comment.user))?.id
+      existing = listed.data.find(comment => holdsMarker(comment.body, marker) && mine(comment.user))?.id
       if (!/rel="next"/.test(listed.headers.link ?? '')) break
     }
     const create = async () =>

@@ -17,6 +17,15 @@ export function markerOf(identity: string[]): string {
   return `<!-- monitoring-action: ${digest} -->`
 }
 
+/**
+ * Does a body hold the marker? Anywhere in it, not only on the first line: a
+ * person may add a line above it (or below) when editing the issue or
+ * comment, and it is still the same one. The marker proves nothing about who
+ * wrote the body (anyone can copy it): authorTest does that.
+ */
+export const holdsMarker = (body: string | null | undefined, marker: string): boolean =>
+  typeof body === 'string' && body.includes(marker)
+
 /** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
 export const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1
 

@@ -186,10 +186,12 @@ export function convergeChecks(
   ctx: OperationContext,
   created: Check[],
   createTookMs: number,
-  recovered: ReadonlySet<string> = new Set()
+  recovered: ReadonlySet<string> = new Set(),
+  confirmed = false
 ): Promise<Array<Converged<Check>>> {
   return convergeCreated(created, {
     recovered,
+    confirmed,
     what: 'check',
     list: () => ctx.api.listChecks(),
     nameOf: c => (typeof c.name === 'string' ? c.name : undefined),

@@ -8,14 +8,23 @@
  * same kind by one total order: the earliest `createdAt` (none: last), then
  * the smallest id. The first is the survivor; every run reports it.
  *
- * A run removes only what it can prove did not exist before the step: its own
- * create (as the create's answer named it), and, when the service gives
- * `createdAt`, a resource created after its own create (the server's clock
- * on both sides). Anything else may be a
- * check that existed all along and that a shifting list hid from the first
- * look: it is kept, and the run says so. A smaller id is not an older
- * resource; without `createdAt` age is unknown. The same id listed twice is
- * one resource, never its own duplicate.
+ * A miss is confirmed before anything is created (confirmMiss): a name the
+ * first full read did not find is looked up by a second full read (a third
+ * when the second lost an id the first had), and created only when the last
+ * two reads agree. After a confirmed miss, every resource of that name and
+ * kind that appears was made during the step by racing runs: convergence
+ * keeps exactly one, the smallest id (an order every run computes alike,
+ * with or without `createdAt`), removes the rest and every run reports it.
+ *
+ * When the reads never agree (the list kept changing while it was read), the
+ * v3 rule stands: a run removes only what it can prove did not exist before
+ * the step: its own create (as the create's answer named it), and, when the
+ * service gives `createdAt`, a resource created after its own create (the
+ * server's clock on both sides). Anything else may be a check that existed
+ * all along and that a shifting list hid from the look: it is kept, and the
+ * run says so, naming both. A smaller id is not an older resource; without
+ * `createdAt` age is unknown. The same id listed twice is one resource,
+ * never its own duplicate.
  */
 import type { Logger } from '../api/types.js'
 import { timeOf } from '../values.js'
@@ -38,6 +47,57 @@ export function bySurvival(a: Ranked, b: Ranked): number {
   const byTime = createdTime(a) - createdTime(b)
   if (byTime !== 0 && !Number.isNaN(byTime)) return byTime
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
+/** Convergence order after a confirmed miss: the smallest id in code-unit order (the contract's rule). */
+export function byId(a: Ranked, b: Ranked): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
+/** Most full reads of a collection before a create (the first look included). */
+const MAX_READS = 3
+
+/**
+ * Do two full reads of a collection agree? Every id the earlier read showed
+ * is in the later one. A row that vanished means something was deleted while
+ * the reads ran, which is what makes an offset page skip a row; ids that only
+ * the later read shows are creates (or a row the earlier read skipped, that
+ * the later one found), which a miss confirmed by name takes into account.
+ */
+export function readsAgree(earlier: readonly Ranked[], later: readonly Ranked[]): boolean {
+  const ids = new Set(later.map(item => item.id))
+  return earlier.every(item => ids.has(item.id))
+}
+
+export interface ConfirmedRead<T> {
+  /** The last full read: plan and create from it. */
+  list: T[]
+  /** Its reads agreed (readsAgree): what it still misses is absent, proven. */
+  agreed: boolean
+  /** Full reads made, the first look included. */
+  reads: number
+}
+
+/**
+ * Confirm a miss: `first` (a full read) did not find some name. Read the
+ * whole collection again; stop when that read finds every name sought
+ * (`found`), or agrees with the read before it; else read once more (at most
+ * three reads in all). A name the last read still misses is absent for sure
+ * when `agreed`; otherwise the reads never agreed and a create is not proof
+ * that same-named ones are racing creates.
+ */
+export async function confirmMiss<T extends Ranked>(
+  first: T[],
+  read: () => Promise<T[]>,
+  found: (list: T[]) => boolean
+): Promise<ConfirmedRead<T>> {
+  let earlier = first
+  for (let reads = 2; ; reads++) {
+    const later = await read()
+    const agreed = readsAgree(earlier, later)
+    if (agreed || found(later) || reads >= MAX_READS) return { list: later, agreed, reads }
+    earlier = later
+  }
 }
 
 /** The items once each: the same id listed twice (a list that shifted between pages) is one resource. */
@@ -96,6 +156,12 @@ export interface ConvergeOptions<T extends Ranked> {
    * shown an older one, so they prove nothing and are never removed.
    */
   recovered?: ReadonlySet<string>
+  /**
+   * The miss was confirmed (confirmMiss agreed): every same-named resource of
+   * the same kind was made during the step by racing runs, so exactly one is
+   * kept, the smallest id, and the others are removed, recovered or not.
+   */
+  confirmed?: boolean
 }
 
 export interface Converged<T> {
@@ -144,12 +210,12 @@ export async function convergeCreated<T extends Ranked>(
       const kind = kindOf(mine)
       const same = all.filter(i => kindOf(i) === kind)
       if (same.length === 0) continue // everything of this kind is gone (removed by hand): keep what we knew
-      const survivor = survivorOf(same)
+      const survivor = options.confirmed ? [...same].sort(byId)[0] : survivorOf(same)
       const removed = [...result[index].removed]
       const kept: T[] = []
       for (const duplicate of same) {
         if (duplicate.id === survivor.id) continue
-        if (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine)) {
+        if (!options.confirmed && (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine))) {
           kept.push(duplicate)
           continue
         }
@@ -178,4 +244,9 @@ export function keptLine(what: string, survivor: Ranked, kept: Ranked[]): string
   if (kept.length === 0) return ''
   const ids = kept.map(k => k.id).join(', ')
   return `Also found ${kept.length} other identical ${what}(s) of this name (${ids}) that this run cannot prove were created by a concurrent run (without createdAt, or created before this run's own, it may have existed before): kept, not removed. ${survivor.id} is used; remove the one you do not want yourself (by id).`
+}
+
+/** Said when the reads before a create never agreed (confirmMiss): the create then proves nothing about same-named ones. */
+export function unagreedLine(what: string, reads: number): string {
+  return `The ${reads} full reads of the ${what}s did not agree (some were removed while they were read, so a page may have skipped a row): the create goes ahead, and a ${what} of the same name found afterwards is kept, not removed, and named.`
 }

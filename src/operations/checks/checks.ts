@@ -16,7 +16,7 @@ import {
   warnDuplicates
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
-import { keptLine } from '../converge.js'
+import { confirmMiss, keptLine, unagreedLine } from '../converge.js'
 import { deleteByPrefix } from './delete-prefix.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -43,11 +43,16 @@ export async function applyChanges(
   return { check: updated, changed: true, fields }
 }
 
+/** How a create after a lookup by name converges: `confirmed` when the reads agreed the name was absent (converge.ts). */
+interface AfterMiss {
+  confirmed: boolean
+}
+
 async function create(
   ctx: OperationContext,
   spec: Mapping,
   existing?: Check[],
-  converge = false
+  converge?: AfterMiss
 ): Promise<OperationResult> {
   const body = withDefaultType(spec)
   const before = existing ?? (await ctx.api.listChecks())
@@ -73,12 +78,14 @@ async function create(
     kept: unproven,
     others
   } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
-    convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []))
+    convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []), converge.confirmed)
   ).then(([converged]) => converged)
   const lines: string[] = []
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
-    const line = `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the first look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`
+    const line = converge.confirmed
+      ? `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was removed.`
+      : `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`
     ctx.log.info(line)
     lines.push(line)
     const fields = differences(body, survivor)
@@ -154,9 +161,25 @@ export const upsertCheck: Operation = async ctx => {
     const { check } = await targetCheck(ctx)
     return update(ctx, check, withDefaultType(spec))
   }
-  const all = await ctx.api.listChecks()
-  const named = findByName(all, String(spec.name))
-  if (!named.check) return create(ctx, spec, all, true)
+  const name = String(spec.name)
+  const first = await ctx.api.listChecks()
+  let named = findByName(first, name)
+  if (!named.check) {
+    // A miss is confirmed by a second full read before anything is created (converge.ts).
+    const read = await confirmMiss(
+      first,
+      () => ctx.api.listChecks(),
+      list => list.some(c => c.name === name)
+    )
+    named = findByName(read.list, name)
+    if (!named.check) {
+      if (!read.agreed) ctx.log.info(unagreedLine('check', read.reads))
+      return create(ctx, spec, read.list, { confirmed: read.agreed })
+    }
+    ctx.log.info(
+      `The first read of the checks did not show ${JSON.stringify(name)}; the next read did (the list shifted while it was read): using ${named.check.id}, nothing created.`
+    )
+  }
   return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named))
 }
 

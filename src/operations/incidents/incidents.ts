@@ -8,7 +8,7 @@ import { type Mapping, closest } from '../../values.js'
 import type { RunContext } from '../../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
-import { convergeCreated, keptLine, settleMs } from '../converge.js'
+import { confirmMiss, convergeCreated, keptLine, settleMs, unagreedLine } from '../converge.js'
 import { RESOLVED, byTitle, isResolved, othersAfterUpdate, resolveAsDuplicate, warnDuplicates } from './titles.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -61,7 +61,15 @@ function withNotes(result: OperationResult, notes: string[]): OperationResult {
   return result
 }
 
-async function create(ctx: OperationContext, existing?: Incident[], converge = false): Promise<OperationResult> {
+/**
+ * `converge` (open-incident after a miss): converge with racing runs;
+ * `confirmed` when the reads agreed the title was absent (converge.ts).
+ */
+async function create(
+  ctx: OperationContext,
+  existing?: Incident[],
+  converge?: { confirmed: boolean }
+): Promise<OperationResult> {
   const body: Mapping = {
     ...ctx.config.incident,
     status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
@@ -88,6 +96,7 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
     const [converged] = await convergeCreated([mine], {
       what: 'incident',
       recovered: new Set(recovered ? [item.id] : []),
+      confirmed: converge.confirmed,
       list: () => ctx.api.listIncidents(),
       nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
       kindOf: () => '',
@@ -107,7 +116,9 @@ async function create(ctx: OperationContext, existing?: Incident[], converge = f
       summary: incidentSummary('Incident opened', [item], notes)
     }
   }
-  const line = `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the first look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
+  const line = converge.confirmed
+    ? `A concurrent run opened an incident of this title at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was resolved as its duplicate.`
+    : `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
   ctx.log.info(line)
   const updated = await apply(ctx, survivor, body, 'Incident opened')
   updated.outputs.changed = true
@@ -167,10 +178,26 @@ async function target(ctx: OperationContext, loose = false): Promise<{ incident?
 export const createIncident: Operation = ctx => create(ctx)
 
 export const openIncident: Operation = async ctx => {
-  const all = await ctx.api.listIncidents()
-  const titled = byTitle(all, str(ctx.config.incident.title))
+  const title = str(ctx.config.incident.title)
+  const first = await ctx.api.listIncidents()
+  let titled = byTitle(first, title)
+  if (!titled.incident) {
+    // A miss is confirmed by a second full read before anything is created (converge.ts).
+    const read = await confirmMiss(
+      first,
+      () => ctx.api.listIncidents(),
+      list => !!byTitle(list, title).incident
+    )
+    titled = byTitle(read.list, title)
+    if (!titled.incident) {
+      if (!read.agreed) ctx.log.info(unagreedLine('incident', read.reads))
+      return create(ctx, read.list, { confirmed: read.agreed })
+    }
+    ctx.log.info(
+      `The first read of the incidents did not show an unresolved ${JSON.stringify(title)}; the next read did (the list shifted while it was read): using ${titled.incident.id}, nothing opened.`
+    )
+  }
   const current = titled.incident
-  if (!current) return create(ctx, all, true)
   const notes = warnDuplicates(ctx, titled)
   const changes: Mapping = {
     ...ctx.config.incident,

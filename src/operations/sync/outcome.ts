@@ -6,7 +6,16 @@
 import { ApiError } from '../../api/errors.js'
 import { isRetryableStatus } from '../../api/retry.js'
 import type { Mapping } from '../../values.js'
-import { PlanEntry, countOf, describeChanges, entryResult, sortedForShow, wholeValues } from './plan.js'
+import {
+  PlanEntry,
+  countOf,
+  describeChanges,
+  drifting,
+  entryResult,
+  shownAction,
+  sortedForShow,
+  wholeValues
+} from './plan.js'
 import { planDifferences } from './plan-file.js'
 import type { OperationContext, Outputs, Summary } from '../types.js'
 
@@ -28,7 +37,7 @@ export function planSummary(ctx: OperationContext, title: string, plan: PlanEntr
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-        rows: shownPlan.map(e => [e.action, e.name, e.id, cell(e), e.outcome])
+        rows: shownPlan.map(e => [shownAction(e), e.name, e.id, cell(e), e.outcome])
       }
     ],
     details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
@@ -75,7 +84,7 @@ export function driftMessage(ctx: OperationContext, changes: PlanEntry[]): strin
     .slice(0, 20)
     .map(
       e =>
-        `${e.action} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`
+        `${shownAction(e)} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`
     )
   const more = shown.length > 20 ? `; and ${shown.length - 20} more (see the summary)` : ''
   return `sync-checks: drift: ${changes.length} check(s) differ from checks-file ${ctx.config.checksFile}: ${listed.join('; ')}${more}. Nothing was sent (dry run). Run the sync to put the file's values back, or change the file to keep the service's.`
@@ -91,8 +100,8 @@ export function planOutputs(plan: PlanEntry[], count: number, applied: boolean):
     unchanged: countOf(plan, 'unchanged'),
     count,
     changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
-    // Drift: the service differed from the file before anything was applied.
-    drift: changes.length > 0,
+    // Drift: the service differed from the file before anything was applied (a check paused outside the file too).
+    drift: drifting(plan).length > 0,
     result: plan.map(entryResult)
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { findByName } from '../check-targets.js'
+import { findByName, isPaused } from '../check-targets.js'
 import { uniqueById } from '../converge.js'
 import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
 
@@ -31,7 +31,23 @@ export interface PlanEntry {
   outcome?: 'applied' | 'failed' | 'not applied'
   /** Why, when the fields do not say: a check that a concurrent run also created. */
   note?: string
+  /**
+   * Paused in the service while its file entry does not state `status`: the
+   * sync keeps it paused (a deploy's pause window is never undone), but its
+   * monitoring is off where the file says it runs, so it is drift.
+   */
+  paused?: boolean
 }
+
+/** What is said of a paused entry (see PlanEntry.paused). */
+export const PAUSED_NOTE =
+  'status: paused in the service, not stated in the file (monitoring is off; a sync keeps it paused: state status: up in the file to resume it, or status: paused to keep it)'
+
+/** The entries that are drift: a create, update or delete, or a check paused where the file does not say so. */
+export const drifting = (plan: PlanEntry[]): PlanEntry[] => plan.filter(e => e.action !== 'unchanged' || e.paused)
+
+/** The action as people read it: an unchanged entry that is paused (see PlanEntry.paused) shows as `paused`. */
+export const shownAction = (e: PlanEntry): string => (e.action === 'unchanged' && e.paused ? 'paused' : e.action)
 
 export interface PlanOptions {
   prune: boolean
@@ -62,10 +78,20 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
     }
     const fields = differences(body, current)
     const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]))
+    // A check paused by hand that the file states as running: kept paused, shown as drift.
+    const paused = !('status' in spec) && isPaused(current) ? { paused: true } : {}
     plan.push(
       fields.length > 0
-        ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body } }
-        : { action: 'unchanged', name, id: current.id, fields: [], changes: {} }
+        ? {
+            action: 'update',
+            name,
+            id: current.id,
+            fields,
+            changes,
+            body: { ...writableOf(current), ...body },
+            ...paused
+          }
+        : { action: 'unchanged', name, id: current.id, fields: [], changes: {}, ...paused }
     )
   }
   if (options.prune) {
@@ -87,8 +113,8 @@ export function countOf(plan: PlanEntry[], action: PlanAction, onlyApplied = fal
 
 /** The order a plan is shown in: what changes first. */
 export function sortedForShow(plan: PlanEntry[]): PlanEntry[] {
-  const order: PlanAction[] = ['create', 'update', 'delete', 'unchanged']
-  return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action))
+  const order = ['create', 'update', 'delete', 'paused', 'unchanged']
+  return [...plan].sort((a, b) => order.indexOf(shownAction(a)) - order.indexOf(shownAction(b)))
 }
 
 /** A value as it is shown in a plan: JSON, cut to `max` characters (see wholeValues for the rest). */
@@ -135,7 +161,8 @@ function describeField(entry: PlanEntry, field: string, max: number): string {
  * whose values are already redacted: redaction comes before any cut.
  */
 export function describeChanges(entry: PlanEntry, max = 80): string {
-  return entry.fields.map(field => describeField(entry, field, max)).join('; ')
+  const fields = entry.fields.map(field => describeField(entry, field, max))
+  return [...fields, ...(entry.paused ? [PAUSED_NOTE] : [])].join('; ')
 }
 
 /**
@@ -163,6 +190,7 @@ export function entryResult(e: PlanEntry): Mapping {
     fields: e.fields,
     changes: e.changes,
     ...(e.note ? { note: e.note } : {}),
+    ...(e.paused ? { paused: true } : {}),
     ...(e.outcome ? { outcome: e.outcome } : {})
   }
 }

@@ -9,9 +9,9 @@ import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
 import { convergeChecks, findByName, warnDuplicates } from '../check-targets.js'
-import { keptLine } from '../converge.js'
+import { confirmMiss, keptLine, unagreedLine } from '../converge.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
-import { PlanEntry, computePlan, countOf, describeChanges } from './plan.js'
+import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
 
@@ -50,13 +50,14 @@ async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check
  * fields differ from the entry gets them. Returns the names that another run
  * created with another URL or type (left alone).
  */
-async function convergeMade(ctx: OperationContext, made: Made[]): Promise<string[]> {
+async function convergeMade(ctx: OperationContext, made: Made[], confirmed: boolean): Promise<string[]> {
   const slowest = Math.max(...made.map(m => m.tookMs))
   const converged = await convergeChecks(
     ctx,
     made.map(m => ({ ...(m.entry.body as Mapping), ...m.item })),
     slowest,
-    new Set(made.filter(m => m.recovered).map(m => m.item.id))
+    new Set(made.filter(m => m.recovered).map(m => m.item.id)),
+    confirmed
   )
   const conflicts: string[] = []
   for (const [index, { entry, item }] of made.entries()) {
@@ -66,13 +67,48 @@ async function convergeMade(ctx: OperationContext, made: Made[]): Promise<string
     if (keptNote) ctx.log.warning(`${entry.name}: ${keptNote}`)
     if (survivor.id === item.id) continue
     entry.id = survivor.id
-    entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`
+    entry.note = confirmed
+      ? `a concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); removed this run's ${item.id}`
+      : `another check of this name and URL was there at the same time (a concurrent run's, or one the look missed): using ${survivor.id}; removed this run's ${item.id}`
     ctx.log.info(`${entry.name}: ${entry.note}`)
     if (differences(entry.body as Mapping, survivor).length > 0) {
       await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...(entry.body as Mapping) })
     }
   }
   return conflicts
+}
+
+/**
+ * The service's checks to plan from. When the first full read misses a name
+ * of the file, the miss is confirmed by another full read (converge.ts,
+ * confirmMiss) before a create is planned: a name a later read shows is
+ * updated, never created twice. `confirmed`: the reads agreed.
+ */
+async function serverChecks(
+  ctx: OperationContext,
+  wanted: Mapping[]
+): Promise<{ server: Check[]; confirmed: boolean }> {
+  const first = await ctx.api.listChecks()
+  const missing = (list: Check[]) => {
+    const have = new Set(list.map(c => c.name))
+    return wanted.map(spec => String(spec.name)).filter(name => !have.has(name))
+  }
+  const missed = missing(first)
+  if (missed.length === 0) return { server: first, confirmed: true }
+  const read = await confirmMiss(
+    first,
+    () => ctx.api.listChecks(),
+    list => missing(list).length === 0
+  )
+  const still = missing(read.list)
+  const found = missed.filter(name => !still.includes(name))
+  if (found.length > 0) {
+    ctx.log.info(
+      `The first read of the checks did not show ${found.map(name => JSON.stringify(name)).join(', ')}; the next read did (the list shifted while it was read): the plan is made from that read.`
+    )
+  }
+  if (!read.agreed && still.length > 0) ctx.log.info(unagreedLine('check', read.reads))
+  return { server: read.list, confirmed: read.agreed }
 }
 
 export const syncChecks: Operation = async ctx => {
@@ -95,21 +131,23 @@ export const syncChecks: Operation = async ctx => {
     config.approvedPlan === undefined
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
-  const server = await ctx.api.listChecks()
+  const { server, confirmed } = await serverChecks(ctx, wanted)
   for (const spec of wanted) warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
-  const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
+  const pausedCount = plan.filter(e => e.paused).length
+  const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
     for (const e of plan.map(entry => ctx.redactValue(entry))) {
       // The log has room for whole values (redacted before anything could cut them).
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
-      ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
+      ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
   })
   // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
-  const drifted = config.dryRun && config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined
+  const drift = drifting(plan)
+  const drifted = config.dryRun && config.failOnDrift && drift.length > 0 ? driftMessage(ctx, drift) : undefined
   /** A dry run's drift with another failure: both said, and the step fails as for drift alone. */
   const driftAnd = (problem: string, outputs: Outputs): OperationResult => {
     ctx.log.warning(problem)
@@ -183,7 +221,7 @@ export const syncChecks: Operation = async ctx => {
   let convergeFailure: unknown
   if (failure === undefined && made.length > 0) {
     try {
-      conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made))
+      conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made, confirmed))
     } catch (error) {
       convergeFailure = error
     }
