@@ -912,19 +912,51 @@ function didYouMean(word, known) {
     const quoted = near.map(n => JSON.stringify(n));
     return ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0]}?)`;
 }
-/** An ISO 8601 date and time without a zone (`2026-11-24T03:30:00`, or with a space): the API means UTC. */
-const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 /**
- * A time from the service, in ms since the epoch (NaN when it is not a time).
- * One without a zone is UTC, whatever the runner's time zone: `Date.parse`
- * would read it as local time, and a self-hosted runner is often not on UTC.
+ * The forms of time the action reads: ISO 8601 / RFC 3339 (`2026-11-24`,
+ * `2026-11-24T03:30`, `...:00`, `...:00.123`, `T`, `t` or a space between date and
+ * time) and the same with slashes (`2026/11/24 03:30:00`); a zone `Z`, `UTC`,
+ * `GMT`, `+02:00`, `+0200` or `+02`, or none.
  */
-function timeOf(value) {
+const TIME = /^(\d{4})([-/])(\d{2})\2(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?: ?(?:[Zz]|UTC|GMT|([+-])(\d{2})(?::?(\d{2}))?))?)?$/;
+/**
+ * The one reader of times from the service (and of `since`). A time without
+ * a zone is UTC, whatever the runner's time zone (`Date.parse` would read
+ * most such forms as local time, and a self-hosted runner is often not on
+ * UTC). Any other form (`Nov 24 2026 03:30`, an epoch number, a day that does
+ * not exist, 24:00, a leap second) cannot be placed: undefined, never a guess.
+ */
+function placeTime(value) {
     if (typeof value !== 'string')
-        return Number.NaN;
-    const text = value.trim();
-    const zoneless = ZONELESS.exec(text);
-    return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text);
+        return undefined;
+    const m = TIME.exec(value.trim());
+    if (!m)
+        return undefined;
+    const [, y, , mo, d, h = '0', mi = '0', s, fraction, sign, oh = '0', om = '0'] = m;
+    const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s ?? '0'].map(Number);
+    if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const at = new Date(0);
+    at.setUTCFullYear(year, month - 1, day);
+    if (at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day)
+        return undefined;
+    const ms = fraction === undefined ? 0 : Number(fraction.padEnd(3, '0').slice(0, 3));
+    at.setUTCHours(hour, minute, second, ms);
+    if (Number(oh) > 23 || Number(om) > 59)
+        return undefined;
+    const offsetMin = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+    const precisionMs = m[5] === undefined
+        ? 86_400_000
+        : s === undefined
+            ? 60_000
+            : fraction === undefined
+                ? 1000
+                : 10 ** Math.max(0, 3 - fraction.length);
+    return { ms: at.getTime() - offsetMin * 60_000, precisionMs };
+}
+/** A time from the service, in ms since the epoch; NaN when it cannot be placed (`placeTime`). */
+function timeOf(value) {
+    return placeTime(value)?.ms ?? Number.NaN;
 }
 
 ;// CONCATENATED MODULE: ./src/parse.ts
@@ -942,8 +974,8 @@ class ValueError extends Error {
         this.name = 'ValueError';
     }
 }
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** The largest duration any input accepts: one day. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The largest duration any input accepts but the windows of the past (`since`, `slo-window`): one day. */
 const MAX_DURATION_MS = 24 * 3_600_000;
 /** Show a value in an error message: quoted, one line, at most 60 characters. */
 function quote(value) {
@@ -952,27 +984,55 @@ function quote(value) {
 }
 /**
  * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`). Returns milliseconds.
+ * (`500ms`, `90s`, `5m`, `1h`, `1m30s`; days, `7d`, only where more than a day is allowed), at
+ * most `maxMs`. Returns milliseconds.
  */
-function parseDuration(value) {
+function parseDuration(value, maxMs = MAX_DURATION_MS) {
     const text = value.trim();
+    const units = maxMs > MAX_DURATION_MS ? 'ms|s|m|h|d' : 'ms|s|m|h';
     let ms;
     if (/^\d+(\.\d+)?$/.test(text)) {
         ms = Number(text) * 1000;
     }
-    else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+    else if (new RegExp(`^(\\d+(\\.\\d+)?(${units}))+$`).test(text)) {
         ms = 0;
-        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+        for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g))
             ms += Number(match[1]) * UNIT_MS[match[2]];
-        }
     }
     else {
-        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s, got ${quote(value)}`);
+        const days = /\dd$/i.test(text) ? '; days are not a unit here' : '';
+        throw new ValueError(`must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${days}), got ${quote(value)}`);
     }
-    if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) {
-        throw new ValueError(`must be at most 24h, got ${quote(value)}`);
+    if (!Number.isFinite(ms) || ms > maxMs) {
+        const most = maxMs > MAX_DURATION_MS ? `${maxMs / 86_400_000}d` : `${maxMs / 3_600_000}h`;
+        throw new ValueError(`must be at most ${most}, got ${quote(value)}`);
     }
     return Math.round(ms);
+}
+/** The longest `slo-window`: a quarter. */
+const MAX_SLO_WINDOW_MS = 90 * 86_400_000;
+/** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days; a bare number (seconds) is refused. */
+function parseSloWindow(value) {
+    if (/^\d+(\.\d+)?$/.test(value.trim()))
+        throw new ValueError(`must be a duration with its unit such as 30d, 7d or 720h, got ${quote(value)}`);
+    return parseDuration(value, MAX_SLO_WINDOW_MS);
+}
+/**
+ * `slo`: an objective in percent, in (0, 100), with its sign (`99.9%`, at most 6 decimals), kept exact
+ * (`scaled / scale` percent) so the budget's arithmetic never rounds. A bare number is refused (`0.999`).
+ */
+function parseSlo(value) {
+    const text = value.trim();
+    if (/^\d+(\.\d+)?$/.test(text))
+        throw new ValueError(`must be a percentage with its % sign (99.9%), got ${quote(value)}: a bare number is refused`);
+    const m = /^(\d{1,3})(?:\.(\d{1,6}))?[ \t]*%$/.exec(text);
+    if (!m)
+        throw new ValueError(`must be a percentage such as 99.9% or 99.95%, got ${quote(value)}`);
+    const scale = 10 ** (m[2]?.length ?? 0);
+    const scaled = Number(m[1]) * scale + Number(m[2] ?? 0);
+    if (scaled <= 0 || scaled >= 100 * scale)
+        throw new ValueError(`must be above 0% and below 100% (an objective of 100% has no budget), got ${quote(value)}`);
+    return { percent: scaled / scale, scaled, scale };
 }
 /** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
 function parseBoolean(value) {
@@ -1060,45 +1120,58 @@ function parseSince(value) {
         if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(m) - 1 || day.getUTCDate() !== Number(d)) {
             throw new ValueError(`names a day that does not exist, got ${quote(value)}`);
         }
-        const at = Date.parse(text);
+        const at = timeOf(text);
         if (Number.isNaN(at))
             throw bad();
         return { at };
     }
-    const long = /^(\d+(?:\.\d+)?)(d|h)$/.exec(text);
     let agoMs;
-    if (long)
-        agoMs = Number(long[1]) * (long[2] === 'd' ? 86_400_000 : 3_600_000);
-    else {
-        try {
-            agoMs = parseDuration(text);
-        }
-        catch {
-            throw bad();
-        }
+    try {
+        agoMs = parseDuration(text, Number.POSITIVE_INFINITY);
+    }
+    catch {
+        throw bad();
     }
     if (agoMs > MAX_SINCE_MS)
         throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`);
     return { agoMs };
 }
+/** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
+const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 'BLOCK_AS_IMPLICIT_KEY'];
 /**
  * The line and message of a YAML syntax error, where the user must look. A
- * line indented deeper than the one above it continues that line's value,
- * and the parser places its "implicit key" errors at the value's start, the
- * line above the fault: point at the line that holds the key, and say why.
+ * tab in a line's indentation is named as such (YAML does not allow one; the
+ * parser often reports something else, or the line above). A line indented
+ * deeper than the one above it continues that line's value, and the parser
+ * places its "implicit key" errors at the value's start, the line above the
+ * fault: point at the line that holds the key, and say why.
  */
-function yamlSyntaxError(errors, lines) {
+function yamlSyntaxError(errors, lines, text = '') {
+    const lineOf = (offset) => lines.linePos(offset).line;
+    const textOf = (line) => text.slice(lines.lineStarts[line - 1] ?? 0, lines.lineStarts[line] ?? text.length);
+    // A document in flow style (JSON) may be indented with tabs: there a tab is only a space.
+    const flow = /^\s*[[{]/.test(text);
+    const tabbed = (line) => !flow && /^[ ]*\t[ \t]*\S/.test(textOf(line));
+    const tab = errors.find(e => e.code === 'TAB_AS_INDENT') ??
+        errors.find(e => TAB_CAUSED.includes(e.code) && [e.pos[0], e.pos[1]].some(pos => tabbed(lineOf(pos))));
+    if (tab) {
+        const line = [tab.pos[0], tab.pos[1]].map(lineOf).find(tabbed) ?? lineOf(tab.pos[0]);
+        return {
+            line,
+            message: 'this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces'
+        };
+    }
     const deeper = errors.find(e => e.code === 'MULTILINE_IMPLICIT_KEY');
     if (deeper) {
-        const above = lines.linePos(deeper.pos[0]).line;
+        const above = lineOf(deeper.pos[0]);
         return {
-            line: lines.linePos(deeper.pos[1]).line,
+            line: lineOf(deeper.pos[1]),
             message: `this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
         };
     }
     const first = errors[0];
     return {
-        line: lines.linePos(first.pos[0]).line,
+        line: lineOf(first.pos[0]),
         message: first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
     };
 }
@@ -1110,7 +1183,7 @@ function parseYaml(text) {
     const lines = new (yaml_default()).LineCounter();
     const doc = yaml_default().parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
     if (doc.errors.length > 0) {
-        const { line, message } = yamlSyntaxError(doc.errors, lines);
+        const { line, message } = yamlSyntaxError(doc.errors, lines, text);
         throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`);
     }
     return doc.toJS({ maxAliasCount: 100 });
@@ -1455,9 +1528,12 @@ async function createResource(client, path, body, schema, what, recovery) {
             }
             const found = (await client.list(path, schema, what)).filter(item => !recovery.before.has(item.id) && recovery.matches(item));
             if (found.length > 0) {
-                client.log.info(`The ${what} was created despite the failure: ${found[found.length - 1].id}`);
+                // Racing runs may have created the same meanwhile: which one is ours is unknown. Take the
+                // smallest id, the one convergence after a confirmed miss keeps (operations/converge.ts).
+                const item = found.reduce((a, b) => (b.id < a.id ? b : a));
+                client.log.info(`The ${what} was created despite the failure: ${item.id}`);
                 // How long the create took is unknown: at least until the failure.
-                return { item: found[found.length - 1], recovered: true, tookMs: failedAt - started };
+                return { item, recovered: true, tookMs: failedAt - started };
             }
             // A 2xx said it was created: sending it again could only make a second one.
             if (unreadable)
@@ -8508,6 +8584,16 @@ class MonitoringApi {
     withDeadline(deadline, hard = false) {
         return new MonitoringApi(this.client.withDeadline(deadline, hard));
     }
+    /**
+     * The same API whose lists follow up to `pages` pages rather than the usual
+     * 100: for a read bounded otherwise (a history window, under a hard deadline).
+     */
+    withMaxPages(pages) {
+        const client = Object.assign(Object.create(Object.getPrototypeOf(this.client)), this.client, {
+            maxPages: pages
+        });
+        return new MonitoringApi(client);
+    }
     listChecks() {
         return this.client.list(paths.checks, CheckSchema, 'check');
     }
@@ -8660,6 +8746,41 @@ function bySurvival(a, b) {
         return byTime;
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
+/** Convergence order after a confirmed miss: the smallest id in code-unit order (the contract's rule). */
+function byId(a, b) {
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+/** Most full reads of a collection before a create (the first look included). */
+const MAX_READS = 3;
+/**
+ * Do two full reads of a collection agree? Every id the earlier read showed
+ * is in the later one. A row that vanished means something was deleted while
+ * the reads ran, which is what makes an offset page skip a row; ids that only
+ * the later read shows are creates (or a row the earlier read skipped, that
+ * the later one found), which a miss confirmed by name takes into account.
+ */
+function readsAgree(earlier, later) {
+    const ids = new Set(later.map(item => item.id));
+    return earlier.every(item => ids.has(item.id));
+}
+/**
+ * Confirm a miss: `first` (a full read) did not find some name. Read the
+ * whole collection again; stop when that read finds every name sought
+ * (`found`), or agrees with the read before it; else read once more (at most
+ * three reads in all). A name the last read still misses is absent for sure
+ * when `agreed`; otherwise the reads never agreed and a create is not proof
+ * that same-named ones are racing creates.
+ */
+async function confirmMiss(first, read, found) {
+    let earlier = first;
+    for (let reads = 2;; reads++) {
+        const later = await read();
+        const agreed = readsAgree(earlier, later);
+        if (agreed || found(later) || reads >= MAX_READS)
+            return { list: later, agreed, reads };
+        earlier = later;
+    }
+}
 /** The items once each: the same id listed twice (a list that shifted between pages) is one resource. */
 function uniqueById(items) {
     const seen = new Set();
@@ -8722,13 +8843,13 @@ async function convergeCreated(created, options) {
             const same = all.filter(i => kindOf(i) === kind);
             if (same.length === 0)
                 continue; // everything of this kind is gone (removed by hand): keep what we knew
-            const survivor = survivorOf(same);
+            const survivor = options.confirmed ? [...same].sort(byId)[0] : survivorOf(same);
             const removed = [...result[index].removed];
             const kept = [];
             for (const duplicate of same) {
                 if (duplicate.id === survivor.id)
                     continue;
-                if (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine)) {
+                if (!options.confirmed && (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine))) {
                     kept.push(duplicate);
                     continue;
                 }
@@ -8757,6 +8878,10 @@ function keptLine(what, survivor, kept) {
         return '';
     const ids = kept.map(k => k.id).join(', ');
     return `Also found ${kept.length} other identical ${what}(s) of this name (${ids}) that this run cannot prove were created by a concurrent run (without createdAt, or created before this run's own, it may have existed before): kept, not removed. ${survivor.id} is used; remove the one you do not want yourself (by id).`;
+}
+/** Said when the reads before a create never agreed (confirmMiss): the create then proves nothing about same-named ones. */
+function unagreedLine(what, reads) {
+    return `The ${reads} full reads of the ${what}s did not agree (some were removed while they were read, so a page may have skipped a row): the create goes ahead, and a ${what} of the same name found afterwards is kept, not removed, and named.`;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/types.ts
@@ -8787,12 +8912,79 @@ async function withKnownOutputs(outputs, fn) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/operations/by-prefix.ts
+/**
+ * A fleet by name prefix (`name-prefix` on pause-check, resume-check,
+ * wait-for-check and delete-check): every check whose name starts with it,
+ * taken from one full list read at the step's start. Nothing matching is an
+ * error naming the prefix and the names nearest to it, before any write.
+ */
+
+
+
+
+
+/**
+ * Every check of `all` whose name starts with `prefix` (case counts), each id
+ * once, in list order; same-named checks are all included. None is an error.
+ */
+function byPrefix(all, prefix) {
+    const matches = uniqueById(all.filter(c => str(c.name).startsWith(prefix)));
+    // Refused here, not only where a path is built: a dry run would list it as a target.
+    for (const check of matches)
+        if (idProblem(check.id))
+            throw new UnsafeIdError(check.id);
+    if (matches.length === 0)
+        throw new OperationError(noMatch(prefix, all));
+    return matches;
+}
+/** "no check name starts with "shpo-" (looked through 3 checks; the nearest names: ...)". */
+function noMatch(prefix, all) {
+    const checks = uniqueById(all);
+    const near = nearestNames(prefix, checks.map(c => str(c.name)));
+    const nearest = near.length > 0
+        ? `; the nearest names: ${near.map(n => JSON.stringify(n)).join(', ')}`
+        : checks.length === 0
+            ? ''
+            : '; no check has a name';
+    return `no check name starts with name-prefix ${JSON.stringify(prefix)} (looked through ${checks.length} checks${nearest}); nothing was changed`;
+}
+/** Prefixes longer than this are not compared (the cost grows with its length times the list's). */
+const MAX_COMPARED = 200;
+/**
+ * The names whose start is nearest to `prefix` (case aside): the fewest edits
+ * from the prefix to the name's first characters (as many as the prefix has,
+ * one fewer or one more), then by name. Always some when there are names.
+ */
+function nearestNames(prefix, names, limit = 3) {
+    const p = prefix.toLowerCase().slice(0, MAX_COMPARED);
+    const scored = [];
+    for (const name of new Set(names.filter(n => n !== ''))) {
+        const n = name.toLowerCase();
+        let best = Number.POSITIVE_INFINITY;
+        for (const length of [p.length - 1, p.length, p.length + 1]) {
+            if (length >= 0)
+                best = Math.min(best, editDistance(p, n.slice(0, length)));
+        }
+        scored.push([name, best]);
+    }
+    return scored
+        .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, limit)
+        .map(([name]) => name);
+}
+/** One line about what a prefix selected, for the log and the summary. */
+function prefixLine(prefix, matches) {
+    return `name-prefix ${JSON.stringify(prefix)} selects ${matches.length} check(s), from one list read at the start.`;
+}
+
 ;// CONCATENATED MODULE: ./src/operations/check-targets.ts
 /**
  * What every check operation shares: finding the targeted checks (by id, or
  * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
+
 
 
 
@@ -8895,11 +9087,12 @@ async function targetCheck(ctx) {
     return { check: named.check, notes: warnDuplicates(ctx, named) };
 }
 /**
- * Every check that check-id and check-name (lists) target; names are looked up
- * with one list. Identical duplicates are warned about.
+ * Every check that check-id and check-name (lists) and name-prefix target;
+ * names and the prefix are looked up in one list read. Identical duplicates
+ * are warned about.
  */
 async function targetChecks(ctx) {
-    const { checkIds, checkNames } = ctx.config;
+    const { checkIds, checkNames, namePrefix } = ctx.config;
     const found = [];
     const notes = [];
     for (const id of checkIds) {
@@ -8908,7 +9101,7 @@ async function targetChecks(ctx) {
             throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`);
         found.push(check);
     }
-    if (checkNames.length > 0) {
+    if (checkNames.length > 0 || namePrefix !== undefined) {
         const all = await ctx.api.listChecks();
         const missing = [];
         const named = [];
@@ -8929,13 +9122,24 @@ async function targetChecks(ctx) {
             notes.push(...warnDuplicates(ctx, one));
             found.push(one.check);
         }
+        if (namePrefix !== undefined)
+            notes.push(prefixNote(ctx, namePrefix, all, found));
     }
     return { checks: uniqueById(found), notes };
 }
+/** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */
+function prefixNote(ctx, prefix, all, found) {
+    const matches = byPrefix(all, prefix);
+    found.push(...matches);
+    const line = prefixLine(prefix, matches);
+    ctx.log.info(line);
+    return line;
+}
 /** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
-function convergeChecks(ctx, created, createTookMs, recovered = new Set()) {
+function convergeChecks(ctx, created, createTookMs, recovered = new Set(), confirmed = false) {
     return convergeCreated(created, {
         recovered,
+        confirmed,
         what: 'check',
         list: () => ctx.api.listChecks(),
         nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
@@ -8949,12 +9153,115 @@ function convergeChecks(ctx, created, createTookMs, recovered = new Set()) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/operations/checks/delete-prefix.ts
+/**
+ * delete-check with name-prefix: every check whose name starts with it, with
+ * the check-id / check-name check if given, resolved from one list read before
+ * any write; more than max-deletions is refused whole; a check already gone
+ * (a 404, a name no check has) is no error.
+ */
+
+
+
+
+
+
+/** How many checks an error message names; the summary's table has them all. */
+const NAMED_IN_MESSAGE = 20;
+const described = (checks) => {
+    const shown = checks.slice(0, NAMED_IN_MESSAGE).map(c => `${c.id} (${JSON.stringify(str(c.name))})`);
+    const more = checks.length - shown.length;
+    return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+};
+/** The targets, in order: the check-id check, the check-name check (and its identical duplicates), the prefix's. */
+async function targets(ctx, prefix) {
+    const { checkIds, checkNames } = ctx.config;
+    const found = [];
+    const notes = [];
+    for (const id of checkIds) {
+        const check = await ctx.api.getCheck(id);
+        if (check)
+            found.push(check);
+        else
+            notes.push(`Check ${id} does not exist: nothing to delete for check-id.`);
+    }
+    const all = await ctx.api.listChecks();
+    for (const name of checkNames) {
+        const named = findByName(all, name);
+        if (named.check)
+            found.push(named.check, ...named.duplicates);
+        else
+            notes.push(`No check named ${JSON.stringify(name)}: nothing to delete for check-name.`);
+    }
+    const matches = byPrefix(all, prefix);
+    found.push(...matches);
+    notes.unshift(prefixLine(prefix, matches));
+    return { checks: uniqueById(found), notes };
+}
+async function deleteByPrefix(ctx) {
+    const { maxDeletions, dryRun } = ctx.config;
+    const prefix = ctx.config.namePrefix;
+    const { checks, notes } = await targets(ctx, prefix);
+    for (const note of notes)
+        ctx.log.info(note);
+    if (checks.length > maxDeletions) {
+        const message = `delete-check refused: ${checks.length} checks are targeted (${described(checks)}), more than max-deletions (${maxDeletions}). Nothing was deleted. If these deletes are meant, raise max-deletions for this run; else make name-prefix narrower (end it with a separator: pr-12- never matches pr-123-web)`;
+        throw new OperationError(message, { changed: false }, checkSummary('delete-check refused', checks, [message]));
+    }
+    if (dryRun) {
+        for (const check of checks)
+            dryRunSkips(ctx, 'DELETE', paths.check(check.id));
+        return {
+            outputs: { ...checkOutputs(checks[0]), changed: true, deleted: checks.length, result: checks },
+            summary: checkSummary(`Checks would be deleted (dry run): ${checks.length}`, checks, notes)
+        };
+    }
+    const deleted = [];
+    const gone = [];
+    for (const [i, check] of checks.entries()) {
+        const known = () => ({
+            ...checkOutputs(checks[0]),
+            changed: deleted.length > 0,
+            deleted: deleted.length,
+            result: deleted
+        });
+        const stop = (why) => {
+            const left = checks.slice(i);
+            const message = `${why} (deleted: ${deleted.length > 0 ? described(deleted) : 'none'}; not deleted: ${described(left)})`;
+            throw new OperationError(message, known(), checkSummary('delete-check stopped half-way', deleted, [message]));
+        };
+        if (ctx.signal.aborted)
+            stop('delete-check was cancelled');
+        try {
+            if (await ctx.api.deleteCheck(check.id))
+                deleted.push(check);
+            else
+                gone.push(check);
+        }
+        catch (error) {
+            stop(error instanceof Error ? error.message : String(error));
+        }
+    }
+    const lines = [
+        ...notes,
+        deleted.length > 0 ? `Deleted ${deleted.length}: ${described(deleted)}.` : 'Nothing was deleted.',
+        ...(gone.length > 0 ? [`Already gone (deleted meanwhile): ${described(gone)}.`] : [])
+    ];
+    ctx.log.info(lines.slice(notes.length).join(' '));
+    return {
+        outputs: { ...checkOutputs(checks[0]), changed: deleted.length > 0, deleted: deleted.length, result: checks },
+        summary: checkSummary(deleted.length > 0 ? `Checks deleted: ${deleted.length}` : 'Checks already gone', checks, lines)
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/operations/checks/checks.ts
 /**
  * Check operations: create, get, list, update, upsert, delete. Each returns
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
- * is in pause.ts, history in history.ts, targeting in check-targets.ts.
+ * is in pause.ts, history in history.ts, targeting in check-targets.ts, a
+ * delete by name-prefix in delete-prefix.ts.
  */
+
 
 
 
@@ -8978,7 +9285,7 @@ async function applyChanges(ctx, current, changes) {
     const updated = await withKnownOutputs(checkOutputs(current), () => ctx.api.updateCheck(current.id, body));
     return { check: updated, changed: true, fields };
 }
-async function create(ctx, spec, existing, converge = false) {
+async function create(ctx, spec, existing, converge) {
     const body = withDefaultType(spec);
     const before = existing ?? (await ctx.api.listChecks());
     if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
@@ -8997,11 +9304,13 @@ async function create(ctx, spec, existing, converge = false) {
     }
     // Ours as created: the fields sent, with what the server answered over them.
     const mine = { ...body, ...item };
-    const { survivor, removed, kept: unproven, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []))).then(([converged]) => converged);
+    const { survivor, removed, kept: unproven, others } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () => convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []), converge.confirmed)).then(([converged]) => converged);
     const lines = [];
     let kept = survivor;
     if (survivor.id !== item.id) {
-        const line = `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the first look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`;
+        const line = converge.confirmed
+            ? `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was removed.`
+            : `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`;
         ctx.log.info(line);
         lines.push(line);
         const fields = differences(body, survivor);
@@ -9063,13 +9372,25 @@ const upsertCheck = async (ctx) => {
         const { check } = await targetCheck(ctx);
         return update(ctx, check, withDefaultType(spec));
     }
-    const all = await ctx.api.listChecks();
-    const named = findByName(all, String(spec.name));
-    if (!named.check)
-        return create(ctx, spec, all, true);
+    const name = String(spec.name);
+    const first = await ctx.api.listChecks();
+    let named = findByName(first, name);
+    if (!named.check) {
+        // A miss is confirmed by a second full read before anything is created (converge.ts).
+        const read = await confirmMiss(first, () => ctx.api.listChecks(), list => list.some(c => c.name === name));
+        named = findByName(read.list, name);
+        if (!named.check) {
+            if (!read.agreed)
+                ctx.log.info(unagreedLine('check', read.reads));
+            return create(ctx, spec, read.list, { confirmed: read.agreed });
+        }
+        ctx.log.info(`The first read of the checks did not show ${JSON.stringify(name)}; the next read did (the list shifted while it was read): using ${named.check.id}, nothing created.`);
+    }
     return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named));
 };
 const deleteCheck = async (ctx) => {
+    if (ctx.config.namePrefix !== undefined)
+        return deleteByPrefix(ctx);
     const { checkIds, checkNames } = ctx.config;
     let target;
     let duplicates = [];
@@ -9416,8 +9737,10 @@ function limitOf(p95, increase) {
     // Near the largest number the hundredths (or the sum) overflow: the limit is held to a finite one.
     return Number.isFinite(rounded) ? rounded : Math.min(raw, Number.MAX_VALUE);
 }
-/** A window's length in words: `24h`, `90m`, `45s`. */
+/** A window's length in words: `30d` (over a day), `24h`, `90m`, `45s`. */
 function windowText(ms) {
+    if (ms > 86_400_000 && ms % 86_400_000 === 0)
+        return `${ms / 86_400_000}d`;
     if (ms % 3_600_000 === 0)
         return `${ms / 3_600_000}h`;
     if (ms % 60_000 === 0)
@@ -9485,7 +9808,145 @@ function baselineJson(b) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/operations/gate/budget.ts
+
+
+
+/** Fewer results with a status than this in the window: the budget is not judged (a new check has no past). */
+const MIN_BUDGET_RESULTS = 5;
+/** `numerator / denominator` in ten-thousandths, rounded down (toward minus infinity), exactly. */
+function cut(numerator, denominator) {
+    const scaled = numerator * 10000n;
+    let q = scaled / denominator;
+    if (scaled % denominator !== 0n && scaled < 0n !== denominator < 0n)
+        q -= 1n;
+    return Number(q) / 10_000;
+}
+/**
+ * The budget of one check from its history: the entries checked in
+ * `[from, to)` that carry a status (undated ones cannot be placed; each
+ * entry once, should a shifting page show a row twice: the same `id`, or
+ * without one the same fields and values). Up is `up` in any case; any other
+ * status (down, degraded, ...) is a failed result.
+ */
+function budgetOf(entries, from, to, slo) {
+    const seen = new Set();
+    let results = 0;
+    let up = 0;
+    for (const entry of entries) {
+        const at = timeOf(entry.checkedAt);
+        const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry);
+        const status = str(entry.status).trim().toLowerCase();
+        if (!(at >= from && at < to) || status === '' || seen.has(key))
+            continue;
+        seen.add(key);
+        results++;
+        if (status === 'up')
+            up++;
+    }
+    const base = { from, to, objective: slo.percent, results, up };
+    if (results < MIN_BUDGET_RESULTS) {
+        return {
+            ...base,
+            spent: false,
+            skipped: `${results} result(s) with a status in the ${windowText(to - from)} before the step started (${MIN_BUDGET_RESULTS} needed)`
+        };
+    }
+    // The share that may fail is (100 - slo) / 100 = allowed / whole; left = 1 - (down / results) / (allowed / whole).
+    const whole = BigInt(100 * slo.scale);
+    const allowed = whole - BigInt(slo.scaled);
+    const down = BigInt(results - up);
+    const budget = BigInt(results) * allowed;
+    const left = budget - down * whole;
+    return {
+        ...base,
+        availability: cut(BigInt(up) * 100n, BigInt(results)),
+        remaining: cut(left * 100n, budget),
+        spent: left <= 0n
+    };
+}
+/** Budget left as a bar of 10 cells: `███░░░░░░░ 31.5% left`, `░░░░░░░░░░ spent (-40% left)`. */
+function budgetBar(b) {
+    if (b.remaining === undefined)
+        return '';
+    const full = b.spent ? 0 : Math.min(10, Math.max(1, Math.floor(b.remaining / 10)));
+    return `${'█'.repeat(full)}${'░'.repeat(10 - full)} ${b.spent ? `spent (${b.remaining}% left)` : `${b.remaining}% left`}`;
+}
+/** One check's budget in words, for the log, the failure and the reports. */
+function budgetText(b) {
+    const window = windowText(b.to - b.from);
+    if (b.skipped !== undefined)
+        return `no error budget: ${b.skipped}; the budget is not judged`;
+    return `availability ${b.availability}% (${b.up} of ${b.results} result(s) up) in the ${window} before the step started against an objective of ${b.objective}%: error budget ${b.spent ? `spent (${b.remaining}% left)` : `${b.remaining}% left`}`;
+}
+/** The budget as outputs carry it (`result`, `failed-checks`): plain JSON, null where unknown. */
+function budgetJson(b) {
+    if (!b)
+        return null;
+    return {
+        objective: b.objective,
+        availability: b.availability ?? null,
+        remaining: b.remaining ?? null,
+        spent: b.spent,
+        results: b.results,
+        up: b.up,
+        from: new Date(b.from).toISOString(),
+        to: new Date(b.to).toISOString(),
+        ...(b.skipped !== undefined ? { skipped: b.skipped } : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/gate/probes.ts
+/**
+ * One probe, two records: the check says when its last probe happened
+ * (`lastCheckedAt`) and its history says it again (`checkedAt`), and the two
+ * may differ by the probe's duration (one records the start, the other the
+ * end) or by precision (whole seconds beside milliseconds). Such a pair is
+ * one result and counts once toward `consecutive-passes`; when the action
+ * cannot tell two records apart, it counts them as one (fewer, never more).
+ */
+
+/**
+ * How long a probe is taken to have lasted when neither record reports a
+ * response time: the common longest probe (a request timeout of 30 s).
+ */
+const UNREPORTED_PROBE_MS = 30_000;
+/** A record's time, its precision and its probe's duration; undefined when its time cannot be placed. */
+function seenOf(time, responseTime) {
+    const placed = placeTime(time);
+    if (!placed)
+        return undefined;
+    const rt = typeof responseTime === 'number' && Number.isFinite(responseTime) && responseTime >= 0 ? responseTime : undefined;
+    return { at: placed.ms, precisionMs: placed.precisionMs, ...(rt !== undefined ? { durationMs: rt } : {}) };
+}
+/**
+ * How far apart two records of one probe can be: the probe's duration (the
+ * larger response time either reports; none reported: `UNREPORTED_PROBE_MS`)
+ * plus the precision of each time (a whole second each way for whole-second
+ * times, a millisecond for milliseconds).
+ */
+function toleranceOf(a, b) {
+    const durations = [a.durationMs, b.durationMs].filter((d) => d !== undefined);
+    const duration = durations.length > 0 ? Math.max(...durations) : UNREPORTED_PROBE_MS;
+    return duration + a.precisionMs + b.precisionMs;
+}
+/** Whether two records cannot be told apart as two probes: their times are within `toleranceOf` each other. */
+function oneProbe(a, b) {
+    return Math.abs(a.at - b.at) <= toleranceOf(a, b);
+}
+/** The results of one check kept to tell a record seen again from a new one: the latest few. */
+const KEPT = 10;
+/** Remember a result seen (the latest `KEPT`). */
+function remember(list, seen) {
+    if (!seen)
+        return;
+    list.push(seen);
+    if (list.length > KEPT)
+        list.splice(0, list.length - KEPT);
+}
+
 ;// CONCATENATED MODULE: ./src/operations/gate/judge.ts
+
 
 
 
@@ -9517,7 +9978,10 @@ function judge(check, rules, baseline) {
     }
     if (rules.freshAfter !== undefined) {
         const at = timeOf(check.lastCheckedAt);
-        if (Number.isNaN(at))
+        const when = str(check.lastCheckedAt).trim();
+        if (Number.isNaN(at) && when !== '')
+            missed.push(`last checked ${JSON.stringify(when)}, a time in a form the action cannot read: never counted as fresh`);
+        else if (Number.isNaN(at))
             missed.push('never checked');
         else if (at <= rules.freshAfter)
             missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`);
@@ -9545,6 +10009,8 @@ function observe(track, check, rules, needed, late) {
     const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
     const newer = track.seenUpTo === undefined || time > track.seenUpTo;
     track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time);
+    if (newer)
+        remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime));
     let verdict = judge(check, rules, track.baseline);
     // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
     if (verdict.passed && late)
@@ -9566,6 +10032,82 @@ function observe(track, check, rules, needed, late) {
     return track.streak >= needed ? 'passed' : 'met the condition';
 }
 
+;// CONCATENATED MODULE: ./src/operations/gate/past.ts
+/**
+ * Each check's past, read once before the first poll: its history in the
+ * widest window a rule needs (the baseline's, the error budget's), from which
+ * each rule takes its own window. Every page, or up to the first wholly older
+ * than the window when the service lists it newest first
+ * (`MonitoringApi.checkHistory`). The read counts against the timeout and
+ * never runs past it (`ctx.api` has the hard deadline): no request is sent
+ * after the deadline, and one in flight is cut off there.
+ */
+
+
+
+
+
+/**
+ * The most pages the error budget's read follows (the usual cap is 100): a
+ * 30-day window of a one-minute check is 43,200 results, 864 pages of 50. The
+ * timeout bounds the read in time; this bounds it should the pages never end.
+ */
+const BUDGET_MAX_PAGES = 10_000;
+/**
+ * Read each check's past and set its baseline and budget. Returns why the
+ * gate must stop (the time ran out reading a baseline: the gate closes,
+ * `timed-out`), or undefined. With the error budget, a window that cannot be
+ * read in time is an error (thrown): the budget is never taken as unspent.
+ */
+async function readPast(ctx, tracks, rules) {
+    const windowMs = Math.max(rules.baseline?.windowMs ?? 0, rules.budget?.windowMs ?? 0);
+    const from = ctx.startedAt - windowMs;
+    const api = rules.budget ? ctx.api.withMaxPages(BUDGET_MAX_PAGES) : ctx.api;
+    const what = rules.budget ? `Error budget${rules.baseline ? ' and baseline' : ''}` : 'Baseline';
+    return ctx.log.group(`${what}: each check's history in the ${windowText(windowMs)} before the step started`, async () => {
+        for (const track of tracks) {
+            const { check } = track;
+            const name = `${str(check.name) || check.id} (${check.id})`;
+            let history;
+            // A long window takes minutes to read at 100 requests a minute: say what is under way.
+            if (rules.budget)
+                ctx.log.info(`${name}: reading its history back to ${new Date(from).toISOString()}`);
+            try {
+                history = await api.checkHistory(check.id, from);
+            }
+            catch (error) {
+                if (!(error instanceof ApiError && error.kind === 'deadline'))
+                    throw error;
+                if (rules.budget) {
+                    throw new OperationError(`the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's 100 a minute: raise timeout (see "The error budget" in docs/operations.md)`);
+                }
+                // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
+                return error.detail.includes('would pass')
+                    ? `reading the baseline would have waited past the timeout: ${error.message}`
+                    : `the time ran out reading the baseline: ${error.message}`;
+            }
+            if (rules.budget) {
+                track.budget = budgetOf(history, ctx.startedAt - rules.budget.windowMs, ctx.startedAt, rules.budget.slo);
+                const text = `${name}: ${budgetText(track.budget)}`;
+                if (track.budget.skipped !== undefined)
+                    ctx.log.warning(`${text}.`);
+                else
+                    ctx.log.info(text);
+            }
+            if (rules.baseline) {
+                const { windowMs: baselineMs, increase } = rules.baseline;
+                track.baseline = baselineOf(history, ctx.startedAt - baselineMs, ctx.startedAt, increase);
+                const text = `${name}: ${baselineText(track.baseline, increase)}`;
+                if (track.baseline.skipped !== undefined)
+                    ctx.log.warning(`${text}: its results are judged without it.`);
+                else
+                    ctx.log.info(text);
+            }
+        }
+        return undefined;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/operations/gate/junit.ts
 /** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
 function xmlText(value) {
@@ -9579,15 +10121,21 @@ function xmlText(value) {
 }
 const seconds = (s) => s.toFixed(3);
 function junitXml(suite) {
-    const failures = suite.cases.filter(c => c.failure?.type === 'timed-out').length;
+    const failures = suite.cases.filter(c => c.failure && c.failure.type !== 'error').length;
     const errors = suite.cases.filter(c => c.failure?.type === 'error').length;
+    const skipped = suite.cases.filter(c => !c.failure && c.skipped !== undefined).length;
     const lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         `<testsuites name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" time="${seconds(suite.time)}">`,
-        `  <testsuite name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(suite.time)}" timestamp="${xmlText(suite.timestamp)}">`
+        `  <testsuite name="${xmlText(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(suite.time)}" timestamp="${xmlText(suite.timestamp)}">`
     ];
     for (const c of suite.cases) {
         const open = `    <testcase name="${xmlText(c.name)}" classname="${xmlText(c.classname)}" time="${seconds(c.time)}"`;
+        if (!c.failure && c.skipped !== undefined) {
+            // The reason as text: the Jenkins schema the common reporters follow allows no attribute on it.
+            lines.push(`${open}>`, `      <skipped>${xmlText(c.skipped)}</skipped>`, '    </testcase>');
+            continue;
+        }
         if (!c.failure) {
             lines.push(`${open}/>`);
             continue;
@@ -9645,16 +10193,26 @@ function cannotWrite(file, error) {
 
 
 
+
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
 async function report(ctx, outcome, tracks, polls, conditions, error) {
     const { config, clock } = ctx;
     const needed = config.consecutivePasses;
     const now = clock.now();
     const failed = tracks.filter(t => t.streak < needed);
-    const reason = (t) => (error ? `the gate ended with an error: ${error}` : reasonOf(t, needed));
-    // With `baseline`, each check's own baseline goes with it in result and failed-checks.
+    const reason = (t) => error
+        ? `the gate ended with an error: ${error}`
+        : outcome === 'budget-exhausted'
+            ? budgetReason(t)
+            : reasonOf(t, needed);
+    // With `baseline` and `slo`, each check's own baseline and budget go with it in result and failed-checks.
     const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined;
-    const withBaseline = (t) => (compared ? { baseline: baselineJson(t.baseline) } : {});
+    const budgeted = config.slo !== undefined;
+    const withBaseline = (t) => ({
+        ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
+        ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {})
+    });
+    const first = tracks[0]?.budget;
     const failedChecks = failed.map(t => ({
         id: t.check.id,
         name: t.check.name ?? null,
@@ -9665,20 +10223,23 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
         ...withBaseline(t)
     }));
     const outputs = {
-        ...checkOutputs((failed[0] ?? tracks[0])?.check),
+        ...checkOutputs((tracks.find(t => t.budget?.spent) ?? failed[0] ?? tracks[0])?.check),
         result: tracks.map(t => ({ ...t.check, ...withBaseline(t) })),
         passed: outcome === 'passed',
         outcome,
         'failed-checks': failedChecks,
         // The first check's, in the order targeted (each one's is in result and failed-checks).
-        ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {})
+        ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {}),
+        ...(budgeted
+            ? { availability: String(first?.availability ?? ''), 'error-budget-remaining': String(first?.remaining ?? '') }
+            : {})
     };
     const elapsedMs = now - ctx.startedAt;
     const elapsed = (elapsedMs / 1000).toFixed(1);
     // Last, and never in the way: a report that cannot be written is a warning, the gate's result stands.
     if (config.junitFile !== undefined) {
         try {
-            await writeJunit(ctx, tracks, elapsedMs, reason, error);
+            await writeJunit(ctx, tracks, elapsedMs, reason, error, outcome);
         }
         catch (failure) {
             ctx.log.warning(`${failure instanceof Error ? failure.message : String(failure)}; the gate's result is in the outputs and the summary.`);
@@ -9687,6 +10248,7 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
     const titles = {
         passed: 'Release gate passed',
         'timed-out': 'Release gate closed: the time ran out',
+        'budget-exhausted': 'Release gate closed: the error budget is spent',
         error: 'Release gate ended with an error'
     };
     const summary = {
@@ -9694,8 +10256,11 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
         lines: [
             outcome === 'passed'
                 ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
-                : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
+                : outcome === 'budget-exhausted'
+                    ? `${tracks.filter(t => t.budget?.spent).length} of ${tracks.length} check(s) had spent the error budget: the gate closed before any poll (${elapsed} s).`
+                    : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
             ...(error ? [`Error: ${error}`] : []),
+            ...(budgeted ? budgetLines(tracks) : []),
             ...(compared ? baselineLines(tracks, config.baselineMs, config.maxIncrease) : [])
         ],
         tables: [
@@ -9738,10 +10303,46 @@ async function report(ctx, outcome, tracks, polls, conditions, error) {
                     sparkline(t.times),
                     ...(compared ? [againstLimit(t)] : [])
                 ])
-            }
+            },
+            ...(budgeted ? [budgetTable(tracks)] : [])
         ]
     };
     return { outputs, summary };
+}
+/** Why a check did not pass a gate closed by a spent budget: its own budget, or another's. */
+function budgetReason(t) {
+    return t.budget?.spent
+        ? `error budget spent: ${budgetText(t.budget)}`
+        : "not polled: the gate closed before any poll, as another check's error budget is spent";
+}
+/** The error budget's rule, and a line for each check whose budget was not judged (too few results). */
+function budgetLines(tracks) {
+    return [
+        "Error budget: each check's results with a status in the window before the step started; availability is the up ones among them, and the budget left is 1 - (1 - availability) / (1 - objective). A check whose budget is spent closes the gate before any poll.",
+        ...tracks
+            .filter(t => t.budget?.skipped !== undefined)
+            .map(t => `${str(t.check.name) || t.check.id}: ${budgetText(t.budget)} for it.`)
+    ];
+}
+/** Each check's availability, objective and budget left (with a bar). */
+function budgetTable(tracks) {
+    return {
+        head: ['Check', 'Window', 'Results', 'Up', 'Availability (%)', 'Objective (%)', 'Error budget left'],
+        rows: tracks.map(t => {
+            const b = t.budget;
+            if (!b)
+                return [t.check.name ?? t.check.id, '', '', '', 'not read', '', ''];
+            return [
+                t.check.name ?? t.check.id,
+                windowText(b.to - b.from),
+                b.results,
+                b.up,
+                b.availability ?? `too few results (${b.results})`,
+                b.objective,
+                b.skipped !== undefined ? 'not judged' : budgetBar(b)
+            ];
+        })
+    };
 }
 /** The baseline's rule, and a line for each check whose comparison was skipped (too few results). */
 function baselineLines(tracks, windowMs, increase) {
@@ -9772,7 +10373,7 @@ function againstLimit(t) {
         ? `all ${t.times.length} at or below ${limit} ms`
         : `${above} of ${t.times.length} above ${limit} ms`;
 }
-async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
+async function writeJunit(ctx, tracks, elapsedMs, reason, error, outcome) {
     const { config } = ctx;
     const file = external_node_path_namespaceObject.resolve(ctx.workspace, config.junitFile);
     // The key and every other secret of the step are *** in the file as in every report.
@@ -9783,17 +10384,24 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
         time: (t.passedAfterMs ?? elapsedMs) / 1000,
         ...(t.streak >= config.consecutivePasses
             ? {}
-            : {
-                failure: {
-                    type: error ? 'error' : 'timed-out',
-                    message: safe(reason(t)),
-                    details: safe([
-                        describeCheck(t.check),
-                        reason(t),
-                        ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : [])
-                    ].join('\n'))
-                }
-            })
+            : outcome === 'budget-exhausted' && !t.budget?.spent
+                ? { skipped: safe(reason(t)) }
+                : {
+                    failure: {
+                        type: error
+                            ? 'error'
+                            : outcome === 'budget-exhausted'
+                                ? 'budget-exhausted'
+                                : 'timed-out',
+                        message: safe(reason(t)),
+                        details: safe([
+                            describeCheck(t.check),
+                            reason(t),
+                            ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : []),
+                            ...(t.budget ? [budgetText(t.budget)] : [])
+                        ].join('\n'))
+                    }
+                })
     }));
     if (cases.length === 0 && error) {
         cases.push({
@@ -9826,6 +10434,9 @@ async function writeJunit(ctx, tracks, elapsedMs, reason, error) {
 
 
 
+
+
+
 /** A poll timed to the deadline may start this much after it (timers wake late). */
 const DEADLINE_GRACE_MS = 1_000;
 /** The gate. On an error (not a closed gate) the outputs still say which checks had not passed. */
@@ -9838,6 +10449,10 @@ const waitForCheck = async (untimed) => {
         increase: config.baselineMs !== undefined ? config.maxIncrease : undefined
     };
     const windowMs = rules.increase ? config.baselineMs : undefined;
+    const past = {
+        ...(rules.increase && windowMs !== undefined ? { baseline: { windowMs, increase: rules.increase } } : {}),
+        ...(config.slo ? { budget: { windowMs: config.sloWindowMs, slo: config.slo } } : {})
+    };
     const needed = config.consecutivePasses;
     const deadline = untimed.startedAt + config.timeoutMs;
     // Every wait inside the gate (retries, pacing) counts against the timeout; the hard stop adds one request's time.
@@ -9847,6 +10462,9 @@ const waitForCheck = async (untimed) => {
     const hardStop = deadline + config.requestTimeoutMs + 1_000;
     const tracks = new Map();
     const conditions = [
+        past.budget
+            ? `an error budget not spent (${past.budget.slo.percent}% over ${windowText(past.budget.windowMs)})`
+            : '',
         `status ${rules.expectedStatus}`,
         rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
         rules.increase && windowMs !== undefined
@@ -9859,13 +10477,22 @@ const waitForCheck = async (untimed) => {
     try {
         const { checks: targets } = await targetChecks(ctx);
         for (const check of targets)
-            tracks.set(check.id, { check, streak: 0, marks: [], times: [] });
+            tracks.set(check.id, { check, streak: 0, marks: [], times: [], seen: [] });
         const pending = new Set(targets.map(c => c.id));
         /** Why polling stopped before every check was polled to the end: a wait that would pass the timeout. */
         let cutShort;
         ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`);
-        if (rules.increase && windowMs !== undefined) {
-            cutShort = await readBaselines({ ...ctx, api: reads }, [...tracks.values()], windowMs, rules.increase);
+        if (past.baseline || past.budget)
+            cutShort = await readPast({ ...ctx, api: reads }, [...tracks.values()], past);
+        const spent = [...tracks.values()].filter(t => t.budget?.spent);
+        if (spent.length > 0) {
+            // Before any poll: a release waits while the budget is spent, however healthy the checks are now.
+            const result = await report(ctx, 'budget-exhausted', [...tracks.values()], round, conditions);
+            const named = spent.map(t => `${str(t.check.name) || t.check.id} (${t.check.id}): ${budgetText(t.budget)}`);
+            return {
+                ...result,
+                gateClosed: `wait-for-check: the error budget is spent for ${spent.length} of ${tracks.size} check(s); the gate closed before any poll: ${named.join(' | ')}`
+            };
         }
         while (cutShort === undefined) {
             round++;
@@ -9896,7 +10523,14 @@ const waitForCheck = async (untimed) => {
                     // Each result is judged late or not when it is counted: one judged after the deadline never counts.
                     const late = () => clock.now() > deadline;
                     try {
+                        const own = seenOf(check.lastCheckedAt, check.responseTime);
                         for (const between of await resultsBetween(reads, track, check, needed)) {
+                            // A passing entry that is a result already seen, or the check's own (another time for the
+                            // same probe), is that result: it counts once. A miss is always judged (it only resets).
+                            const entry = seenOf(between.lastCheckedAt, between.responseTime);
+                            const again = entry && [...track.seen, ...(own ? [own] : [])].some(r => oneProbe(r, entry));
+                            if (again && judge(between, rules, track.baseline).passed)
+                                continue;
                             observe(track, between, rules, needed, late());
                         }
                     }
@@ -9945,41 +10579,6 @@ const waitForCheck = async (untimed) => {
     }
 };
 /**
- * Each check's baseline, from its history read once before the first poll
- * (every page, or up to the first wholly older than the window when the
- * service lists it newest first: `MonitoringApi.checkHistory`). The read counts against the timeout and never runs past it
- * (`ctx.api` has the hard deadline): no request is sent after the deadline,
- * and one in flight is cut off there. Returns why the gate must stop (the
- * time ran out), or undefined.
- */
-async function readBaselines(ctx, tracks, windowMs, increase) {
-    const { api } = ctx;
-    return ctx.log.group(`Baseline: each check's history in the ${windowText(windowMs)} before the step started`, async () => {
-        for (const track of tracks) {
-            const { check } = track;
-            let history;
-            try {
-                history = await api.checkHistory(check.id, ctx.startedAt - windowMs);
-            }
-            catch (error) {
-                if (error instanceof ApiError && error.kind === 'deadline')
-                    // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
-                    return error.detail.includes('would pass')
-                        ? `reading the baseline would have waited past the timeout: ${error.message}`
-                        : `the time ran out reading the baseline: ${error.message}`;
-                throw error;
-            }
-            track.baseline = baselineOf(history, ctx.startedAt - windowMs, ctx.startedAt, increase);
-            const text = `${str(check.name) || check.id} (${check.id}): ${baselineText(track.baseline, increase)}`;
-            if (track.baseline.skipped !== undefined)
-                ctx.log.warning(`${text}: its results are judged without it.`);
-            else
-                ctx.log.info(text);
-        }
-        return undefined;
-    });
-}
-/**
  * The results the service recorded between the last one seen and `check`'s,
  * oldest first, as checks (its history's status, response time and time).
  * With consecutive passes, a check that flips faster than poll-interval
@@ -9994,7 +10593,14 @@ async function resultsBetween(api, track, check, needed) {
     if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since))
         return [];
     const history = await api.checkHistory(check.id, since);
+    // A row a shifting page shows twice is one entry: the same id, or without one the same fields and values.
+    const rows = new Set();
+    const once = (entry) => {
+        const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry);
+        return !rows.has(key) && Boolean(rows.add(key));
+    };
     return history
+        .filter(once)
         .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
         .filter(({ at }) => at > since && at < now)
         .sort((a, b) => a.at - b.at)
@@ -10213,7 +10819,11 @@ function withNotes(result, notes) {
     result.summary.lines.unshift(...notes);
     return result;
 }
-async function incidents_create(ctx, existing, converge = false) {
+/**
+ * `converge` (open-incident after a miss): converge with racing runs;
+ * `confirmed` when the reads agreed the title was absent (converge.ts).
+ */
+async function incidents_create(ctx, existing, converge) {
     const body = {
         ...ctx.config.incident,
         status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
@@ -10240,6 +10850,7 @@ async function incidents_create(ctx, existing, converge = false) {
         const [converged] = await convergeCreated([mine], {
             what: 'incident',
             recovered: new Set(recovered ? [item.id] : []),
+            confirmed: converge.confirmed,
             list: () => ctx.api.listIncidents(),
             nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
             kindOf: () => '',
@@ -10260,7 +10871,9 @@ async function incidents_create(ctx, existing, converge = false) {
             summary: incidentSummary('Incident opened', [item], notes)
         };
     }
-    const line = `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the first look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
+    const line = converge.confirmed
+        ? `A concurrent run opened an incident of this title at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was resolved as its duplicate.`
+        : `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`;
     ctx.log.info(line);
     const updated = await apply(ctx, survivor, body, 'Incident opened');
     updated.outputs.changed = true;
@@ -10312,11 +10925,21 @@ async function target(ctx, loose = false) {
 }
 const createIncident = ctx => incidents_create(ctx);
 const openIncident = async (ctx) => {
-    const all = await ctx.api.listIncidents();
-    const titled = byTitle(all, str(ctx.config.incident.title));
+    const title = str(ctx.config.incident.title);
+    const first = await ctx.api.listIncidents();
+    let titled = byTitle(first, title);
+    if (!titled.incident) {
+        // A miss is confirmed by a second full read before anything is created (converge.ts).
+        const read = await confirmMiss(first, () => ctx.api.listIncidents(), list => !!byTitle(list, title).incident);
+        titled = byTitle(read.list, title);
+        if (!titled.incident) {
+            if (!read.agreed)
+                ctx.log.info(unagreedLine('incident', read.reads));
+            return incidents_create(ctx, read.list, { confirmed: read.agreed });
+        }
+        ctx.log.info(`The first read of the incidents did not show an unresolved ${JSON.stringify(title)}; the next read did (the list shifted while it was read): using ${titled.incident.id}, nothing opened.`);
+    }
     const current = titled.incident;
-    if (!current)
-        return incidents_create(ctx, all, true);
     const notes = titles_warnDuplicates(ctx, titled);
     const changes = {
         ...ctx.config.incident,
@@ -10552,21 +11175,27 @@ function parseChecksFile(text, file, options = {}) {
         throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line));
     };
     if (doc.errors.length > 0) {
-        const { line, message } = yamlSyntaxError(doc.errors, lineCounter);
+        const { line, message } = yamlSyntaxError(doc.errors, lineCounter, text);
         fail(`not valid YAML or JSON (line ${line}): ${message}`, line);
     }
+    // Every unset variable is named at once (as written, with its lines), not one per run.
+    const unset = new Map();
     fillTemplates(doc, (name, node, marked) => {
         if (OFF_LIMITS.test(name)) {
             fail(`line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`, lineOf(node));
         }
         const value = options.env?.[name];
         if (value === undefined) {
-            fail(`line ${lineOf(node)}: \${${name}} names the environment variable ${name}, which is not set (write $\${ for a literal \${)`, lineOf(node));
+            const written = marked ? `\${secret:${name}}` : `\${${name}}`;
+            unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0]);
+            return '';
         }
         if (marked || SECRET_NAME.test(name))
             options.secret?.(value);
         return value;
     });
+    if (unset.size > 0)
+        failUnset(unset, fail);
     let seq = doc.contents;
     if (yaml_default().isMap(seq))
         seq = seq.get('checks', true);
@@ -10609,6 +11238,27 @@ function parseChecksFile(text, file, options = {}) {
         }
         return spec;
     });
+}
+/** The most unset variables one message names; the rest are counted. */
+const MAX_UNSET_NAMED = 20;
+/** Unset variables (as written, with their lines): one error naming them all, at the first one's line. */
+function failUnset(unset, fail) {
+    const literal = '(write $${ for a literal ${)';
+    const each = [...unset].map(([written, at]) => ({ written, lines: [...new Set(at)] }));
+    const first = each[0].lines[0];
+    if (each.length === 1) {
+        const { written, lines } = each[0];
+        const name = written.replace(/^\$\{(secret:)?|\}$/g, '');
+        const where = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`;
+        return fail(`${where}: ${written} names the environment variable ${name}, which is not set ${literal}`, first);
+    }
+    const named = each
+        .slice(0, MAX_UNSET_NAMED)
+        .map(v => `${v.written} (line${v.lines.length > 1 ? 's' : ''} ${v.lines.join(', ')})`);
+    const list = each.length > MAX_UNSET_NAMED
+        ? `${named.join(', ')} and ${each.length - MAX_UNSET_NAMED} more`
+        : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+    return fail(`${list} name ${each.length} environment variables that are not set; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`, first);
 }
 /**
  * Replace `${NAME}` in every value of the document (never in keys) with
@@ -10855,7 +11505,7 @@ function checksFileText(path, entries, about) {
 
 
 /** Most full reads of the list before two agree. */
-const MAX_READS = 4;
+const export_MAX_READS = 4;
 /**
  * The service's checks, read until two full reads in a row hold the same
  * ids. A list that shifts while it is read (offset paging while someone
@@ -10866,14 +11516,14 @@ const MAX_READS = 4;
 async function steadyList(ctx) {
     const idsOf = (list) => JSON.stringify(list.map(c => c.id).sort());
     let last = await ctx.api.listChecks();
-    for (let read = 2; read <= MAX_READS; read++) {
+    for (let read = 2; read <= export_MAX_READS; read++) {
         const next = await ctx.api.listChecks();
         if (idsOf(next) === idsOf(last))
             return next;
         ctx.log.info(`The list of checks changed between two reads (${last.length}, then ${next.length}): reading it again.`);
         last = next;
     }
-    throw new OperationError(`export-checks: the list of checks changed in each of ${MAX_READS} reads (checks are being created or deleted meanwhile, or the list shifts while it is paged); a file missing a check would make a sync with prune delete it, so nothing was written. Export again when the service is quiet.`);
+    throw new OperationError(`export-checks: the list of checks changed in each of ${export_MAX_READS} reads (checks are being created or deleted meanwhile, or the list shifts while it is paged); a file missing a check would make a sync with prune delete it, so nothing was written. Export again when the service is quiet.`);
 }
 const exportChecks = async (ctx) => {
     const { config } = ctx;
@@ -10950,6 +11600,12 @@ const exportChecks = async (ctx) => {
 
 
 
+/** What is said of a paused entry (see PlanEntry.paused). */
+const PAUSED_NOTE = 'status: paused in the service, not stated in the file (monitoring is off; a sync keeps it paused: state status: up in the file to resume it, or status: paused to keep it)';
+/** The entries that are drift: a create, update or delete, or a check paused where the file does not say so. */
+const drifting = (plan) => plan.filter(e => e.action !== 'unchanged' || e.paused);
+/** The action as people read it: an unchanged entry that is paused (see PlanEntry.paused) shows as `paused`. */
+const shownAction = (e) => (e.action === 'unchanged' && e.paused ? 'paused' : e.action);
 /** What a deleted check takes with it: its writable fields. */
 function deleted(check) {
     const changes = {};
@@ -10974,9 +11630,19 @@ function computePlan(wanted, server, options) {
         }
         const fields = differences(body, current);
         const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]));
+        // A check paused by hand that the file states as running: kept paused, shown as drift.
+        const paused = !('status' in spec) && isPaused(current) ? { paused: true } : {};
         plan.push(fields.length > 0
-            ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body } }
-            : { action: 'unchanged', name, id: current.id, fields: [], changes: {} });
+            ? {
+                action: 'update',
+                name,
+                id: current.id,
+                fields,
+                changes,
+                body: { ...writableOf(current), ...body },
+                ...paused
+            }
+            : { action: 'unchanged', name, id: current.id, fields: [], changes: {}, ...paused });
     }
     if (options.prune) {
         const listed = new Set(wanted.map(s => String(s.name)));
@@ -10997,8 +11663,8 @@ function countOf(plan, action, onlyApplied = false) {
 }
 /** The order a plan is shown in: what changes first. */
 function sortedForShow(plan) {
-    const order = ['create', 'update', 'delete', 'unchanged'];
-    return [...plan].sort((a, b) => order.indexOf(a.action) - order.indexOf(b.action));
+    const order = ['create', 'update', 'delete', 'paused', 'unchanged'];
+    return [...plan].sort((a, b) => order.indexOf(shownAction(a)) - order.indexOf(shownAction(b)));
 }
 /** A value as it is shown in a plan: JSON, cut to `max` characters (see wholeValues for the rest). */
 function shown(value, max = 80) {
@@ -11046,7 +11712,8 @@ function describeField(entry, field, max) {
  * whose values are already redacted: redaction comes before any cut.
  */
 function describeChanges(entry, max = 80) {
-    return entry.fields.map(field => describeField(entry, field, max)).join('; ');
+    const fields = entry.fields.map(field => describeField(entry, field, max));
+    return [...fields, ...(entry.paused ? [PAUSED_NOTE] : [])].join('; ');
 }
 /**
  * The fields of a plan that describeChanges cuts, each in full: `"name" url:
@@ -11073,6 +11740,7 @@ function entryResult(e) {
         fields: e.fields,
         changes: e.changes,
         ...(e.note ? { note: e.note } : {}),
+        ...(e.paused ? { paused: true } : {}),
         ...(e.outcome ? { outcome: e.outcome } : {})
     };
 }
@@ -11235,7 +11903,7 @@ function planSummary(ctx, title, plan, lines) {
         tables: [
             {
                 head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-                rows: shownPlan.map(e => [e.action, e.name, e.id, cell(e), e.outcome])
+                rows: shownPlan.map(e => [shownAction(e), e.name, e.id, cell(e), e.outcome])
             }
         ],
         details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
@@ -11277,7 +11945,7 @@ function driftMessage(ctx, changes) {
     const shown = sortedForShow(changes).map(e => ctx.redactValue(e));
     const listed = shown
         .slice(0, 20)
-        .map(e => `${e.action} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`);
+        .map(e => `${shownAction(e)} ${JSON.stringify(e.name)}${e.id ? ` (${e.id})` : ''}: ${describeChanges(e, Number.POSITIVE_INFINITY)}`);
     const more = shown.length > 20 ? `; and ${shown.length - 20} more (see the summary)` : '';
     return `sync-checks: drift: ${changes.length} check(s) differ from checks-file ${ctx.config.checksFile}: ${listed.join('; ')}${more}. Nothing was sent (dry run). Run the sync to put the file's values back, or change the file to keep the service's.`;
 }
@@ -11291,8 +11959,8 @@ function planOutputs(plan, count, applied) {
         unchanged: countOf(plan, 'unchanged'),
         count,
         changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
-        // Drift: the service differed from the file before anything was applied.
-        drift: changes.length > 0,
+        // Drift: the service differed from the file before anything was applied (a check paused outside the file too).
+        drift: drifting(plan).length > 0,
         result: plan.map(entryResult)
     };
 }
@@ -11355,9 +12023,9 @@ async function applyEntry(ctx, entry, before) {
  * fields differ from the entry gets them. Returns the names that another run
  * created with another URL or type (left alone).
  */
-async function convergeMade(ctx, made) {
+async function convergeMade(ctx, made, confirmed) {
     const slowest = Math.max(...made.map(m => m.tookMs));
-    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest, new Set(made.filter(m => m.recovered).map(m => m.item.id)));
+    const converged = await convergeChecks(ctx, made.map(m => ({ ...m.entry.body, ...m.item })), slowest, new Set(made.filter(m => m.recovered).map(m => m.item.id)), confirmed);
     const conflicts = [];
     for (const [index, { entry, item }] of made.entries()) {
         const { survivor, others, kept } = converged[index];
@@ -11369,13 +12037,40 @@ async function convergeMade(ctx, made) {
         if (survivor.id === item.id)
             continue;
         entry.id = survivor.id;
-        entry.note = `another check of this name and URL was there at the same time (a concurrent run's, or one the first look missed): using ${survivor.id}; removed this run's ${item.id}`;
+        entry.note = confirmed
+            ? `a concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); removed this run's ${item.id}`
+            : `another check of this name and URL was there at the same time (a concurrent run's, or one the look missed): using ${survivor.id}; removed this run's ${item.id}`;
         ctx.log.info(`${entry.name}: ${entry.note}`);
         if (differences(entry.body, survivor).length > 0) {
             await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...entry.body });
         }
     }
     return conflicts;
+}
+/**
+ * The service's checks to plan from. When the first full read misses a name
+ * of the file, the miss is confirmed by another full read (converge.ts,
+ * confirmMiss) before a create is planned: a name a later read shows is
+ * updated, never created twice. `confirmed`: the reads agreed.
+ */
+async function serverChecks(ctx, wanted) {
+    const first = await ctx.api.listChecks();
+    const missing = (list) => {
+        const have = new Set(list.map(c => c.name));
+        return wanted.map(spec => String(spec.name)).filter(name => !have.has(name));
+    };
+    const missed = missing(first);
+    if (missed.length === 0)
+        return { server: first, confirmed: true };
+    const read = await confirmMiss(first, () => ctx.api.listChecks(), list => missing(list).length === 0);
+    const still = missing(read.list);
+    const found = missed.filter(name => !still.includes(name));
+    if (found.length > 0) {
+        ctx.log.info(`The first read of the checks did not show ${found.map(name => JSON.stringify(name)).join(', ')}; the next read did (the list shifted while it was read): the plan is made from that read.`);
+    }
+    if (!read.agreed && still.length > 0)
+        ctx.log.info(unagreedLine('check', read.reads));
+    return { server: read.list, confirmed: read.agreed };
 }
 const syncChecks = async (ctx) => {
     const { config } = ctx;
@@ -11394,21 +12089,23 @@ const syncChecks = async (ctx) => {
     const approved = config.approvedPlan === undefined
         ? undefined
         : await readApprovedPlan(config.approvedPlan, external_node_path_namespaceObject.resolve(ctx.workspace, config.approvedPlan));
-    const server = await ctx.api.listChecks();
+    const { server, confirmed } = await serverChecks(ctx, wanted);
     for (const spec of wanted)
         warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'));
     const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix });
     const changes = plan.filter(e => e.action !== 'unchanged');
-    const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`;
+    const pausedCount = plan.filter(e => e.paused).length;
+    const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`;
     await ctx.log.group(`Plan: ${tally}`, async () => {
         for (const e of plan.map(entry => ctx.redactValue(entry))) {
             // The log has room for whole values (redacted before anything could cut them).
             const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY);
-            ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`);
+            ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`);
         }
     });
     // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
-    const drifted = config.dryRun && config.failOnDrift && changes.length > 0 ? driftMessage(ctx, changes) : undefined;
+    const drift = drifting(plan);
+    const drifted = config.dryRun && config.failOnDrift && drift.length > 0 ? driftMessage(ctx, drift) : undefined;
     /** A dry run's drift with another failure: both said, and the step fails as for drift alone. */
     const driftAnd = (problem, outputs) => {
         ctx.log.warning(problem);
@@ -11481,7 +12178,7 @@ const syncChecks = async (ctx) => {
     let convergeFailure;
     if (failure === undefined && made.length > 0) {
         try {
-            conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made));
+            conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made, confirmed));
         }
         catch (error) {
             convergeFailure = error;
@@ -11529,20 +12226,22 @@ const REGISTRY = {
             : 'something to change: set check, or check-url, check-type, check-interval, alert-channels, check-status (or check-name together with check-id to rename)'
     },
     'upsert-check': { run: upsertCheck, writes: true, needs: nameAndUrl },
-    'delete-check': { run: deleteCheck, writes: true, targets: 'one' },
+    'delete-check': { run: deleteCheck, writes: true, targets: 'one', byPrefix: true },
     'pause-check': {
         run: pauseCheck,
         writes: true,
         targets: 'several',
+        byPrefix: true,
         post: { state: PAUSED_STATE, run: (ctx, saved) => resumePaused(ctx, recordedPauses(saved)) }
     },
-    'resume-check': { run: resumeCheck, writes: true, targets: 'several' },
+    'resume-check': { run: resumeCheck, writes: true, targets: 'several', byPrefix: true },
     'check-history': { run: checkHistory, writes: false, targets: 'one' },
     'wait-for-check': {
         run: waitForCheck,
         writes: false,
         targets: 'several',
-        commentTarget: c => [...c.checkIds, ...c.checkNames].join(','),
+        byPrefix: true,
+        commentTarget: c => [...c.checkIds, ...c.checkNames, ...(c.namePrefix === undefined ? [] : [`prefix:${c.namePrefix}`])].join(','),
         errorOutputs: { passed: false, outcome: 'error', 'failed-checks': [] }
     },
     'sync-checks': {
@@ -11664,6 +12363,8 @@ const schema = strictObject({
     'junit-file': table_optional(oneLine),
     baseline: table_optional(parseDuration),
     'max-response-time-increase': table_optional(parseIncrease),
+    slo: table_optional(parseSlo),
+    'slo-window': withDefault(parseSloWindow, '30d'),
     since: table_optional(parseSince),
     incident: yamlMapping,
     'incident-id': table_optional(anId),
@@ -11713,6 +12414,14 @@ function present(raw) {
     }
     return out;
 }
+/**
+ * What an input that is required but empty most likely means: the variable or
+ * secret it reads is unset (the runner passes that as ""), or withheld from the
+ * run. (api-key's is told in step/failure.ts, where the run's event is known.)
+ */
+const EMPTY = {
+    'base-url': '. It is empty: the variable it reads is not set in this repository, or is withheld from this run (variables are not passed to a workflow run for a pull request from a fork). Store the API root (https://api.example.com/v1) as a variable (Settings > Secrets and variables > Actions > Variables) and pass it: base-url: ${{ vars.MONITORING_BASE_URL }}'
+};
 /** Make the first zod issue one sentence that starts with the input's name. */
 function messageOfIssues(error) {
     return error.issues
@@ -11720,6 +12429,8 @@ function messageOfIssues(error) {
         const name = String(issue.path[0] ?? 'inputs');
         if (issue.code === 'unrecognized_keys')
             return `unknown input(s): ${issue.keys.join(', ')}`;
+        if (issue.message === 'is required' && EMPTY[name])
+            return `${name} is required${EMPTY[name]}`;
         // `check is not valid YAML` reads as if a check were; a spec input is named as an input.
         return YAML_INPUTS.includes(name)
             ? `the input \`${name}\` ${issue.message}`
@@ -11751,7 +12462,9 @@ function targetsOf(operation, p) {
         if (problem)
             throw new InputError(`check-id holds ${quote(id)}: ${problem}`);
     }
-    return { ids, names };
+    // A list split on commas: a name that holds one was cut (step/failure.ts says so if a part is not found).
+    const byComma = multi && names.length > 1 && name !== undefined && !/[\r\n]/.test(name) ? name.trim() : undefined;
+    return { ids, names, byComma };
 }
 function buildCheck(p, names) {
     const spec = { ...(p.check ?? {}) };
@@ -11807,8 +12520,10 @@ function requireForOperation(c) {
     const needs = (message) => {
         throw new InputError(`${c.operation} needs ${message}`);
     };
-    if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0) {
-        needs(entry.targets === 'several' ? 'check-id or check-name (one or more)' : 'check-id or check-name');
+    const byPrefix = entry.byPrefix === true && c.namePrefix !== undefined;
+    if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0 && !byPrefix) {
+        const what = entry.byPrefix ? 'check-id, check-name or name-prefix' : 'check-id or check-name';
+        needs(entry.targets === 'several' ? `${what} (one or more)` : what);
     }
     const missing = entry.needs?.(c);
     if (missing)
@@ -11819,8 +12534,22 @@ function requireForOperation(c) {
     if (c.failOnDrift && c.operation === 'sync-checks' && !c.dryRun) {
         throw new InputError('fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift');
     }
-    if (c.operation === 'wait-for-check')
+    if (c.operation === 'wait-for-check') {
         baselinePair(c);
+        sloPair(c);
+    }
+}
+/**
+ * slo-window is read only with slo: a window set without an objective would
+ * measure nothing, in a gate the user thinks checks the budget. (The runner
+ * passes the default, 30d, when it is not set: only another value is caught.)
+ */
+function sloPair(c) {
+    if (c.sloWindowMs === 0)
+        throw new InputError('slo-window must be longer than 0 (a window such as 30d or 7d)');
+    if (c.slo === undefined && c.sloWindowMs !== parseInput('slo-window', undefined)) {
+        throw new InputError('slo-window needs slo (an objective such as 99.9%): the window is what the objective is measured over');
+    }
 }
 /**
  * baseline and max-response-time-increase go together: a window without a
@@ -11851,6 +12580,7 @@ function parseConfig(raw) {
         check: buildCheck(p, targets.names),
         checkIds: targets.ids,
         checkNames: targets.names,
+        checkNamesByComma: targets.byComma,
         checksFile: p['checks-file'],
         autoResume: p['auto-resume'],
         prune: p.prune,
@@ -11872,6 +12602,8 @@ function parseConfig(raw) {
         junitFile: p['junit-file'],
         baselineMs: p.baseline,
         maxIncrease: p['max-response-time-increase'],
+        slo: p.slo,
+        sloWindowMs: p['slo-window'],
         since: p.since,
         incident: buildIncident(p),
         incidentId: p['incident-id'],
@@ -11936,12 +12668,12 @@ const APPLIES_TO = {
     'alert-channels': CHECK_WRITES,
     'check-status': CHECK_WRITES,
     'checks-file': [...SYNC, 'export-checks'],
-    'name-prefix': ['export-checks', 'list-checks'],
+    'name-prefix': ['export-checks', 'list-checks', 'pause-check', 'resume-check', 'wait-for-check', 'delete-check'],
     'fail-on-drift': SYNC,
     'drift-issue': SYNC,
     prune: SYNC,
     'prune-prefix': SYNC,
-    'max-deletions': SYNC,
+    'max-deletions': [...SYNC, 'delete-check'],
     'plan-file': SYNC,
     'approved-plan': SYNC,
     'auto-resume': ['pause-check'],
@@ -11954,6 +12686,8 @@ const APPLIES_TO = {
     'junit-file': GATE,
     baseline: GATE,
     'max-response-time-increase': GATE,
+    slo: GATE,
+    'slo-window': GATE,
     since: ['check-history'],
     'pr-comment': [...SYNC, ...GATE],
     incident: INCIDENT_WRITES,
@@ -12246,6 +12980,8 @@ const OUTPUTS = [
     'failed-checks',
     'response-time-p95',
     'baseline-p95',
+    'availability',
+    'error-budget-remaining',
     'uptime',
     'comment-url',
     'drift',
@@ -16302,6 +17038,7 @@ function onCancel(deps, log, controller) {
 
 
 
+
 /** Any thrown value, as one line a user can act on (never only a stack trace). */
 function messageOf(error) {
     if (error instanceof Error)
@@ -16318,7 +17055,8 @@ function messageOf(error) {
 /**
  * What the user can do about an error, when the message alone would leave
  * them guessing: an empty key (an unset or withheld secret), a base URL
- * without its version segment.
+ * without its version segment or going past it (`.../v1/checks`), a name
+ * not found in a list of names split on commas (a name that holds one).
  */
 function hintFor(error, env, config) {
     if (error instanceof InputError && error.message.startsWith('api-key is required')) {
@@ -16327,15 +17065,46 @@ function hintFor(error, env, config) {
             return ". Secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers, so the key is empty here. Skip the step there (if: github.event.pull_request.head.repo.fork != true && github.actor != 'dependabot[bot]'), or give Dependabot the secret under Settings > Secrets and variables > Dependabot";
         }
         // The runner passes an unset secret as an empty string: say which secret it could be, and where keys come from.
-        return ". It is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: ${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)";
+        // After base-url's own "It is empty: ..." (both unset), say which input this is about.
+        const subject = error.message.includes('base-url is required') ? 'api-key' : 'It';
+        return `. ${subject} is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: \${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)`;
     }
     if (error instanceof ApiError && error.status === 404 && config) {
         const base = config.baseUrl.replace(/\/+$/, '');
-        if (!/\/v\d+$/.test(new URL(base).pathname)) {
-            return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${base}/v1?`;
+        const root = apiRootOf(base);
+        if (root.past) {
+            return `. The base-url ${base} goes past the API root (its path continues after the version segment), and the API answered 404: did you mean ${root.url}?`;
+        }
+        if (!root.versioned) {
+            return `. The base-url ${base} has no version segment, and the API answered 404: did you mean ${root.url}/v1?`;
         }
     }
+    if (error instanceof OperationError && /^no check named /.test(error.message) && config?.checkNamesByComma) {
+        const names = config.checkNames.map(quote);
+        const read = names.length > 6
+            ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`
+            : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+        return `. check-name is a list for this operation: without a line break it splits on commas, so ${quote(config.checkNamesByComma)} was read as the names ${read}. Put names that hold a comma one per line (check-name: |)`;
+    }
     return '';
+}
+/** The API's resources: a base-url path that reaches one of them went past the root. */
+const RESOURCES = new Set(['checks', 'incidents', 'status-pages']);
+/**
+ * The API root a base-url means: up to its version segment (`/v1`) when its path goes on past it
+ * (`.../v1/checks`); else without a resource path (`.../checks`), to which `/v1` is to be added.
+ */
+function apiRootOf(base) {
+    const url = new URL(base);
+    const segments = url.pathname.split('/').filter(Boolean);
+    const version = segments.findIndex(segment => /^v\d+$/.test(segment));
+    if (version >= 0) {
+        const past = version < segments.length - 1;
+        return { url: `${url.origin}/${segments.slice(0, version + 1).join('/')}`, versioned: true, past };
+    }
+    const resource = segments.findIndex(segment => RESOURCES.has(segment));
+    const kept = resource >= 0 ? segments.slice(0, resource) : segments;
+    return { url: `${url.origin}${kept.map(segment => `/${segment}`).join('')}`, versioned: false, past: false };
 }
 /** Where an error is in a file of the repository (a checks file's line), to annotate the failure there. */
 function placeOf(error) {
@@ -16441,6 +17210,13 @@ function markerOf(identity) {
     const digest = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
     return `<!-- monitoring-action: ${digest} -->`;
 }
+/**
+ * Does a body hold the marker? Anywhere in it, not only on the first line: a
+ * person may add a line above it (or below) when editing the issue or
+ * comment, and it is still the same one. The marker proves nothing about who
+ * wrote the body (anyone can copy it): authorTest does that.
+ */
+const holdsMarker = (body, marker) => typeof body === 'string' && body.includes(marker);
 /** The marker's size and the line break after it: counted against GitHub's limit with the rest of the body. */
 const MARKER_BYTES = Buffer.byteLength(markerOf([])) + 1;
 /** GitHub refuses a comment body longer than this many characters. */
@@ -16497,8 +17273,9 @@ function withinLimit(marker, markdown, tooLong) {
  * the plan when the service differs from the checks file, updated in place
  * while it does, reopened when drift comes back, closed with a short comment
  * when the plan is empty again. Found again by a hidden marker (the
- * workflow, the checks file, the API), and only an issue this token wrote
- * counts. Shares the comment's machinery (sticky.ts); never fails the step.
+ * workflow, the checks file, the API) wherever it stands in the body (a
+ * person's edit above or below it keeps it the one issue), and only an issue
+ * this token wrote counts. Shares the comment's machinery (sticky.ts); never fails the step.
  */
 
 
@@ -16531,7 +17308,7 @@ async function keepDriftIssue(req) {
                     request: bounded()
                 });
                 // Pull requests are issues too; only an issue this token wrote, with the marker, is ours.
-                ours.push(...listed.data.filter(i => !i.pull_request && i.body?.startsWith(marker) && mine(i.user)));
+                ours.push(...listed.data.filter(i => !i.pull_request && holdsMarker(i.body, marker) && mine(i.user)));
                 if (!/rel="next"/.test(listed.headers.link ?? ''))
                     break;
             }
@@ -16676,7 +17453,7 @@ async function commentOnPullRequest(req) {
                 request: bounded()
             });
             // Only a comment this token wrote: anyone can post a comment that starts with the marker.
-            existing = listed.data.find(comment => comment.body?.startsWith(marker) && mine(comment.user))?.id;
+            existing = listed.data.find(comment => holdsMarker(comment.body, marker) && mine(comment.user))?.id;
             if (!/rel="next"/.test(listed.headers.link ?? ''))
                 break;
         }

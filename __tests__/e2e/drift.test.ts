@@ -303,7 +303,8 @@ describe('drift-issue (dist/index.js, a fake GitHub)', () => {
 
   it('racing runs that each opened an issue end with one open: the oldest; a run without drift closes every open one', async () => {
     emulator.seedCheck({ name: 'web', url: 'https://web.example.com/', interval: 300 })
-    github.delayMs = 300
+    // GitHub slow enough that every run lists the issues before any create lands, even on a loaded machine.
+    github.delayMs = 1000
     const runs = await Promise.all([1, 2, 3].map(() => step({ 'drift-issue': 'true' })))
     expect(runs.map(r => r.code)).toEqual([0, 0, 0])
     // They raced: each found none and opened one.

@@ -117,7 +117,7 @@ describe('sync-checks through dist/index.js', () => {
     const unset = await step({ 'checks-file': 'templated.yml' })
     expect(unset.code).toBe(1)
     expect(unset.stdout).toContain(
-      '::error file=templated.yml,line=1::checks-file templated.yml: line 1: ${STAGE} names'
+      '::error file=templated.yml,line=1::checks-file templated.yml: lines 1, 2: ${STAGE} names'
     )
   })
 
