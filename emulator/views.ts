@@ -1,7 +1,10 @@
 /**
  * How answers are shown, switchable while the emulator runs (the data never
- * changes): a server whose resources carry no `createdAt`, and one that
- * writes its times without a zone (`2026-11-24T03:30:00.000`, meaning UTC).
+ * changes): a server whose resources carry no `createdAt`, one that writes
+ * its times without a zone (`2026-11-24T03:30:00.000`, meaning UTC), and
+ * one whose history records a probe's time differently from the check's
+ * `lastCheckedAt`: when the probe started (a second before it finished), or
+ * in whole seconds beside the check's milliseconds.
  */
 import type { Json } from './http.js'
 
@@ -10,15 +13,38 @@ export interface Views {
   createdAt: boolean
   /** Show times without their zone (`Z` dropped). */
   zonelessTimes: boolean
+  /**
+   * History entries' `checkedAt` is when the probe started: 1 s before it
+   * finished (the check's `lastCheckedAt` stays the finish), as a service
+   * whose probes take a second records them.
+   */
+  historyStartedAt?: boolean
+  /** History entries' `checkedAt` in whole seconds (`…:05Z`), beside the check's milliseconds (`…:05.734Z`). */
+  historyWholeSeconds?: boolean
 }
 
-export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
+export const DEFAULT_VIEWS: Views = {
+  createdAt: true,
+  zonelessTimes: false,
+  historyStartedAt: false,
+  historyWholeSeconds: false
+}
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
 
+/** How the probe time views show a history entry's `checkedAt` (still with its zone: zonelessTimes comes after). */
+function probeTime(value: string, views: Views): string {
+  if (!ISO_UTC.test(value)) return value
+  let ms = Date.parse(value)
+  if (views.historyStartedAt) ms -= 1_000
+  const iso = new Date(ms).toISOString()
+  return views.historyWholeSeconds ? iso.replace(/\.\d+Z$/, 'Z') : iso
+}
+
 /** A body as the views show it. */
 export function viewed(body: unknown, views: Views): unknown {
-  if (views.createdAt && !views.zonelessTimes) return body
+  const probeTimes = views.historyStartedAt === true || views.historyWholeSeconds === true
+  if (views.createdAt && !views.zonelessTimes && !probeTimes) return body
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string' && views.zonelessTimes) return value.replace(ISO_UTC, '$1')
     if (Array.isArray(value)) return value.map(walk)
@@ -26,7 +52,10 @@ export function viewed(body: unknown, views: Views): unknown {
       return Object.fromEntries(
         Object.entries(value as Json)
           .filter(([key]) => views.createdAt || (key !== 'createdAt' && key !== 'updatedAt'))
-          .map(([key, v]) => [key, walk(v)])
+          .map(([key, v]) => [
+            key,
+            walk(probeTimes && key === 'checkedAt' && typeof v === 'string' ? probeTime(v, views) : v)
+          ])
       )
     }
     return value
