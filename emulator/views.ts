@@ -23,12 +23,10 @@ export interface Views {
   historyWholeSeconds?: boolean
 }
 
-export const DEFAULT_VIEWS: Views = {
-  createdAt: true,
-  zonelessTimes: false,
-  historyStartedAt: false,
-  historyWholeSeconds: false
-}
+export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
+
+/** Every view an admin request may switch (the probe time views are off when absent). */
+const VIEW_NAMES: Array<keyof Views> = ['createdAt', 'zonelessTimes', 'historyStartedAt', 'historyWholeSeconds']
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
 
@@ -67,7 +65,7 @@ export function viewed(body: unknown, views: Views): unknown {
 export function viewsFrom(input: unknown, current: Views): Views {
   const given = (input ?? {}) as Partial<Record<keyof Views, unknown>>
   const next = { ...current }
-  for (const key of Object.keys(DEFAULT_VIEWS) as Array<keyof Views>) {
+  for (const key of VIEW_NAMES) {
     if (given[key] === undefined) continue
     if (typeof given[key] !== 'boolean') throw new Error(`${key} must be true or false`)
     next[key] = given[key]

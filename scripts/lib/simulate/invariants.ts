@@ -102,7 +102,7 @@ export function violations(
     ...worldRules(before, after, executed),
     ...stepRules(executed, secrets),
     ...gitHubRules(after, executed, secrets),
-    ...handPausedRules(before, executed),
+    ...handPausedRules(before, after, executed),
     ...gateRules(before, after, executed),
     ...exportRules(round, executed),
     ...prefixRules(before, after, executed)
@@ -278,25 +278,20 @@ function gitHubRules(after: After, executed: Executed[], secrets: Secret[]): str
 }
 
 /**
- * A dry run of a checks file reports drift when a check the file states active (no `status: paused`) is
- * paused in the service, by hand before the round, and no apply of that name had started before it ended.
+ * A dry run of a checks file reports drift while a check the file states active (no `status: paused`) is
+ * paused in the service: paused by hand before the round and still paused after it (no run pauses a fleet
+ * check, so it was paused all along; an apply may resume it instead, and then timing says nothing).
  */
-function handPausedRules(before: Before, executed: Executed[]): string[] {
+function handPausedRules(before: Before, after: After, executed: Executed[]): string[] {
   const out: string[] = []
-  const applies = executed.flatMap(e =>
-    e.steps.filter(s => s.inputs.operation === 'sync-checks' && s.inputs['dry-run'] !== 'true')
+  const paused = [...before.checks.values()].filter(
+    c => c.status === 'paused' && after.checks.get(c.id)?.status === 'paused'
   )
   for (const { run, steps } of executed) {
     for (const s of steps) {
       const listed = FILES[s.inputs['checks-file']]
       if (s.inputs['dry-run'] !== 'true' || !listed || s.result.outputs.drift !== 'false') continue
-      const end = s.startedAt + s.result.ms
-      const paused = [...before.checks.values()]
-        .filter(c => c.status === 'paused' && listed.includes(String(c.name)))
-        .filter(
-          c => !applies.some(a => a.startedAt < end && (FILES[a.inputs['checks-file']] ?? []).includes(String(c.name)))
-        )
-      for (const c of paused)
+      for (const c of paused.filter(c => listed.includes(String(c.name))))
         out.push(
           `run ${run.n} (${run.kind}) ${s.what} found no drift in ${s.inputs['checks-file']}, though ${JSON.stringify(c.name)} is paused in the service and the file states it active`
         )
@@ -330,9 +325,9 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
       ...after.probed.filter(p => p.id === was.id)
     ].filter(r => r.at <= end && (!fresh || r.at > gate.startedAt - 5_000))
     const touched = executed.some(e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name)
+    const limit = run.inputs.baseline === undefined ? Infinity : baselineLimit(was, gate.startedAt, before, after)
     const meets = (r: Result) =>
-      (touched || r.status === (run.inputs['expected-status'] ?? 'up')) &&
-      (run.inputs.baseline === undefined || BASELINE.meets(r.responseTime))
+      (touched || r.status === (run.inputs['expected-status'] ?? 'up')) && r.responseTime <= limit
     // The longest run of distinct results in a row that meet the condition (a miss resets it, as the action's count).
     let streak = 0
     let distinct = 0
@@ -356,6 +351,25 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
     }
   }
   return out
+}
+
+/**
+ * The most a result may take to meet a baseline: its window's slowest up result (no p95 is above it) plus
+ * the allowed increase. Generous on purpose: a slow probe is 10 times the world's results.
+ */
+function baselineLimit(was: Stored, start: number, before: Before, after: After): number {
+  const from = start - 60 * 60_000
+  const times = [
+    ...(before.history.get(was.id) ?? []).map(h => ({
+      at: Date.parse(String(h.checkedAt)),
+      status: h.status,
+      responseTime: h.responseTime
+    })),
+    ...after.probed.filter(p => p.id === was.id)
+  ]
+    .filter(e => e.at >= from && e.at < start && e.status === 'up' && typeof e.responseTime === 'number')
+    .map(e => Number(e.responseTime))
+  return times.length < 5 ? Infinity : Math.max(...times) * (1 + BASELINE.increase)
 }
 
 /** The error budget (slo): never passed when the window's history spent it; budget-exhausted only when it did. */

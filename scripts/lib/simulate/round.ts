@@ -120,9 +120,12 @@ const FLOWS: Partial<Record<Kind, (x: Flow, e: Executed) => Promise<void>>> = {
     keepFiles(e, x.workspace, [file])
     const text = e.steps[0].files?.[file]
     if (e.steps[0].result.code !== 0 || text === undefined) return
-    const names = [...new Set([...text.matchAll(/(?<!\$)\$\{(?:secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g)].map(m => m[1]))]
+    // Every variable gets a new value; those the file marks `${secret:…}` are secrets (never shown).
     const env = { ...e.run.env }
-    for (const name of names) e.secrets.push((env[name] = rotated(x.round.seed, name)))
+    for (const [, secret, name] of text.matchAll(/(?<!\$)\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+      env[name] = rotated(x.round.seed, name)
+      if (secret) e.secrets.push(env[name])
+    }
     const prefix = e.run.inputs['name-prefix']
     const plan = `plan-${e.run.n}.json`
     await x.step(
@@ -218,7 +221,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         }
       )
       if (settings.trace) {
-        const told = ['passed', 'outcome', 'drift', 'changed', 'count', 'error']
+        const told = ['passed', 'outcome', 'drift', 'changed', 'count', 'issue-url', 'comment-url', 'error']
           .filter(name => result.outputs[name] !== undefined && result.outputs[name] !== '')
           .map(name => `${name}=${JSON.stringify(result.outputs[name].slice(0, 160))}`)
         settings.trace(
