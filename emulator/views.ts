@@ -4,7 +4,8 @@
  * its times without a zone (`2026-11-24T03:30:00.000`, meaning UTC), and
  * one whose history records a probe's time differently from the check's
  * `lastCheckedAt`: when the probe started (a second before it finished), or
- * in whole seconds beside the check's milliseconds.
+ * in whole seconds beside the check's milliseconds; and one that writes
+ * its times in another zone-less form (`2026/11/24 03:30:00`, UTC).
  */
 import type { Json } from './http.js'
 
@@ -21,12 +22,20 @@ export interface Views {
   historyStartedAt?: boolean
   /** History entries' `checkedAt` in whole seconds (`…:05Z`), beside the check's milliseconds (`…:05.734Z`). */
   historyWholeSeconds?: boolean
+  /** Show times in another zone-less form, `2026/11/24 03:30:00` (UTC, whole seconds). */
+  slashTimes?: boolean
 }
 
 export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
 
 /** Every view an admin request may switch (the probe time views are off when absent). */
-const VIEW_NAMES: Array<keyof Views> = ['createdAt', 'zonelessTimes', 'historyStartedAt', 'historyWholeSeconds']
+const VIEW_NAMES: Array<keyof Views> = [
+  'createdAt',
+  'zonelessTimes',
+  'historyStartedAt',
+  'historyWholeSeconds',
+  'slashTimes'
+]
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
 
@@ -42,8 +51,10 @@ function probeTime(value: string, views: Views): string {
 /** A body as the views show it. */
 export function viewed(body: unknown, views: Views): unknown {
   const probeTimes = views.historyStartedAt === true || views.historyWholeSeconds === true
-  if (views.createdAt && !views.zonelessTimes && !probeTimes) return body
+  if (views.createdAt && !views.zonelessTimes && !probeTimes && !views.slashTimes) return body
   const walk = (value: unknown): unknown => {
+    if (typeof value === 'string' && views.slashTimes && ISO_UTC.test(value))
+      return value.replace(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2}).*$/, '$1/$2/$3 $4')
     if (typeof value === 'string' && views.zonelessTimes) return value.replace(ISO_UTC, '$1')
     if (Array.isArray(value)) return value.map(walk)
     if (value !== null && typeof value === 'object') {

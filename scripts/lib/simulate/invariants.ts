@@ -336,10 +336,9 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
       distinct = Math.max(distinct, streak)
     }
     const asked = Number(run.inputs['consecutive-passes'] ?? '1')
-    const target = [...after.checks.values()].find(c => c.name === name)
     if (fresh && results.length === 0) {
       out.push(
-        `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(target?.lastCheckedAt)}) is older than the step (TZ ${run.env.TZ})`
+        `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(was.lastCheckedAt)}) is older than the step, and no probe came while it ran (TZ ${run.env.TZ})`
       )
     } else if (distinct === 0 && was.status === 'down' && !touched) {
       out.push(`run ${run.n} (gate) passed on ${JSON.stringify(name)}, which is down`)

@@ -323,7 +323,8 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         (round.views.createdAt ? 0 : 1) +
         (round.views.zonelessTimes ? 1 : 0) +
         (round.views.historyStartedAt ? 1 : 0) +
-        (round.views.historyWholeSeconds ? 1 : 0),
+        (round.views.historyWholeSeconds ? 1 : 0) +
+        (round.views.slashTimes ? 1 : 0),
       probes: probed.length
     }
   } finally {

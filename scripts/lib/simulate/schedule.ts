@@ -90,7 +90,13 @@ export interface Round {
   /** The service's probes while the runs run (each gate's target, while it polls). */
   probes: Probe[]
   faults: Fault[]
-  views: { createdAt: boolean; zonelessTimes: boolean; historyStartedAt: boolean; historyWholeSeconds: boolean }
+  views: {
+    createdAt: boolean
+    zonelessTimes: boolean
+    historyStartedAt: boolean
+    historyWholeSeconds: boolean
+    slashTimes: boolean
+  }
   /** The checks files the sync runs read, by name. */
   files: Record<string, string>
   /** Values in secret positions that the service holds before the round (to be rotated): never shown. */
@@ -475,7 +481,9 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
     zonelessTimes: chance(0.3),
     // A history that records when a probe started, or in whole seconds (one probe must count once).
     historyStartedAt: probes.length > 0 && chance(0.5),
-    historyWholeSeconds: probes.length > 0 && chance(0.3)
+    historyWholeSeconds: probes.length > 0 && chance(0.3),
+    // Times in another zone-less form (`2026/11/24 03:30:00`): UTC too, whatever the runner's zone.
+    slashTimes: chance(0.15)
   }
   const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
   probes.sort((a, b) => a.atMs - b.atMs)
