@@ -84,11 +84,13 @@ const has = (round: Round, wanted: (run: Round['runs'][number]) => boolean) =>
 /** Kinds that touch no check holding a secret in the service, no drift issue. */
 const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync']
 /**
- * A round whose only trouble is what a control breaks: no fault, plain kinds, and no fleet check that holds
- * an old token (a sync's plan would show it changed), so the real bundle keeps every invariant there.
+ * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
+ * kinds, and no fleet check that holds an old token (a sync's plan would show it changed), so the real
+ * bundle keeps every invariant there.
  */
 const calm = (round: Round) =>
   round.faults.length === 0 &&
+  !round.views.slashTimes &&
   round.runs.every(run => PLAIN.includes(run.kind)) &&
   !round.world.more.some(c => c.name.startsWith('sim-fleet-') && c.url.includes('token='))
 
@@ -147,7 +149,7 @@ describe('npm run simulate', () => {
       )
     )
     expect(r.code).toBe(0)
-  })
+  }, 120_000)
 
   it('catches a build whose post step resumes nothing (a check is left paused), and prints the replay', async () => {
     const seed = seedWhere(
@@ -158,7 +160,7 @@ describe('npm run simulate', () => {
     expect(r.stdout).toMatch(/VIOLATION: check \S+ \(.*\) was left paused/)
     expect(r.stdout).toContain(`replay: npm run simulate -- --seed ${seed} --rounds 1`)
     expect(r.stdout).toContain(`schedule: {"seed":${seed}`)
-  })
+  }, 60_000)
 
   it('catches a build that prints its key, and one that masks a harmless word', async () => {
     const seed = seedWhere(
@@ -168,7 +170,7 @@ describe('npm run simulate', () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/VIOLATION: run \d+ \(\w+\) main wrote a secret \(the api-key/)
     expect(r.stdout).toMatch(/VIOLATION: run \d+ \(\w+\) main masked a harmless value: "::add-mask::true"/)
-  })
+  }, 60_000)
 
   it('catches a build whose gate passes on a stale result', async () => {
     const seed = seedWhere(
@@ -196,15 +198,25 @@ describe('npm run simulate', () => {
     const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatTrustsStaleResults()])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/VIOLATION: run \d+ \(gate\) passed on .*whose last result .* is older than the step/)
-  })
+  }, 60_000)
 
   it('catches a gate that passes on fewer results in a row than consecutive-passes asks', async () => {
     const seed = seedWhere(
       round =>
         calm(round) &&
+        round.runs.length <= 3 &&
         !round.views.historyStartedAt &&
         !round.views.historyWholeSeconds &&
-        has(round, run => run.inputs['consecutive-passes'] === '3' && run.inputs.baseline === undefined)
+        has(round, run => {
+          const target = round.world.checks.find(c => c.name === run.inputs['check-name'])
+          return (
+            run.inputs['consecutive-passes'] === '3' &&
+            run.inputs.baseline === undefined &&
+            target !== undefined &&
+            !target.paused &&
+            !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
+          )
+        })
     )
     const good = await simulate(['--seed', String(seed), '--rounds', '1'])
     expect(good.stdout).not.toMatch(/consecutive-passes asks/)
@@ -213,7 +225,7 @@ describe('npm run simulate', () => {
     expect(r.stdout).toMatch(
       /VIOLATION: run \d+ \(gate\) passed on .* with at most [012] distinct result\(s\) in a row that meet its condition \(\d+ probe\(s\) made while it ran\); consecutive-passes asks 3/
     )
-  })
+  }, 60_000)
 
   it('catches a prune that deletes a check its prefix does not cover', async () => {
     const seed = seedWhere(
@@ -230,5 +242,5 @@ describe('npm run simulate', () => {
     const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatPrunesWider()])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(deleted)
-  })
+  }, 60_000)
 })
