@@ -321,7 +321,9 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
         responseTime: 100 + i
       }))
     )
+    // Its last result fresh and up: the window holds all 20, none near its edge.
     target.down = false
+    target.stale = false
     return {
       inputs: {
         operation: 'wait-for-check',
