@@ -94,13 +94,25 @@ const calm = (round: Round) =>
   round.runs.every(run => PLAIN.includes(run.kind)) &&
   !round.world.more.some(c => c.name.startsWith('sim-fleet-') && c.url.includes('token='))
 
+/** A gate whose target the service probes while it polls (not paused before, nor by a run). */
+const probed = (round: Round, run: Round['runs'][number]) => {
+  const target = round.world.checks.find(c => c.name === run.inputs['check-name'])
+  return (
+    run.kind === 'gate' &&
+    target !== undefined &&
+    !target.paused &&
+    round.probes.filter(p => p.name === target.name).length >= 3 &&
+    !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
+  )
+}
+
 /** What the fixed rounds must reach, each by at least one run that is not cancelled. */
 const FEATURES: Record<string, (round: Round) => boolean> = {
-  'a gate asking 3 passes while the history records when a probe started': r =>
-    r.views.historyStartedAt && has(r, run => run.inputs['consecutive-passes'] === '3'),
-  'a gate asking 2 or 3 passes beside a whole-second history': r =>
-    r.views.historyWholeSeconds && has(r, run => Number(run.inputs['consecutive-passes']) > 1),
-  'a gate with a baseline': r => has(r, run => run.inputs.baseline !== undefined),
+  'a gate asking 3 passes while probed, the history recording when a probe started': r =>
+    r.views.historyStartedAt && has(r, run => probed(r, run) && run.inputs['consecutive-passes'] === '3'),
+  'a gate asking 2 or 3 passes while probed, beside a whole-second history': r =>
+    r.views.historyWholeSeconds && has(r, run => probed(r, run) && Number(run.inputs['consecutive-passes']) > 1),
+  'a gate with a baseline while probed': r => has(r, run => probed(r, run) && run.inputs.baseline !== undefined),
   'an export by name-prefix, rotated and planned': r =>
     has(r, run => run.kind === 'export' && run.inputs['name-prefix'] !== undefined),
   'an export of every check, rotated and planned': r =>

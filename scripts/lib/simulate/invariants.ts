@@ -336,14 +336,15 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
       distinct = Math.max(distinct, streak)
     }
     const asked = Number(run.inputs['consecutive-passes'] ?? '1')
-    if (fresh && results.length === 0) {
+    const probes = after.probed.filter(p => p.id === was.id && p.at >= gate.startedAt && p.at <= end).length
+    const staleBefore = !(Date.parse(String(was.lastCheckedAt)) > gate.startedAt - 5_000)
+    if (fresh && distinct === 0 && staleBefore) {
       out.push(
-        `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(was.lastCheckedAt)}) is older than the step, and no probe came while it ran (TZ ${run.env.TZ})`
+        `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(was.lastCheckedAt)}) is older than the step, and none of the ${probes} probe(s) made while it ran meets its condition (TZ ${run.env.TZ})`
       )
     } else if (distinct === 0 && was.status === 'down' && !touched) {
       out.push(`run ${run.n} (gate) passed on ${JSON.stringify(name)}, which is down`)
     } else if (distinct < asked) {
-      const probes = after.probed.filter(p => p.id === was.id && p.at >= gate.startedAt && p.at <= end).length
       out.push(
         `run ${run.n} (gate) passed on ${JSON.stringify(name)} with at most ${distinct} distinct result(s) in a row that meet its condition (${probes} probe(s) made while it ran); consecutive-passes asks ${asked}`
       )
