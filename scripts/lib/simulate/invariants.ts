@@ -8,7 +8,7 @@ import type { Stored } from '../../../emulator/store.js'
 import { formsOf } from '../../../src/secrets.js'
 import type { FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
-import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Round, Run, SLO } from './schedule.js'
+import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'
 
 export interface Before {
   checks: Map<string, Stored>
@@ -91,20 +91,14 @@ function leaked(text: string, secrets: Secret[]): { secret: Secret; form: string
   return undefined
 }
 
-export function violations(
-  round: Round,
-  before: Before,
-  after: After,
-  executed: Executed[],
-  secrets: Secret[]
-): string[] {
+export function violations(before: Before, after: After, executed: Executed[], secrets: Secret[]): string[] {
   return [
     ...worldRules(before, after, executed),
     ...stepRules(executed, secrets),
     ...gitHubRules(after, executed, secrets),
     ...handPausedRules(before, after, executed),
     ...gateRules(before, after, executed),
-    ...exportRules(round, executed),
+    ...exportRules(executed),
     ...prefixRules(before, after, executed)
   ]
 }
@@ -392,7 +386,7 @@ function budgetRule(run: Run, gate: Executed['steps'][number], was: Stored, befo
 }
 
 /** Export keeps what is no secret: `bypass_cache=true` stays in the file as it is. */
-function exportRules(round: Round, executed: Executed[]): string[] {
+function exportRules(executed: Executed[]): string[] {
   const out: string[] = []
   for (const { run, steps } of executed) {
     if (run.kind !== 'export') continue
@@ -402,7 +396,6 @@ function exportRules(round: Round, executed: Executed[]): string[] {
         `run ${run.n} (export) lifted bypass_cache=true out of the file: a lifted value is never a harmless word`
       )
   }
-  void round
   return out
 }
 

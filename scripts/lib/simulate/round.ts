@@ -314,7 +314,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
     ]
     return {
-      violations: violations(round, before, after, executed, secrets),
+      violations: violations(before, after, executed, secrets),
       runs: round.runs.length,
       processes: executed.reduce((n, e) => n + e.steps.length, 0),
       cancels: round.runs.filter(r => r.cancelMs !== undefined).length,
