@@ -50,6 +50,25 @@ export class Prober {
     this.timers.clear()
   }
 
+  /**
+   * A probe whose outcome the caller decides (no URL is fetched; a simulation
+   * plays a service's probes): recorded as a real one, finishing now. A
+   * paused or missing check is not probed (false).
+   */
+  record(id: string, outcome: { status: string; responseTime: number; statusCode?: number }): boolean {
+    const current = this.store.checks.get(id)
+    if (!current || current.status === 'paused') return false
+    const entry = { checkedAt: new Date().toISOString(), ...outcome }
+    current.status = entry.status
+    current.responseTime = entry.responseTime
+    current.lastCheckedAt = entry.checkedAt
+    const list = this.store.history.get(id) ?? []
+    list.unshift(entry)
+    list.length = Math.min(list.length, this.options.historyLimit)
+    this.store.history.set(id, list)
+    return true
+  }
+
   /** One real probe: GET the check's URL; up for a 2xx/3xx answer within the probe timeout. */
   async probe(id: string): Promise<void> {
     const check = this.store.checks.get(id)

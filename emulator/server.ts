@@ -128,6 +128,10 @@ export class Emulator {
   get history(): Map<string, Json[]> {
     return this.store.history
   }
+  /** Every check deleted since the last reset, as it was, with `deletedAt`. */
+  get deletedChecks(): readonly Stored[] {
+    return this.store.deleted
+  }
   /** The faults still in force. */
   get faults(): ReadonlyArray<Fault & { left: number }> {
     return this.faultList.items
@@ -202,6 +206,11 @@ export class Emulator {
   /** Probe a check now (tests). */
   probe(id: string): Promise<void> {
     return this.prober.probe(id)
+  }
+
+  /** A probe whose outcome the caller decides (no fetch), as a service's probe finishing now; false if paused or gone. */
+  recordProbe(id: string, outcome: { status: string; responseTime: number; statusCode?: number }): boolean {
+    return this.prober.record(id, outcome)
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -32,6 +32,8 @@ export class Store {
   incidents = new Map<string, Stored>()
   statusPages = new Map<string, Stored>()
   history = new Map<string, Json[]>()
+  /** Every check deleted since the last clear, as it was (with `deletedAt`): what a simulation judges deletes by. */
+  deleted: Stored[] = []
   probes: ProbeHooks = { schedule: () => {}, cancel: () => {} }
 
   constructor(private readonly options: StoreOptions) {}
@@ -41,6 +43,7 @@ export class Store {
     this.incidents.clear()
     this.statusPages.clear()
     this.history.clear()
+    this.deleted = []
   }
 
   private now(): string {
@@ -75,6 +78,8 @@ export class Store {
   }
 
   deleteCheck(id: string): void {
+    const gone = this.checks.get(id)
+    if (gone) this.deleted.push({ ...gone, deletedAt: this.now() })
     this.checks.delete(id)
     this.history.delete(id)
     this.probes.cancel(id)

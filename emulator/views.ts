@@ -1,9 +1,11 @@
 /**
  * How answers are shown, switchable while the emulator runs (the data never
  * changes): a server whose resources carry no `createdAt`, one that writes
- * its times without a zone (`2026-11-24T03:30:00.000`, meaning UTC), and one
- * whose history says when a probe started, or in whole seconds, while the
- * check's `lastCheckedAt` says when it finished, to the millisecond.
+ * its times without a zone (`2026-11-24T03:30:00.000`, meaning UTC), one
+ * whose history says when a probe started (its finish less its response time,
+ * or a fixed second earlier), or in whole seconds, while the check's
+ * `lastCheckedAt` says when it finished, to the millisecond; and one that
+ * writes its times in another zone-less form (`2026/11/24 03:30:00`, UTC).
  */
 import type { Json } from './http.js'
 
@@ -22,9 +24,22 @@ export interface Views {
   zonelessTimes: boolean
   /** What a history entry's `checkedAt` records of its probe (unset: `finished`). */
   historyTimes?: HistoryTimes
+  /**
+   * History entries' `checkedAt` is when the probe started: 1 s before it
+   * finished (the check's `lastCheckedAt` stays the finish), as a service
+   * whose probes take a second records them.
+   */
+  historyStartedAt?: boolean
+  /** History entries' `checkedAt` in whole seconds (`…:05Z`), beside the check's milliseconds (`…:05.734Z`). */
+  historyWholeSeconds?: boolean
+  /** Show times in another zone-less form, `2026/11/24 03:30:00` (UTC, whole seconds). */
+  slashTimes?: boolean
 }
 
 export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
+
+/** Every view an admin request may switch (the probe time views are off when absent). */
+const VIEW_NAMES = ['createdAt', 'zonelessTimes', 'historyStartedAt', 'historyWholeSeconds', 'slashTimes'] as const
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
 
@@ -37,11 +52,23 @@ function historyTime(entry: Json, views: Views): unknown {
   return new Date(Date.parse(at) - took).toISOString()
 }
 
+/** How the probe time views show a history entry's `checkedAt` (still with its zone: zonelessTimes comes after). */
+function probeTime(value: string, views: Views): string {
+  if (!ISO_UTC.test(value)) return value
+  let ms = Date.parse(value)
+  if (views.historyStartedAt) ms -= 1_000
+  const iso = new Date(ms).toISOString()
+  return views.historyWholeSeconds ? iso.replace(/\.\d+Z$/, 'Z') : iso
+}
+
 /** A body as the views show it. */
 export function viewed(body: unknown, views: Views): unknown {
   const history = views.historyTimes ?? 'finished'
-  if (views.createdAt && !views.zonelessTimes && history === 'finished') return body
+  const probeTimes = views.historyStartedAt === true || views.historyWholeSeconds === true
+  if (views.createdAt && !views.zonelessTimes && history === 'finished' && !probeTimes && !views.slashTimes) return body
   const walk = (value: unknown): unknown => {
+    if (typeof value === 'string' && views.slashTimes && ISO_UTC.test(value))
+      return value.replace(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2}).*$/, '$1/$2/$3 $4')
     if (typeof value === 'string' && views.zonelessTimes) return value.replace(ISO_UTC, '$1')
     if (Array.isArray(value)) return value.map(walk)
     if (value !== null && typeof value === 'object') {
@@ -50,7 +77,11 @@ export function viewed(body: unknown, views: Views): unknown {
       return Object.fromEntries(
         Object.entries(object)
           .filter(([key]) => views.createdAt || (key !== 'createdAt' && key !== 'updatedAt'))
-          .map(([key, v]) => [key, walk(shown && key === 'checkedAt' ? historyTime(object, views) : v)])
+          .map(([key, v]) => {
+            if (key !== 'checkedAt') return [key, walk(v)]
+            if (shown) return [key, walk(historyTime(object, views))]
+            return [key, walk(probeTimes && typeof v === 'string' ? probeTime(v, views) : v)]
+          })
       )
     }
     return value
@@ -62,7 +93,7 @@ export function viewed(body: unknown, views: Views): unknown {
 export function viewsFrom(input: unknown, current: Views): Views {
   const given = (input ?? {}) as Partial<Record<keyof Views, unknown>>
   const next = { ...current }
-  for (const key of ['createdAt', 'zonelessTimes'] as const) {
+  for (const key of VIEW_NAMES) {
     if (given[key] === undefined) continue
     if (typeof given[key] !== 'boolean') throw new Error(`${key} must be true or false`)
     next[key] = given[key]

@@ -6,15 +6,20 @@
  * writes with the faults cleared, and checks the invariants. A violation
  * prints the round's schedule and the command exits 1.
  *
- *   npm run simulate -- [--seed S] [--rounds N] [--action DIR] [--term-after MS] [--json]
+ *   npm run simulate -- [--seed S] [--rounds N | --seeds A,B,C] [--action DIR] [--term-after MS]
+ *                       [--enable prefix-pause,budget-gate] [--trace] [--json]
  *
  * Round i of `--seed S` has the seed S+i, printed with it: `--seed <that> --rounds 1` replays it.
+ * `--seeds` plays exactly those seeds. `--enable` draws step kinds that wait for features not yet in
+ * the action (schedule.ts, FUTURE_KINDS); a replay needs the same `--enable`. `--trace` prints
+ * each process as it ends: its exit and telling outputs (passed, outcome, drift, error...).
  */
 import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
 import { Emulator } from '../emulator/server.js'
+import { FakeGitHub } from './lib/fake-github.js'
 import { playRound } from './lib/simulate/round.js'
-import { drawRound } from './lib/simulate/schedule.js'
+import { FUTURE_KINDS, FutureKind, drawRound } from './lib/simulate/schedule.js'
 
 const KEY = 'sim-key-0123456789abcdef'
 
@@ -23,6 +28,9 @@ async function main(): Promise<number> {
     options: {
       seed: { type: 'string' },
       rounds: { type: 'string' },
+      seeds: { type: 'string' },
+      enable: { type: 'string' },
+      trace: { type: 'boolean' },
       action: { type: 'string' },
       'term-after': { type: 'string' },
       json: { type: 'boolean' }
@@ -41,37 +49,62 @@ async function main(): Promise<number> {
       return 2
     }
   }
+  const seeds =
+    values.seeds === undefined
+      ? Array.from({ length: rounds }, (_, i) => (seed + i) >>> 0)
+      : values.seeds.split(',').map(s => Number(s.trim()))
+  if (seeds.some(s => !Number.isInteger(s) || s < 0)) {
+    console.error(`--seeds must be whole numbers separated by commas, got ${JSON.stringify(values.seeds)}`)
+    return 2
+  }
+  const enable = (values.enable ?? '').split(',').filter(Boolean) as FutureKind[]
+  const unknown = enable.filter(k => !FUTURE_KINDS.includes(k))
+  if (unknown.length > 0) {
+    console.error(`--enable takes ${FUTURE_KINDS.join(', ')}; not ${unknown.join(', ')}`)
+    return 2
+  }
   const distDir = values.action === undefined ? undefined : resolve(values.action)
-  console.log(`simulate: seed ${seed}, ${rounds} round(s)${distDir ? `, build ${distDir}` : ''}`)
+  console.log(
+    `simulate: ${values.seeds === undefined ? `seed ${seed}, ${rounds} round(s)` : `seeds ${seeds.join(', ')}`}${enable.length ? `, enabled ${enable.join(', ')}` : ''}${distDir ? `, build ${distDir}` : ''}`
+  )
   const emulator = new Emulator({ apiKeys: [KEY], rateLimit: false, pageSize: 2 })
   await emulator.start()
-  const totals = { rounds: 0, runs: 0, processes: 0, faults: 0, cancels: 0, violations: 0 }
+  const github = new FakeGitHub()
+  await github.start()
+  const totals = { rounds: 0, runs: 0, processes: 0, faults: 0, cancels: 0, probes: 0, violations: 0 }
   const started = Date.now()
   try {
-    for (let i = 0; i < rounds; i++) {
-      const round = drawRound((seed + i) >>> 0)
-      const played = await playRound(emulator, round, { key: KEY, distDir, termAfterMs })
+    for (const [i, roundSeed] of seeds.entries()) {
+      const round = drawRound(roundSeed, { enable })
+      const trace = values.trace ? (line: string) => console.log(line) : undefined
+      const played = await playRound(emulator, round, { key: KEY, distDir, termAfterMs, github, trace })
       totals.rounds++
       totals.runs += played.runs
       totals.processes += played.processes
       totals.faults += played.faults
       totals.cancels += played.cancels
+      totals.probes += played.probes
       totals.violations += played.violations.length
       const kinds = round.runs.map(r => r.kind + (r.cancelMs !== undefined ? '!' : '')).join(' ')
       console.log(
-        `round ${i + 1} (seed ${round.seed}): ${kinds}; ${played.faults} fault(s); ${played.violations.length} violation(s)`
+        `round ${i + 1} (seed ${round.seed}): ${kinds}; ${played.faults} fault(s); ${played.probes} probe(s); ${played.violations.length} violation(s)`
       )
       if (played.violations.length > 0) {
         for (const v of played.violations) console.log(`  VIOLATION: ${v}`)
-        console.log(`  schedule: ${JSON.stringify(round)}`)
-        console.log(`  replay: npm run simulate -- --seed ${round.seed} --rounds 1`)
+        // A world check's past results are many and dull: their count is enough (the seed draws them again).
+        const short = (key: string, value: unknown) =>
+          key === 'history' && Array.isArray(value) ? `${value.length} result(s)` : value
+        console.log(`  schedule: ${JSON.stringify(round, short)}`)
+        const flag = enable.length ? ` --enable ${enable.join(',')}` : ''
+        console.log(`  replay: npm run simulate -- --seed ${round.seed} --rounds 1${flag}`)
       }
     }
   } finally {
     await emulator.stop()
+    await github.stop()
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(0)
-  const line = `${totals.rounds} rounds, ${totals.runs} runs (${totals.processes} processes), ${totals.faults} faults, ${totals.cancels} cancels, ${totals.violations} violations in ${seconds} s`
+  const line = `${totals.rounds} rounds, ${totals.runs} runs (${totals.processes} processes), ${totals.faults} faults, ${totals.cancels} cancels, ${totals.probes} probes, ${totals.violations} violations in ${seconds} s`
   console.log(values.json ? JSON.stringify({ seed, ...totals, seconds: Number(seconds) }) : line)
   return totals.violations > 0 ? 1 : 0
 }

@@ -1,14 +1,17 @@
 /**
- * The seeded simulation (`npm run simulate`): a fixed-seed budget finds no
- * violation in the committed bundle, the same seed draws the same rounds, and
- * deliberately broken builds are caught, so the invariants can say no.
+ * The seeded simulation (`npm run simulate`): a fixed set of rounds that
+ * reaches every feature (gates with consecutive passes and a baseline while
+ * the service probes, exports under rotation, drift watches with an issue a
+ * person edits, prune) finds no violation in the committed bundle, the same
+ * seed draws the same rounds, and deliberately broken builds are caught, so
+ * the invariants can say no.
  */
 import { describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Round, drawRound, touches } from '../../scripts/lib/simulate/schedule.js'
+import { Kind, Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
 import { ROOT } from '../helpers/runner.js'
 
 function simulate(args: string[]): Promise<{ code: number; stdout: string }> {
@@ -37,11 +40,27 @@ function brokenBuild(name: string, main: string, post: string): string {
 /** The main step is the real one; the post step does nothing: auto-resume broken. */
 const buildWithoutPostStep = () => brokenBuild('post', REAL_MAIN, '// the post step resumes nothing\n')
 
-/** Runs the real step, then prints the key it was given: a leak. */
+/** Runs the real step, then prints the key it was given (a leak) and masks `true` (hiding every `true`). */
 const buildThatLeaks = () =>
   brokenBuild(
     'leak',
-    `${REAL_MAIN}process.on('exit', () => process.stdout.write('key ' + process.env['INPUT_API-KEY'] + '\\n'))\n`,
+    `${REAL_MAIN}process.on('exit', () => process.stdout.write('key ' + process.env['INPUT_API-KEY'] + '\\n::add-mask::true\\n'))\n`,
+    REAL_POST
+  )
+
+/** The gate counts one result as enough whatever consecutive-passes asks (a probe counted twice looks so). */
+const buildThatCountsOnePass = () =>
+  brokenBuild(
+    'passes',
+    `process.env['INPUT_CONSECUTIVE-PASSES'] = '1'\nawait import(${JSON.stringify(join(ROOT, 'dist/index.js'))})\n`,
+    REAL_POST
+  )
+
+/** A prune whose prefix lost its last character: \`sim-fleet\` also covers sim-fleetwood, which no file lists. */
+const buildThatPrunesWider = () =>
+  brokenBuild(
+    'prune',
+    `if (process.env['INPUT_PRUNE-PREFIX']) process.env['INPUT_PRUNE-PREFIX'] = process.env['INPUT_PRUNE-PREFIX'].slice(0, -1)\nawait import(${JSON.stringify(join(ROOT, 'dist/index.js'))})\n`,
     REAL_POST
   )
 
@@ -55,8 +74,60 @@ const buildThatTrustsStaleResults = () =>
 
 /** The first seed whose round has what a test needs (the draw is a pure function of the seed). */
 function seedWhere(wanted: (round: Round) => boolean): number {
-  for (let seed = 1; seed < 1000; seed++) if (wanted(drawRound(seed))) return seed
-  throw new Error('no seed under 1000 draws such a round')
+  for (let seed = 1; seed < 5000; seed++) if (wanted(drawRound(seed))) return seed
+  throw new Error('no seed under 5000 draws such a round')
+}
+
+/** A run of the round that is not cancelled and is so. */
+const has = (round: Round, wanted: (run: Round['runs'][number]) => boolean) =>
+  round.runs.some(run => run.cancelMs === undefined && wanted(run))
+/** Kinds that touch no check holding a secret in the service, no drift issue. */
+const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync']
+/**
+ * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
+ * kinds, and no fleet check that holds an old token (a sync's plan would show it changed), so the real
+ * bundle keeps every invariant there.
+ */
+const calm = (round: Round) =>
+  round.faults.length === 0 &&
+  !round.views.slashTimes &&
+  round.runs.every(run => PLAIN.includes(run.kind)) &&
+  !round.world.more.some(c => c.name.startsWith('sim-fleet-') && c.url.includes('token='))
+
+/** A gate whose target the service probes while it polls (not paused before, nor by a run). */
+const probed = (round: Round, run: Round['runs'][number]) => {
+  const target = round.world.checks.find(c => c.name === run.inputs['check-name'])
+  return (
+    run.kind === 'gate' &&
+    target !== undefined &&
+    !target.paused &&
+    round.probes.filter(p => p.name === target.name).length >= 3 &&
+    !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
+  )
+}
+
+/** What the fixed rounds must reach, each by at least one run that is not cancelled. */
+const FEATURES: Record<string, (round: Round) => boolean> = {
+  'a gate asking 3 passes while probed, the history recording when a probe started': r =>
+    r.views.historyStartedAt && has(r, run => probed(r, run) && run.inputs['consecutive-passes'] === '3'),
+  'a gate asking 2 or 3 passes while probed, beside a whole-second history': r =>
+    r.views.historyWholeSeconds && has(r, run => probed(r, run) && Number(run.inputs['consecutive-passes']) > 1),
+  'a gate with a baseline while probed': r => has(r, run => probed(r, run) && run.inputs.baseline !== undefined),
+  'an export by name-prefix, rotated and planned': r =>
+    has(r, run => run.kind === 'export' && run.inputs['name-prefix'] !== undefined),
+  'an export of every check, rotated and planned': r =>
+    has(r, run => run.kind === 'export' && run.inputs['name-prefix'] === undefined),
+  'a drift watch whose issue a person edits': r => has(r, run => run.kind === 'drift'),
+  'a prune under a prefix': r => has(r, run => run.kind === 'prune')
+}
+
+/** The fewest seeds (first found, reused when one covers several) whose rounds reach every feature. */
+function featureSeeds(): number[] {
+  const seeds: number[] = []
+  for (const wanted of Object.values(FEATURES)) {
+    if (!seeds.some(seed => wanted(drawRound(seed)))) seeds.push(seedWhere(wanted))
+  }
+  return seeds
 }
 
 describe('npm run simulate', () => {
@@ -68,11 +139,29 @@ describe('npm run simulate', () => {
     expect(round.runs.length).toBeLessThanOrEqual(6)
   })
 
-  it('finds no violation in the committed bundle over a fixed-seed budget', async () => {
-    const r = await simulate(['--seed', '1', '--rounds', '12', '--term-after', '2000'])
-    expect(r.stdout).toMatch(/12 rounds, \d+ runs \(\d+ processes\), \d+ faults, \d+ cancels, 0 violations/)
-    expect(r.code).toBe(0)
+  it('reaches every new feature in a few fixed rounds, each a pure function of its seed', () => {
+    const seeds = featureSeeds()
+    expect(seeds.length).toBeLessThanOrEqual(6)
+    for (const [feature, wanted] of Object.entries(FEATURES)) {
+      expect([feature, seeds.some(seed => wanted(drawRound(seed)))]).toEqual([feature, true])
+    }
+    // The service probes while those gates poll, and the rounds hold secrets to rotate.
+    expect(seeds.some(seed => drawRound(seed).probes.length >= 3)).toBe(true)
+    expect(seeds.every(seed => drawRound(seed).secrets.length > 0)).toBe(true)
   })
+
+  // Red on the bundle of 417c0be (issue 30's breaks: old secrets in plans and issues, a probe counted twice,
+  // an edited drift issue orphaned, `::add-mask::true`); green once its fixes are merged and dist/ rebuilt.
+  it('finds no violation in the committed bundle over the rounds that reach every feature', async () => {
+    const seeds = featureSeeds()
+    const r = await simulate(['--seeds', seeds.join(','), '--term-after', '2000'])
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `${seeds.length} rounds, \\d+ runs \\(\\d+ processes\\), \\d+ faults, \\d+ cancels, \\d+ probes, 0 violations`
+      )
+    )
+    expect(r.code).toBe(0)
+  }, 120_000)
 
   it('catches a build whose post step resumes nothing (a check is left paused), and prints the replay', async () => {
     const seed = seedWhere(
@@ -83,29 +172,36 @@ describe('npm run simulate', () => {
     expect(r.stdout).toMatch(/VIOLATION: check \S+ \(.*\) was left paused/)
     expect(r.stdout).toContain(`replay: npm run simulate -- --seed ${seed} --rounds 1`)
     expect(r.stdout).toContain(`schedule: {"seed":${seed}`)
-  })
+  }, 60_000)
 
-  it('catches a build that prints its key', async () => {
-    const r = await simulate(['--seed', '1', '--rounds', '1', '--action', buildThatLeaks()])
+  it('catches a build that prints its key, and one that masks a harmless word', async () => {
+    const seed = seedWhere(
+      round => round.runs.length === 2 && round.runs.every(run => ['open', 'upsert'].includes(run.kind))
+    )
+    const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatLeaks()])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/VIOLATION: run \d+ \(\w+\) main wrote a secret/)
-  })
+    expect(r.stdout).toMatch(/VIOLATION: run \d+ \(\w+\) main wrote a secret \(the api-key/)
+    expect(r.stdout).toMatch(/VIOLATION: run \d+ \(\w+\) main masked a harmless value: "::add-mask::true"/)
+  }, 60_000)
 
   it('catches a build whose gate passes on a stale result', async () => {
     const seed = seedWhere(
       round =>
-        round.faults.length === 0 &&
+        calm(round) &&
         round.runs.some(run => {
           const target = round.world.checks.find(c => c.name === run.inputs['check-name'])
           return (
             run.kind === 'gate' &&
             run.cancelMs === undefined &&
             run.inputs['require-fresh'] === 'true' &&
+            run.inputs['consecutive-passes'] === '1' &&
+            run.inputs.baseline === undefined &&
             target !== undefined &&
+            !round.probes.some(p => p.name === target.name) &&
             target.stale &&
             !target.down &&
             !target.paused &&
-            !round.runs.some(other => other.kind === 'pause' && touches(other, target.name))
+            !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
           )
         })
     )
@@ -114,5 +210,49 @@ describe('npm run simulate', () => {
     const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatTrustsStaleResults()])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/VIOLATION: run \d+ \(gate\) passed on .*whose last result .* is older than the step/)
-  })
+  }, 60_000)
+
+  it('catches a gate that passes on fewer results in a row than consecutive-passes asks', async () => {
+    const seed = seedWhere(
+      round =>
+        calm(round) &&
+        round.runs.length <= 3 &&
+        !round.views.historyStartedAt &&
+        !round.views.historyWholeSeconds &&
+        has(round, run => {
+          const target = round.world.checks.find(c => c.name === run.inputs['check-name'])
+          return (
+            run.inputs['consecutive-passes'] === '3' &&
+            run.inputs.baseline === undefined &&
+            target !== undefined &&
+            !target.paused &&
+            !round.runs.some(other => other.kind === 'pause' && other.inputs['check-name'] === target.name)
+          )
+        })
+    )
+    const good = await simulate(['--seed', String(seed), '--rounds', '1'])
+    expect(good.stdout).not.toMatch(/consecutive-passes asks/)
+    const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatCountsOnePass()])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(
+      /VIOLATION: run \d+ \(gate\) passed on .* with at most [012] distinct result\(s\) in a row that meet its condition \(\d+ probe\(s\) made while it ran\); consecutive-passes asks 3/
+    )
+  }, 60_000)
+
+  it('catches a prune that deletes a check its prefix does not cover', async () => {
+    const seed = seedWhere(
+      round =>
+        round.faults.length === 0 &&
+        round.runs.every(run => ['prune', 'upsert', 'open', 'resolve'].includes(run.kind)) &&
+        round.world.more.some(c => c.name === 'sim-fleetwood') &&
+        has(round, run => run.kind === 'prune') &&
+        !round.runs.some(run => run.kind === 'prune' && run.cancelMs !== undefined)
+    )
+    const deleted = /VIOLATION: check \S+ \("sim-fleetwood"\) existed before the round and was deleted/
+    const good = await simulate(['--seed', String(seed), '--rounds', '1'])
+    expect(good.stdout).not.toMatch(deleted)
+    const r = await simulate(['--seed', String(seed), '--rounds', '1', '--action', buildThatPrunesWider()])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(deleted)
+  }, 60_000)
 })

@@ -1,22 +1,63 @@
 /**
  * What must hold after a round, whatever the faults and cancels did: each
- * rule names the promise it keeps (contract: "Precise rules" and "Version 3
- * rules for trust").
+ * rule names the promise it keeps (contract: "Precise rules", "Version 3
+ * rules for trust" and "Version 4 rules").
  */
+import type { Json } from '../../../emulator/http.js'
 import type { Stored } from '../../../emulator/store.js'
 import { formsOf } from '../../../src/secrets.js'
+import type { FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
-import { INJECTED, Run, touches } from './schedule.js'
+import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'
 
 export interface Before {
   checks: Map<string, Stored>
   unresolved: Stored[]
+  /** Each check's history as seeded (real times), by id. */
+  history: Map<string, Json[]>
+}
+
+/** A probe the service made during the round, with the check's id and the time it recorded (ms). */
+export interface Probed extends Probe {
+  id: string
+  at: number
+}
+
+export interface After {
+  checks: Map<string, Stored>
+  incidents: Map<string, Stored>
+  /** Every check deleted during the round, as it was. */
+  deleted: readonly Stored[]
+  /** The checks after the main steps and their later steps, before any post step. */
+  midway: Map<string, Stored>
+  probed: Probed[]
+  /** The repository's issues on the fake GitHub. */
+  issues: FakeIssue[]
+  /** Every request body sent to GitHub (issues, comments, edits). */
+  github: string[]
+}
+
+export interface StepRecord {
+  what: string
+  result: StepResult
+  bound: number
+  startedAt: number
+  inputs: Record<string, string>
+  /** Files the step wrote that people read or commit (an exported checks file, a plan file), by name. */
+  files?: Record<string, string>
 }
 
 export interface Executed {
   run: Run
-  /** Each process of this run in order: the main step, its post step, the re-run (and its post step). */
-  steps: Array<{ what: string; result: StepResult; bound: number; startedAt: number }>
+  /** Each process of this run in order: the main step, its later steps, its post step, the re-run (and its post step). */
+  steps: StepRecord[]
+  /** Values this run set as secrets (a rotation's new values). */
+  secrets: string[]
+}
+
+export interface Secret {
+  value: string
+  what: string
 }
 
 const isResolved = (i: Stored) => String(i.status ?? '').toLowerCase() === 'resolved'
@@ -27,6 +68,8 @@ const sameTitle = (a: unknown, b: string) =>
 
 /** Workflow commands the action itself writes; anything else at a line's start is an injection. */
 const MEANT = /^::(add-mask|debug|warning|error|notice|group|endgroup)( [^:]*)?::/
+/** Values no secret is: masking one hides it everywhere for the rest of the job. */
+const HARMLESS = /^(true|false|yes|no|on|off|null|none|enabled|disabled|[-+]?\d+(\.\d+)?)$/i
 
 /** Everything a step wrote that people and later jobs read (the runner consumes ::add-mask:: lines). */
 function readable(result: StepResult): string {
@@ -39,12 +82,29 @@ function readable(result: StepResult): string {
   )
 }
 
-export function violations(
-  before: Before,
-  after: { checks: Map<string, Stored>; incidents: Map<string, Stored> },
-  executed: Executed[],
-  secrets: { key: string; templated: string }
-): string[] {
+/** The first secret (and its form) that `text` holds, if any. */
+function leaked(text: string, secrets: Secret[]): { secret: Secret; form: string } | undefined {
+  for (const secret of secrets) {
+    const form = formsOf(secret.value).find(f => text.includes(f))
+    if (form !== undefined) return { secret, form }
+  }
+  return undefined
+}
+
+export function violations(before: Before, after: After, executed: Executed[], secrets: Secret[]): string[] {
+  return [
+    ...worldRules(before, after, executed),
+    ...stepRules(executed, secrets),
+    ...gitHubRules(after, executed, secrets),
+    ...handPausedRules(before, after, executed),
+    ...gateRules(before, after, executed),
+    ...exportRules(executed),
+    ...prefixRules(before, after, executed)
+  ]
+}
+
+/** Deletes, duplicates, paused checks, incidents: what the service holds after the round. */
+function worldRules(before: Before, after: After, executed: Executed[]): string[] {
   const out: string[] = []
   // What runs said they kept: the only excuse for two of one name (the action cannot tell, so it keeps both).
   const said = executed
@@ -54,10 +114,29 @@ export function violations(
     )
     .join('\n')
 
-  // Nothing that existed before the round is deleted or resolved unless a run was asked to.
-  for (const [id, check] of before.checks) {
-    if (!after.checks.has(id))
-      out.push(`check ${id} (${JSON.stringify(check.name)}) existed before the round and was deleted`)
+  // Nothing is deleted that no run was asked to delete: a prune deletes only names under its prefix that its
+  // file does not list; convergence only checks made during the round, of a name a run was making.
+  const prunes = executed
+    .filter(e => e.steps.some(s => s.inputs.prune === 'true' && s.inputs['dry-run'] !== 'true'))
+    .map(e => ({ prefix: e.run.inputs['prune-prefix'] ?? '', listed: FILES[e.run.inputs['checks-file']] ?? [] }))
+  const prunable = (name: string) => prunes.some(p => name.startsWith(p.prefix) && !p.listed.includes(name))
+  const making = new Set(
+    executed.flatMap(e =>
+      e.run.inputs.operation === 'upsert-check'
+        ? [e.run.inputs['check-name']]
+        : e.run.inputs.operation === 'sync-checks'
+          ? (FILES[e.run.inputs['checks-file']] ?? [])
+          : []
+    )
+  )
+  for (const gone of after.deleted) {
+    const name = String(gone.name)
+    if (prunable(name)) continue
+    if (before.checks.has(gone.id)) {
+      out.push(`check ${gone.id} (${JSON.stringify(name)}) existed before the round and was deleted`)
+    } else if (!making.has(name)) {
+      out.push(`check ${gone.id} (${JSON.stringify(name)}) was made during the round and deleted, and no run made it`)
+    }
   }
   const resolveAsked = executed.filter(e => e.run.kind === 'resolve').map(e => e.run.inputs['incident-title'])
   for (const incident of before.unresolved) {
@@ -90,24 +169,53 @@ export function violations(
     }
   }
 
-  // No check left paused that was not paused before; one someone else paused stays paused.
+  // No check left paused that was not paused before; one someone else paused stays paused (unless a sync
+  // applied a file that states it active: resuming it or keeping it paused are both the action's choice).
+  const applied = (name: string) =>
+    executed.some(e =>
+      e.steps.some(
+        s =>
+          s.inputs.operation === 'sync-checks' &&
+          s.inputs['dry-run'] !== 'true' &&
+          (FILES[s.inputs['checks-file']] ?? []).includes(name)
+      )
+    )
   for (const [id, check] of after.checks) {
     const was = before.checks.get(id)
     const paused = String(check.status) === 'paused'
     if (paused && was?.status !== 'paused') out.push(`check ${id} (${JSON.stringify(check.name)}) was left paused`)
-    if (!paused && was?.status === 'paused') out.push(`check ${id} was paused by someone else and is not paused now`)
+    if (!paused && was?.status === 'paused' && !applied(String(check.name)))
+      out.push(`check ${id} was paused by someone else and is not paused now`)
   }
+  return out
+}
 
+/** Each process: its bound, no secret anywhere it wrote, no workflow command it did not mean, true ids. */
+function stepRules(executed: Executed[], secrets: Secret[]): string[] {
+  const out: string[] = []
   for (const { run, steps } of executed) {
-    for (const { what, result, bound } of steps) {
+    for (const { what, result, bound, files } of steps) {
       const label = `run ${run.n} (${run.kind}) ${what}`
       // Every process ended within its bound.
       if (result.ms > bound) out.push(`${label} took ${result.ms} ms, more than its bound of ${bound} ms`)
-      // No secret in any form.
-      const text = readable(result)
-      const held = run.kind === 'sync' ? [secrets.key, secrets.templated] : [secrets.key]
-      for (const form of held.flatMap(formsOf)) {
-        if (text.includes(form)) out.push(`${label} wrote a secret (${JSON.stringify(form.slice(0, 6))}…)`)
+      // No secret in any form: today's, the service's old ones, the rotation's new ones, in the log, outputs,
+      // summary, state, and the files the step wrote (a plan file, a checks file meant to be committed).
+      const places: Array<[string, string]> = [
+        ['its log, outputs, summary or state', readable(result)],
+        ...Object.entries(files ?? {}).map(([name, text]): [string, string] => [`the file ${name}`, text])
+      ]
+      for (const [where, text] of places) {
+        const found = leaked(text, secrets)
+        if (found)
+          out.push(
+            `${label} wrote a secret (${found.secret.what}, ${JSON.stringify(found.form.slice(0, 6))}…) in ${where}`
+          )
+      }
+      // A value the action masks is one it proved secret: never a word like `true` (it would hide every `true`).
+      for (const line of result.stdout.split('\n')) {
+        const masked = /^::add-mask::(.*)$/.exec(line)?.[1]
+        if (masked !== undefined && HARMLESS.test(masked.trim()))
+          out.push(`${label} masked a harmless value: ${JSON.stringify(line.slice(0, 40))}`)
       }
       // No workflow command the action did not mean, whatever ends a line.
       for (const line of result.stdout.split(/\r\n|\r|\n/)) {
@@ -118,32 +226,199 @@ export function violations(
         }
       }
     }
-    // A gate passes only on what the service holds: a fresh result (with require-fresh) in the expected
-    // status. Nothing probes during a round, so the data's lastCheckedAt and status are the only results.
-    const gate = steps.find(s => s.what === 'main')
-    if (run.kind === 'gate' && gate && gate.result.outputs.passed === 'true') {
-      const name = run.inputs['check-name']
-      const target = [...after.checks.values()].find(c => c.name === name)
-      const lastChecked = Date.parse(String(target?.lastCheckedAt ?? ''))
-      if (run.inputs['require-fresh'] !== 'false' && !(lastChecked > gate.startedAt - 5_000)) {
-        out.push(
-          `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(target?.lastCheckedAt)}) is older than the step (TZ ${run.env.TZ})`
-        )
-      }
-      const touched = executed.some(e => touches(e.run, name))
-      const was = [...before.checks.values()].find(c => c.name === name)
-      if (was?.status === 'down' && !touched)
-        out.push(`run ${run.n} (gate) passed on ${JSON.stringify(name)}, which is down`)
+  }
+  return out
+}
+
+/** Drift issues and pull-request comments: no secret, one open issue per workflow and checks file. */
+function gitHubRules(after: After, executed: Executed[], secrets: Secret[]): string[] {
+  const out: string[] = []
+  for (const body of after.github) {
+    const found = leaked(body, secrets)
+    if (found) {
+      out.push(
+        `a request to GitHub (a drift issue or a comment) holds a secret (${found.secret.what}, ${JSON.stringify(found.form.slice(0, 6))}…)`
+      )
+      break
     }
-    // Every run that ended 0 reports ids that exist.
-    const last = steps.filter(s => !s.what.startsWith('post')).at(-1)
-    if (last && last.result.code === 0) {
-      const checkId = last.result.outputs['check-id']
-      const incidentId = last.result.outputs['incident-id']
-      if (checkId && !after.checks.has(checkId))
-        out.push(`run ${run.n} (${run.kind}) ended 0 with check-id ${checkId}, which does not exist`)
-      if (incidentId && !after.incidents.has(incidentId)) {
-        out.push(`run ${run.n} (${run.kind}) ended 0 with incident-id ${incidentId}, which does not exist`)
+  }
+  const open = new Map<string, FakeIssue[]>()
+  for (const issue of after.issues) {
+    if (issue.user.type === 'Bot' && issue.state === 'open')
+      open.set(issue.title, [...(open.get(issue.title) ?? []), issue])
+  }
+  for (const [title, list] of open) {
+    if (list.length > 1)
+      out.push(
+        `${list.length} drift issues titled ${JSON.stringify(title)} are open (${list.map(i => `#${i.number}`).join(', ')}): one workflow and checks file keep one`
+      )
+  }
+  // When the last drift watch of a file found no drift (and no other overlapped it), its issue is closed,
+  // also one a person edited.
+  const watches = executed.flatMap(e => e.steps.filter(s => s.inputs['drift-issue'] === 'true').map(s => ({ e, s })))
+  for (const file of new Set(watches.map(w => w.s.inputs['checks-file']))) {
+    const mine = watches.filter(w => w.s.inputs['checks-file'] === file)
+    const end = (w: (typeof mine)[number]) => w.s.startedAt + w.s.result.ms
+    const last = mine.reduce((a, b) => (end(b) > end(a) ? b : a))
+    const overlapped = mine.some(w => w !== last && end(w) > last.s.startedAt)
+    if (overlapped || last.s.result.code !== 0 || last.s.result.outputs.drift !== 'false') continue
+    const still = (open.get(`Monitoring drift: ${file}`) ?? []).map(i => `#${i.number}`)
+    if (still.length > 0)
+      out.push(
+        `run ${last.e.run.n} (${last.e.run.kind}) ${last.s.what} found no drift in ${file}, and drift issue ${still.join(', ')} is still open`
+      )
+  }
+  return out
+}
+
+/**
+ * A dry run of a checks file reports drift while a check the file states active (no `status: paused`) is
+ * paused in the service: paused by hand before the round and still paused after it (no run pauses a fleet
+ * check, so it was paused all along; an apply may resume it instead, and then timing says nothing).
+ */
+function handPausedRules(before: Before, after: After, executed: Executed[]): string[] {
+  const out: string[] = []
+  const paused = [...before.checks.values()].filter(
+    c => c.status === 'paused' && after.checks.get(c.id)?.status === 'paused'
+  )
+  for (const { run, steps } of executed) {
+    for (const s of steps) {
+      const listed = FILES[s.inputs['checks-file']]
+      if (s.inputs['dry-run'] !== 'true' || !listed || s.result.outputs.drift !== 'false') continue
+      for (const c of paused.filter(c => listed.includes(String(c.name))))
+        out.push(
+          `run ${run.n} (${run.kind}) ${s.what} found no drift in ${s.inputs['checks-file']}, though ${JSON.stringify(c.name)} is paused in the service and the file states it active`
+        )
+    }
+  }
+  return out
+}
+
+/** One result the gate may count: its time (ms), status and response time. */
+type Result = { at: number; status: string; responseTime: number }
+
+/**
+ * A gate passes only on what the service holds: `consecutive-passes` distinct results in a row (the
+ * emulator's probes and the last result from before; a miss resets the row) in the expected status, fresh
+ * with require-fresh, within the baseline's limit; never with an error budget spent.
+ */
+function gateRules(before: Before, after: After, executed: Executed[]): string[] {
+  const out: string[] = []
+  for (const { run, steps } of executed) {
+    const gate = steps.find(s => s.what === 'main')
+    if (run.inputs.operation !== 'wait-for-check' || !gate) continue
+    const name = run.inputs['check-name']
+    const was = [...before.checks.values()].find(c => c.name === name)
+    if (!was) continue
+    const end = gate.startedAt + gate.result.ms
+    if (run.inputs.slo !== undefined) out.push(...budgetRule(run, gate, was, before, after))
+    if (gate.result.outputs.passed !== 'true') continue
+    const fresh = run.inputs['require-fresh'] !== 'false'
+    const results: Result[] = [
+      { at: Date.parse(String(was.lastCheckedAt)), status: String(was.status), responseTime: Number(was.responseTime) },
+      ...after.probed.filter(p => p.id === was.id)
+    ].filter(r => r.at <= end && (!fresh || r.at > gate.startedAt - 5_000))
+    const touched = executed.some(e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name)
+    const limit = run.inputs.baseline === undefined ? Infinity : baselineLimit(was, gate.startedAt, before, after)
+    const meets = (r: Result) =>
+      (touched || r.status === (run.inputs['expected-status'] ?? 'up')) && r.responseTime <= limit
+    // The longest run of distinct results in a row that meet the condition (a miss resets it, as the action's count).
+    let streak = 0
+    let distinct = 0
+    for (const at of [...new Set(results.map(r => r.at))].sort((a, b) => a - b)) {
+      streak = results.filter(r => r.at === at).every(meets) ? streak + 1 : 0
+      distinct = Math.max(distinct, streak)
+    }
+    const asked = Number(run.inputs['consecutive-passes'] ?? '1')
+    const probes = after.probed.filter(p => p.id === was.id && p.at >= gate.startedAt && p.at <= end).length
+    const staleBefore = !(Date.parse(String(was.lastCheckedAt)) > gate.startedAt - 5_000)
+    if (fresh && distinct === 0 && staleBefore) {
+      out.push(
+        `run ${run.n} (gate) passed on ${JSON.stringify(name)}, whose last result (${String(was.lastCheckedAt)}) is older than the step, and none of the ${probes} probe(s) made while it ran meets its condition (TZ ${run.env.TZ})`
+      )
+    } else if (distinct === 0 && was.status === 'down' && !touched) {
+      out.push(`run ${run.n} (gate) passed on ${JSON.stringify(name)}, which is down`)
+    } else if (distinct < asked) {
+      out.push(
+        `run ${run.n} (gate) passed on ${JSON.stringify(name)} with at most ${distinct} distinct result(s) in a row that meet its condition (${probes} probe(s) made while it ran); consecutive-passes asks ${asked}`
+      )
+    }
+  }
+  return out
+}
+
+/**
+ * The most a result may take to meet a baseline: its window's slowest up result (no p95 is above it) plus
+ * the allowed increase. Generous on purpose: a slow probe is 10 times the world's results.
+ */
+function baselineLimit(was: Stored, start: number, before: Before, after: After): number {
+  const from = start - 60 * 60_000
+  const times = [
+    ...(before.history.get(was.id) ?? []).map(h => ({
+      at: Date.parse(String(h.checkedAt)),
+      status: h.status,
+      responseTime: h.responseTime
+    })),
+    ...after.probed.filter(p => p.id === was.id)
+  ]
+    .filter(e => e.at >= from && e.at < start && e.status === 'up' && typeof e.responseTime === 'number')
+    .map(e => Number(e.responseTime))
+  return times.length < 5 ? Infinity : Math.max(...times) * (1 + BASELINE.increase)
+}
+
+/** The error budget (slo): never passed when the window's history spent it; budget-exhausted only when it did. */
+function budgetRule(run: Run, gate: Executed['steps'][number], was: Stored, before: Before, after: After): string[] {
+  const from = gate.startedAt - 60 * 60_000
+  const entries = [
+    ...(before.history.get(was.id) ?? []).map(h => ({ at: Date.parse(String(h.checkedAt)), status: h.status })),
+    ...after.probed.filter(p => p.id === was.id)
+  ].filter(e => e.at >= from && e.at < gate.startedAt && typeof e.status === 'string')
+  if (entries.length < 5) return []
+  const availability = entries.filter(e => e.status === 'up').length / entries.length
+  const spent = 1 - (1 - availability) / (1 - SLO.objective) <= 0
+  const outcome = gate.result.outputs.outcome
+  const label = `run ${run.n} (budget-gate) on ${JSON.stringify(was.name)} (availability ${(availability * 100).toFixed(1)}% of ${entries.length}, objective ${SLO.slo})`
+  if (spent && gate.result.outputs.passed === 'true') return [`${label} passed with its error budget spent`]
+  if (!spent && outcome === 'budget-exhausted') return [`${label} said budget-exhausted with budget left`]
+  if (spent && run.cancelMs === undefined && outcome !== 'budget-exhausted' && outcome !== 'error')
+    return [`${label} ended ${JSON.stringify(outcome)}, not budget-exhausted, with its error budget spent`]
+  return []
+}
+
+/** Export keeps what is no secret: `bypass_cache=true` stays in the file as it is. */
+function exportRules(executed: Executed[]): string[] {
+  const out: string[] = []
+  for (const { run, steps } of executed) {
+    if (run.kind !== 'export') continue
+    const text = steps[0].files?.[run.inputs['checks-file']]
+    if (text?.includes('sim-vault-query') && !text.includes('bypass_cache=true'))
+      out.push(
+        `run ${run.n} (export) lifted bypass_cache=true out of the file: a lifted value is never a harmless word`
+      )
+  }
+  return out
+}
+
+/** A prefix pause pauses exactly its prefix's checks (then the post step resumes them: worldRules); no other. */
+function prefixRules(before: Before, after: After, executed: Executed[]): string[] {
+  const out: string[] = []
+  const pausers = executed.filter(e => e.run.kind === 'prefix-pause')
+  if (pausers.length === 0) return out
+  const ok = pausers.some(e => e.run.cancelMs === undefined && e.steps[0].result.code === 0)
+  for (const [id, was] of before.checks) {
+    const name = String(was.name)
+    if (!name.includes(PAUSE_PREFIX.replace(/-$/, ''))) continue
+    if (name.startsWith(PAUSE_PREFIX)) {
+      if (ok && after.midway.get(id)?.status !== 'paused')
+        out.push(`a prefix pause ended 0, and ${JSON.stringify(name)} (${PAUSE_PREFIX}…) was not paused`)
+    } else {
+      for (const [when, map] of [
+        ['during', after.midway],
+        ['after', after.checks]
+      ] as const) {
+        const now = map.get(id)
+        if (now?.status !== was.status || now?.updatedAt !== was.updatedAt)
+          out.push(`a prefix pause on ${PAUSE_PREFIX} touched ${JSON.stringify(name)} (${when} the round)`)
       }
     }
   }

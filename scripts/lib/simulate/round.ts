@@ -1,17 +1,21 @@
 /**
- * Play one round against the emulator: seed the world, put the faults and
- * views in force, start every run as the runner starts a step (cancels as
- * the runner sends them: SIGINT, SIGTERM `termAfterMs` later, then the post
- * step), clear the faults, run each failed write once more, and judge.
+ * Play one round against the emulator (and a fake GitHub): seed the world,
+ * put the faults and views in force, start every run as the runner starts a
+ * step (cancels as the runner sends them: SIGINT, SIGTERM `termAfterMs`
+ * later, then the post step), let the service probe while they run, play
+ * each run's later steps (FLOWS: an export's rotation and plan, a drift
+ * watch's person edit, apply and second look), clear the faults, run each
+ * failed write once more, and judge.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Emulator } from '../../../emulator/server.js'
 import type { Stored } from '../../../emulator/store.js'
+import type { FakeGitHub } from '../fake-github.js'
 import { StepResult, runStep } from '../runner.js'
-import { Before, Executed, violations } from './invariants.js'
-import { Round, Run, SECRET } from './schedule.js'
+import { After, Before, Executed, Probed, violations } from './invariants.js'
+import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
 
 export interface Settings {
   key: string
@@ -19,6 +23,10 @@ export interface Settings {
   distDir?: string
   /** SIGTERM this long after SIGINT, as the runner does (7.5 s). */
   termAfterMs: number
+  /** GitHub for drift issues and pull-request comments. */
+  github: FakeGitHub
+  /** Told of every process as it ends (`--trace`): the run, the step, its exit and its telling outputs. */
+  trace?: (line: string, result: StepResult) => void
 }
 
 export interface Played {
@@ -27,16 +35,27 @@ export interface Played {
   processes: number
   cancels: number
   faults: number
+  probes: number
 }
+
+/** The repository every run is in, and its job token (an installation token: it writes as the bot). */
+export const REPO = 'acme/sim'
+export const GITHUB_TOKEN = 'ghs_simToken0123456789abcdefXYZ'
+/** What a person writes above a drift issue's text between runs. */
+export const PERSON_LINE = 'Looked at this on Monday, @ops is on it.'
 
 const REQUEST_TIMEOUT_MS = 3_000
 /** What any step of the simulation may take, faults and all (3 attempts of 3 s per request, and waits). */
 const STEP_BOUND_MS = 60_000
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
+/** How long a duration input (`2s`) is, in ms. */
+const msOf = (text: string | undefined) => Number(/^(\d+)s$/.exec(text ?? '')?.[1] ?? 2) * 1000
+
 /** The longest a process may run: its own bound, or, once cancelled, until the in-flight request ends. */
 function boundOf(run: Run, cancelled: boolean, settings: Settings): number {
-  const own = run.kind === 'gate' ? 2_000 + REQUEST_TIMEOUT_MS + 3_000 : STEP_BOUND_MS
+  const gate = run.inputs.operation === 'wait-for-check'
+  const own = gate ? msOf(run.inputs.timeout) + REQUEST_TIMEOUT_MS + 3_000 : STEP_BOUND_MS
   if (!cancelled || run.cancelMs === undefined) return own
   const stop = Math.min(REQUEST_TIMEOUT_MS + 3_000, settings.termAfterMs + 2_000)
   return Math.min(own, run.cancelMs + stop)
@@ -46,34 +65,149 @@ async function quiet(emulator: Emulator): Promise<void> {
   for (let i = 0; i < 200 && emulator.inFlight > 0; i++) await sleep(50)
 }
 
+/** A new value for a variable the export named, as a rotation sets it (never shown either). */
+export function rotated(seed: number, variable: string): string {
+  let h = 2166136261
+  for (const c of `${seed}:${variable}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0
+  return `new-${h.toString(36)}-R0t8`
+}
+
+/** Seed one world check with its last result and its history (newest first). */
+function seedCheck(emulator: Emulator, c: WorldCheck): Stored {
+  const lastAt = Date.now() - (c.stale ? 30 * 60_000 : 0)
+  const last = { checkedAt: new Date(lastAt).toISOString(), status: c.down ? 'down' : 'up', responseTime: 120 }
+  const stored = emulator.seedCheck({
+    name: c.name,
+    url: c.url,
+    ...(c.fields ?? {}),
+    status: c.paused ? 'paused' : last.status,
+    lastCheckedAt: last.checkedAt,
+    responseTime: last.responseTime
+  })
+  const past = c.history.map(h => ({
+    checkedAt: new Date(lastAt - h.agoMs).toISOString(),
+    status: h.status,
+    responseTime: h.responseTime
+  }))
+  emulator.history.set(stored.id, [...(c.paused ? [] : [last]), ...past])
+  return stored
+}
+
+/** What a run's later steps need: a step, the workspace, the round. */
+interface Flow {
+  round: Round
+  workspace: string
+  github: FakeGitHub
+  /** Run one more step of `e` (its job) and record it. */
+  step: (e: Executed, what: string, inputs: Record<string, string>, env: Record<string, string>) => Promise<StepResult>
+}
+
+/** Read the files a step wrote (exported checks file, plan file) into its record. */
+function keepFiles(e: Executed, workspace: string, names: Array<string | undefined>): void {
+  const last = e.steps.at(-1)
+  if (!last) return
+  for (const name of names) {
+    if (name && existsSync(join(workspace, name)))
+      last.files = { ...last.files, [name]: readFileSync(join(workspace, name), 'utf8') }
+  }
+}
+
+/** The steps of a job after its main step, by kind (the main step ended, not cancelled). */
+const FLOWS: Partial<Record<Kind, (x: Flow, e: Executed) => Promise<void>>> = {
+  /** Export, rotate every variable it named to a new value, then plan the file as a scheduled drift watch on a PR. */
+  export: async (x, e) => {
+    const file = e.run.inputs['checks-file']
+    keepFiles(e, x.workspace, [file])
+    const text = e.steps[0].files?.[file]
+    if (e.steps[0].result.code !== 0 || text === undefined) return
+    // Every variable gets a new value; those the file marks `${secret:…}` are secrets (never shown).
+    const env = { ...e.run.env }
+    for (const [, secret, name] of text.matchAll(/(?<!\$)\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+      env[name] = rotated(x.round.seed, name)
+      if (secret) e.secrets.push(env[name])
+    }
+    const prefix = e.run.inputs['name-prefix']
+    const plan = `plan-${e.run.n}.json`
+    await x.step(
+      e,
+      'sync after rotation',
+      {
+        'request-timeout': e.run.inputs['request-timeout'],
+        'max-retries': e.run.inputs['max-retries'],
+        operation: 'sync-checks',
+        'checks-file': file,
+        'dry-run': 'true',
+        'fail-on-drift': 'true',
+        'drift-issue': 'true',
+        'plan-file': plan,
+        'pr-comment': 'true',
+        ...(prefix ? { prune: 'true', 'prune-prefix': prefix } : {})
+      },
+      { ...env, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: join(x.workspace, 'event.json') }
+    )
+    keepFiles(e, x.workspace, [plan])
+  },
+  /** A drift watch: the dry run (issue opened), a person edits the issue, an apply, then a second look. */
+  drift: async (x, e) => {
+    const file = e.run.inputs['checks-file']
+    keepFiles(e, x.workspace, [e.run.inputs['plan-file']])
+    for (const issue of x.github.issues.get(REPO) ?? []) {
+      if (issue.title === driftTitle(file) && issue.state === 'open' && !issue.body.startsWith(PERSON_LINE))
+        issue.body = `${PERSON_LINE}\n\n${issue.body}`
+    }
+    const apply = Object.fromEntries(
+      Object.entries(e.run.inputs).filter(([name]) => name !== 'dry-run' && name !== 'fail-on-drift')
+    )
+    await x.step(e, 'apply', apply, e.run.env)
+    keepFiles(e, x.workspace, [e.run.inputs['plan-file']])
+    await x.step(e, 'second look', e.run.inputs, e.run.env)
+    keepFiles(e, x.workspace, [e.run.inputs['plan-file']])
+  }
+}
+/** Kinds whose post step (auto-resume) runs at the job's end. */
+const WITH_POST: Kind[] = ['pause', 'prefix-pause']
+
 export async function playRound(emulator: Emulator, round: Round, settings: Settings): Promise<Played> {
   emulator.reset()
+  settings.github.reset()
   const workspace = mkdtempSync(join(tmpdir(), 'simulate-'))
   try {
     for (const [file, text] of Object.entries(round.files)) writeFileSync(join(workspace, file), text)
-    for (const c of round.world.checks) {
-      emulator.seedCheck({
-        name: c.name,
-        url: c.url,
-        status: c.paused ? 'paused' : c.down ? 'down' : 'up',
-        lastCheckedAt: new Date(Date.now() - (c.stale ? 30 * 60_000 : 0)).toISOString()
-      })
-    }
+    writeFileSync(join(workspace, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
+    const idOf = new Map<string, string>()
+    for (const c of [...round.world.checks, ...round.world.more]) idOf.set(c.name, seedCheck(emulator, c).id)
     for (const title of round.world.incidents)
       emulator.seedIncident({ title, message: 'seen before', status: 'investigating' })
     const before: Before = {
       checks: new Map([...emulator.checks].map(([id, c]) => [id, { ...c }])),
-      unresolved: [...emulator.incidents.values()].map(i => ({ ...i }))
+      unresolved: [...emulator.incidents.values()].map(i => ({ ...i })),
+      history: new Map([...emulator.history].map(([id, h]) => [id, [...h]]))
     }
     for (const fault of round.faults) emulator.inject(fault)
     emulator.views = { ...round.views }
 
-    const step = (run: Run, options: { post?: boolean; state?: Record<string, string>; cancel?: boolean }) =>
-      runStep(
-        { 'api-key': settings.key, 'base-url': emulator.baseUrl, ...run.inputs },
+    const runnerEnv = (run: Run) => ({
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_WORKFLOW: 'Simulate',
+      GITHUB_JOB: `run-${run.n}`,
+      GITHUB_RUN_ID: String(round.seed),
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_SERVER_URL: 'https://github.example.com',
+      GITHUB_API_URL: settings.github.url,
+      GITHUB_EVENT_NAME: 'schedule'
+    })
+    const step = async (
+      run: Run,
+      inputs: Record<string, string>,
+      env: Record<string, string>,
+      options: { post?: boolean; state?: Record<string, string>; cancel?: boolean; what: string }
+    ) => {
+      const result = await runStep(
+        { 'api-key': settings.key, 'base-url': emulator.baseUrl, 'github-token': GITHUB_TOKEN, ...inputs },
         {
           cwd: workspace,
-          env: { GITHUB_WORKSPACE: workspace, ...run.env },
+          env: { ...runnerEnv(run), ...env },
           post: options.post ?? false,
           state: options.state,
           distDir: settings.distDir,
@@ -86,23 +220,62 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
           }
         }
       )
-
-    // The main steps, together; then, once the service is quiet, the post steps (the job's end).
-    const executed: Executed[] = round.runs.map(run => ({ run, steps: [] }))
-    await Promise.all(
-      executed.map(async e => {
-        await sleep(e.run.startMs)
+      if (settings.trace) {
+        const told = ['passed', 'outcome', 'drift', 'changed', 'count', 'issue-url', 'comment-url', 'error']
+          .filter(name => result.outputs[name] !== undefined && result.outputs[name] !== '')
+          .map(name => `${name}=${JSON.stringify(result.outputs[name].slice(0, 160))}`)
+        settings.trace(
+          `  run ${run.n} (${run.kind}) ${options.what}: exit ${result.code ?? result.signal} in ${result.ms} ms; ${told.join(' ')}`,
+          result
+        )
+      }
+      return result
+    }
+    const flow: Flow = {
+      round,
+      workspace,
+      github: settings.github,
+      step: async (e, what, inputs, env) => {
         const startedAt = Date.now()
-        const result = await step(e.run, { cancel: true })
-        e.steps.push({ what: 'main', result, bound: boundOf(e.run, true, settings), startedAt })
+        const result = await step(e.run, inputs, env, { what })
+        e.steps.push({ what, result, bound: STEP_BOUND_MS, startedAt, inputs })
+        return result
+      }
+    }
+
+    // The service probes while the runs run: each probe as a real one finishing at its time.
+    const started = Date.now()
+    const probed: Probed[] = []
+    const probing = Promise.all(
+      round.probes.map(async p => {
+        await sleep(p.atMs)
+        const id = idOf.get(p.name)
+        if (id === undefined || !emulator.recordProbe(id, { status: p.status, responseTime: p.responseTime })) return
+        probed.push({ ...p, id, at: Date.parse(String(emulator.checks.get(id)?.lastCheckedAt)) })
       })
     )
+
+    // The main steps, together, each followed by its job's later steps; then, once the service is quiet,
+    // the post steps (the job's end).
+    const executed: Executed[] = round.runs.map(run => ({ run, steps: [], secrets: [] }))
+    await Promise.all([
+      probing,
+      ...executed.map(async e => {
+        await sleep(Math.max(0, started + e.run.startMs - Date.now()))
+        const startedAt = Date.now()
+        const result = await step(e.run, e.run.inputs, e.run.env, { cancel: true, what: 'main' })
+        e.steps.push({ what: 'main', result, bound: boundOf(e.run, true, settings), startedAt, inputs: e.run.inputs })
+        if (e.run.cancelMs === undefined) await FLOWS[e.run.kind]?.(flow, e)
+        else keepFiles(e, workspace, [e.run.inputs['checks-file'], e.run.inputs['plan-file']])
+      })
+    ])
     await quiet(emulator)
+    const midway = new Map<string, Stored>([...emulator.checks].map(([id, c]) => [id, { ...c }]))
     const postOf = async (e: Executed, main: StepResult, what: string) => {
-      if (e.run.kind !== 'pause') return
+      if (!WITH_POST.includes(e.run.kind)) return
       const startedAt = Date.now()
-      const result = await step(e.run, { post: true, state: main.state })
-      e.steps.push({ what, result, bound: STEP_BOUND_MS, startedAt })
+      const result = await step(e.run, e.run.inputs, e.run.env, { post: true, state: main.state, what })
+      e.steps.push({ what, result, bound: STEP_BOUND_MS, startedAt, inputs: e.run.inputs })
     }
     await Promise.all(executed.map(e => postOf(e, e.steps[0].result, 'post')))
 
@@ -112,22 +285,47 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
     for (const e of executed) {
       if (!e.run.writes || e.steps[0].result.code === 0) continue
       const startedAt = Date.now()
-      const again = await step(e.run, {})
-      e.steps.push({ what: 're-run', result: again, bound: boundOf(e.run, false, settings), startedAt })
+      const again = await step(e.run, e.run.inputs, e.run.env, { what: 're-run' })
+      e.steps.push({
+        what: 're-run',
+        result: again,
+        bound: boundOf(e.run, false, settings),
+        startedAt,
+        inputs: e.run.inputs
+      })
       await postOf(e, again, 'post of re-run')
     }
     await quiet(emulator)
 
-    const after = {
+    const after: After = {
       checks: new Map<string, Stored>(emulator.checks),
-      incidents: new Map<string, Stored>(emulator.incidents)
+      incidents: new Map<string, Stored>(emulator.incidents),
+      deleted: [...emulator.deletedChecks],
+      midway,
+      probed,
+      issues: settings.github.issues.get(REPO) ?? [],
+      github: settings.github.requests.map(r => r.body)
     }
+    const secrets = [
+      { value: settings.key, what: 'the api-key' },
+      { value: GITHUB_TOKEN, what: 'the github-token' },
+      { value: SECRET, what: "the fleet files' API_TOKEN" },
+      ...round.secrets.map(value => ({ value, what: 'a value the service held before the rotation' })),
+      ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
+    ]
     return {
-      violations: violations(before, after, executed, { key: settings.key, templated: SECRET }),
+      violations: violations(before, after, executed, secrets),
       runs: round.runs.length,
       processes: executed.reduce((n, e) => n + e.steps.length, 0),
       cancels: round.runs.filter(r => r.cancelMs !== undefined).length,
-      faults: round.faults.length + (round.views.createdAt ? 0 : 1) + (round.views.zonelessTimes ? 1 : 0)
+      faults:
+        round.faults.length +
+        (round.views.createdAt ? 0 : 1) +
+        (round.views.zonelessTimes ? 1 : 0) +
+        (round.views.historyStartedAt ? 1 : 0) +
+        (round.views.historyWholeSeconds ? 1 : 0) +
+        (round.views.slashTimes ? 1 : 0),
+      probes: probed.length
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true })

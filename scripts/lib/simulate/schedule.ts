@@ -1,8 +1,15 @@
 /**
  * One round of the simulation, drawn from a seed and nothing else: the world
- * before the round (checks, paused ones, open incidents), 2 to 6 concurrent
- * runs of the action, the faults in force and the cancels. The same seed
- * always draws the same round (timing aside: processes still race).
+ * before the round (checks with their history, paused ones, checks holding
+ * secrets in secret positions, open incidents), 2 to 6 concurrent runs of
+ * the action, the probes the service makes while they run, the faults in
+ * force and the cancels. The same seed always draws the same round (timing
+ * aside: processes still race).
+ *
+ * A run's kind is one row of KINDS: how it is drawn. How a kind is played
+ * (its steps after the main one) is in round.ts (FLOWS). Kinds that wait for
+ * a feature not yet in the action are listed in FUTURE_KINDS and drawn only
+ * when enabled (`--enable prefix-pause,budget-gate`, or FUTURE_KINDS_ENABLED).
  */
 import type { Fault } from '../../../emulator/faults.js'
 
@@ -18,7 +25,14 @@ export function random(seed: number): () => number {
   }
 }
 
-export type Kind = 'upsert' | 'sync' | 'pause' | 'resume' | 'open' | 'resolve' | 'gate'
+export type Kind =
+  'upsert' | 'sync' | 'pause' | 'resume' | 'open' | 'resolve' | 'gate' | 'export' | 'drift' | 'prune' | FutureKind
+
+/** Kinds for features other branches add (issue 32): `name-prefix` on pause-check, `slo` on wait-for-check. */
+export type FutureKind = 'prefix-pause' | 'budget-gate'
+export const FUTURE_KINDS: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
+/** Future kinds drawn by default: turn one on here once its feature is in the bundle. */
+export const FUTURE_KINDS_ENABLED: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
 
 export interface Run {
   n: number
@@ -34,24 +48,75 @@ export interface Run {
   writes: boolean
 }
 
+/** A result the service recorded before the round, `agoMs` before the world was seeded. */
+export interface PastResult {
+  agoMs: number
+  status: string
+  responseTime: number
+}
+
+export interface WorldCheck {
+  name: string
+  url: string
+  paused: boolean
+  /** Its last result is 30 minutes old. */
+  stale: boolean
+  /** Its last result is down. */
+  down: boolean
+  /** Writable fields beyond name and url (a credential header). */
+  fields?: Record<string, unknown>
+  /** Results before the last one, newest first (the last one is in the history too, unless paused). */
+  history: PastResult[]
+}
+
+/** A probe the service makes during the round: `atMs` after the round starts, of the check so named. */
+export interface Probe {
+  name: string
+  atMs: number
+  status: 'up' | 'down'
+  responseTime: number
+}
+
 export interface Round {
   seed: number
   world: {
-    /** `stale`: its last result is 30 minutes old; `down`: it reports down (no probe runs in a round). */
-    checks: Array<{ name: string; url: string; paused: boolean; stale: boolean; down: boolean }>
+    /** Checks every kind may target. */
+    checks: WorldCheck[]
+    /** Checks only some kinds reach: secrets in secret positions, prune decoys, a prefix's fleet. */
+    more: WorldCheck[]
     incidents: string[]
   }
   runs: Run[]
+  /** The service's probes while the runs run (each gate's target, while it polls). */
+  probes: Probe[]
   faults: Fault[]
-  views: { createdAt: boolean; zonelessTimes: boolean }
+  views: {
+    createdAt: boolean
+    zonelessTimes: boolean
+    historyStartedAt: boolean
+    historyWholeSeconds: boolean
+    slashTimes: boolean
+  }
   /** The checks files the sync runs read, by name. */
   files: Record<string, string>
+  /** Values in secret positions that the service holds before the round (to be rotated): never shown. */
+  secrets: string[]
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
 export const INJECTED = 'INJECTED'
 /** The templated secret the sync runs hold: a quote, a backslash, a tab, a line break, an @. */
 export const SECRET = 'sim"se\\cr\tet\np@ss-4242'
+/** The prefix prune runs may delete under. */
+export const PRUNE_PREFIX = 'sim-fleet-'
+/** The prefix a prefix pause targets. */
+export const PAUSE_PREFIX = 'sim-pp-'
+/** The drift issue's title for a checks file (grouped by it: one workflow, so one issue per file). */
+export const driftTitle = (file: string) => `Monitoring drift: ${file}`
+/** A gate's baseline window and allowed increase (the world's results take 100-200 ms, a slow probe 2.5-4 s). */
+export const BASELINE = { window: '1h', increase: 0.5 }
+/** The error budget's objective and window (future kind): 20 results, so 2 down spend it. */
+export const SLO = { slo: '90%', window: '1h', objective: 0.9 }
 
 const slug = (name: string) =>
   name
@@ -68,29 +133,39 @@ const WORLD_NAMES = [
   `sim-cr\r::warning::${INJECTED}`,
   '<img src=x>|sim-html'
 ]
-/** The prefix a fleet pause selects by (name-prefix): most names of the world, the upserts' and the files'. */
-const FLEET_PREFIX = 'sim-'
-
-/** Whether a pause or resume run may have changed the check named `name` (by its name, or by name-prefix). */
-export function touches(run: Run, name: string): boolean {
-  if (run.kind !== 'pause' && run.kind !== 'resume') return false
-  const prefix = run.inputs['name-prefix']
-  return run.inputs['check-name'] === name || (prefix !== undefined && name.startsWith(prefix))
-}
-
 /** Names only upsert creates (a race on one name between runs of one step). */
 const UPSERT_NAMES = ['sim-new', `sim-new-evil\n::error::${INJECTED}`]
 /** Names only the checks files hold: two overlapping files. */
-const FILES: Record<string, string[]> = {
+export const FILES: Record<string, string[]> = {
   'fleet-a.yml': ['sim-fleet-1', 'sim-fleet-2', `sim-fleet-evil\n::error::${INJECTED}`],
   'fleet-b.yml': ['sim-fleet-2', 'sim-fleet-3']
 }
+/** Beside the fleet: one prune may delete (its prefix, in no file), two it must not (no prefix). */
+const PRUNE_DECOYS = ['sim-fleet-old', 'sim-fleetwood', 'x-sim-fleet-9']
 const TITLES = ['Deploy failed', `sim incident\n::error::${INJECTED}`]
 
 function fileText(names: string[]): string {
   return names
     .map(n => `- name: ${JSON.stringify(n)}\n  url: "${urlOf(n)}?token=\${API_TOKEN}"\n  interval: 60\n`)
     .join('')
+}
+
+/** Checks holding a secret in each position the contract names (export lifts them; rotation changes them). */
+function vaultChecks(old: (tag: string) => string): Array<Pick<WorldCheck, 'name' | 'url' | 'fields'>> {
+  return [
+    {
+      name: 'sim-vault-query',
+      url: `https://vault-query.example.com/health?bypass_cache=true&token=${old('tok')}`
+    },
+    { name: 'sim-vault-user', url: `https://ops:${old('pw')}@vault-user.example.com/health` },
+    { name: 'sim-vault-fragment', url: `https://vault-fragment.example.com/app#access_token=${old('frag')}` },
+    {
+      name: 'sim-vault-header',
+      url: 'https://vault-header.example.com/health',
+      fields: { headers: { Authorization: `Bearer ${old('hdr')}` } }
+    },
+    { name: 'sim-vault-jwt', url: `https://vault-jwt.example.com/health?a=1;token=${old('semi')}&jwt=${old('jwt')}` }
+  ]
 }
 
 function faultOf(pick: <T>(xs: T[]) => T, int: (lo: number, hi: number) => number): Fault {
@@ -132,17 +207,215 @@ function faultOf(pick: <T>(xs: T[]) => T, int: (lo: number, hi: number) => numbe
   }
 }
 
+/** What drawing a run may use: the seeded choices and the world drawn so far. */
+interface Draw {
+  /** The run's number in the round (its own files are named by it). */
+  n: number
+  int: (lo: number, hi: number) => number
+  pick: <T>(xs: readonly T[]) => T
+  chance: (p: number) => boolean
+  checks: WorldCheck[]
+  /** Names a list input can hold (no line break), not paused / any. */
+  running: string[]
+  gateable: string[]
+  /** The service's probes of `name` for as long as a gate of `timeoutMs` polls it. */
+  probe: (name: string, timeoutMs: number, slow: boolean) => void
+  /** Give a world check this past (the error budget's window). */
+  giveHistory: (name: string, history: PastResult[]) => void
+  env: Record<string, string>
+}
+
+type Drawn = { inputs: Record<string, string>; writes: boolean; kind?: Kind }
+
+/** How each kind is drawn (weights in WEIGHTS). Adding a kind: a row here, its weight, and, if it has more steps than one, a row in round.ts's FLOWS. */
+const KINDS: Record<Kind, (d: Draw) => Drawn> = {
+  upsert: d => {
+    const name = d.pick([...UPSERT_NAMES, ...d.checks.map(c => c.name)])
+    return { inputs: { operation: 'upsert-check', 'check-name': name, 'check-url': urlOf(name) }, writes: true }
+  },
+  sync: d => {
+    d.env.API_TOKEN = SECRET
+    return { inputs: { operation: 'sync-checks', 'checks-file': d.pick(Object.keys(FILES)) }, writes: true }
+  },
+  pause: d => ({
+    inputs: { operation: 'pause-check', 'check-name': d.pick(d.running), 'auto-resume': 'true' },
+    writes: true
+  }),
+  resume: d => ({ inputs: { operation: 'resume-check', 'check-name': d.pick(d.running) }, writes: true }),
+  open: d => ({
+    inputs: { operation: 'open-incident', 'incident-title': d.pick(TITLES), 'incident-message': 'a run failed' },
+    writes: true
+  }),
+  resolve: d => ({ inputs: { operation: 'resolve-incident', 'incident-title': d.pick(TITLES) }, writes: true }),
+  gate: d => {
+    // When every name holds a line break, the gate waits for one that is not there (an error, no write).
+    const name = d.gateable.length > 0 ? d.pick(d.gateable) : WORLD_NAMES[0]
+    const passes = d.pick([1, 1, 2, 3])
+    const baseline = d.chance(0.3)
+    const long = passes > 1 || baseline
+    const timeoutMs = long ? 6_000 : 2_000
+    // The service probes while the gate polls: always for a gate that needs more than one result.
+    if (long || d.chance(0.5)) d.probe(name, timeoutMs, baseline)
+    return {
+      inputs: {
+        operation: 'wait-for-check',
+        'check-name': name,
+        timeout: `${timeoutMs / 1000}s`,
+        'poll-interval': '500ms',
+        'require-fresh': long || d.chance(0.7) ? 'true' : 'false',
+        'consecutive-passes': String(passes),
+        ...(baseline ? { baseline: BASELINE.window, 'max-response-time-increase': `${BASELINE.increase * 100}%` } : {})
+      },
+      writes: false
+    }
+  },
+  export: d => ({
+    // Exported to the run's own file, then (round.ts) the variables rotated and the file planned.
+    inputs: {
+      operation: 'export-checks',
+      'checks-file': `export-${d.n}.yml`,
+      ...(d.chance(0.5) ? { 'name-prefix': 'sim-vault-' } : {})
+    },
+    writes: false
+  }),
+  drift: d => {
+    d.env.API_TOKEN = SECRET
+    return {
+      inputs: {
+        operation: 'sync-checks',
+        'checks-file': d.pick(Object.keys(FILES)),
+        'dry-run': 'true',
+        'fail-on-drift': 'true',
+        'drift-issue': 'true',
+        'plan-file': `plan-${d.n}.json`
+      },
+      writes: false
+    }
+  },
+  prune: d => {
+    d.env.API_TOKEN = SECRET
+    return {
+      inputs: {
+        operation: 'sync-checks',
+        'checks-file': d.pick(Object.keys(FILES)),
+        prune: 'true',
+        'prune-prefix': PRUNE_PREFIX
+      },
+      writes: true
+    }
+  },
+  'prefix-pause': () => ({
+    inputs: { operation: 'pause-check', 'name-prefix': PAUSE_PREFIX, 'auto-resume': 'true' },
+    writes: true
+  }),
+  'budget-gate': d => {
+    const target = d.checks.find(c => !c.paused && !/[\r\n]/.test(c.name))
+    if (!target) return { ...KINDS.gate(d), kind: 'gate' }
+    // 20 results in the window, `down` of them down: 0 or 1 leave budget, 4 or 8 spend it (2 would be the edge).
+    const down = d.pick([0, 1, 4, 8])
+    d.giveHistory(
+      target.name,
+      Array.from({ length: 19 }, (_, i) => ({
+        agoMs: (i + 1) * 2 * 60_000,
+        status: i < down ? 'down' : 'up',
+        responseTime: 100 + i
+      }))
+    )
+    // Its last result fresh and up: the window holds all 20, none near its edge.
+    target.down = false
+    target.stale = false
+    return {
+      inputs: {
+        operation: 'wait-for-check',
+        'check-name': target.name,
+        slo: SLO.slo,
+        'slo-window': SLO.window,
+        timeout: '2s',
+        'poll-interval': '500ms',
+        'require-fresh': 'false'
+      },
+      writes: false
+    }
+  }
+}
+
+/** How often each kind is drawn, relative to the others. */
+const WEIGHTS: Array<[Kind, number]> = [
+  ['upsert', 2],
+  ['sync', 2],
+  ['pause', 1],
+  ['resume', 1],
+  ['open', 2],
+  ['resolve', 1],
+  ['gate', 3],
+  ['export', 1],
+  ['drift', 1],
+  ['prune', 1],
+  ['prefix-pause', 1],
+  ['budget-gate', 1]
+]
+
+export interface DrawOptions {
+  /** Future kinds to draw besides FUTURE_KINDS_ENABLED. */
+  enable?: readonly FutureKind[]
+}
+
 /** The round that `seed` draws. */
-export function drawRound(seed: number): Round {
+export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const next = random(seed)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
-  const pick = <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)]
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]
   const chance = (p: number) => next() < p
+  const enabled = new Set<Kind>([...FUTURE_KINDS_ENABLED, ...(options.enable ?? [])])
+  const tag = seed.toString(36)
+  const secrets: string[] = []
+  /** A value the service holds in a secret position, from before the round. */
+  const old = (what: string) => {
+    const value = `old${what}-${tag}-Qx7v${int(100, 999)}`
+    secrets.push(value)
+    return value
+  }
 
-  const checkOf = (name: string) => ({ name, url: urlOf(name), paused: false, stale: chance(0.3), down: chance(0.2) })
-  const checks = WORLD_NAMES.filter(() => chance(0.7)).map(checkOf)
+  const past = (): PastResult[] =>
+    Array.from({ length: 8 }, (_, i) => ({ agoMs: (i + 1) * 5 * 60_000, status: 'up', responseTime: int(100, 200) }))
+  const checkOf = (name: string, url = urlOf(name)): WorldCheck => ({
+    name,
+    url,
+    paused: false,
+    stale: chance(0.3),
+    down: chance(0.2),
+    history: past()
+  })
+  const handPaused = (list: WorldCheck[]) => {
+    if (list.length > 0 && chance(0.5)) pick(list).paused = true
+    return list
+  }
+  const checks = WORLD_NAMES.filter(() => chance(0.7)).map(n => checkOf(n))
   if (checks.length === 0) checks.push(checkOf(WORLD_NAMES[0]))
   if (checks.length > 1 && chance(0.5)) pick(checks).paused = true
+  const quiet = (c: WorldCheck): WorldCheck => ({ ...c, stale: false, down: false })
+  const more: WorldCheck[] = [
+    // Secrets in every position (export lifts them, a rotation changes them); at least one each round.
+    ...vaultChecks(old)
+      .filter((_, i) => i === 0 || chance(0.6))
+      .map(v => ({ ...quiet(checkOf(v.name, v.url)), ...(v.fields ? { fields: v.fields } : {}) })),
+    // Fleet checks synced before the API token was rotated (the file's token is new now), one perhaps
+    // paused by hand though the file states it active (drift must say so).
+    ...handPaused(
+      chance(0.5)
+        ? [...new Set(Object.values(FILES).flat())]
+            .filter(() => chance(0.5))
+            .map(n => quiet(checkOf(n, `${urlOf(n)}?token=${old('fleet')}`)))
+        : []
+    ),
+    ...PRUNE_DECOYS.filter(() => chance(0.6)).map(n => quiet(checkOf(n)))
+  ]
+  if (enabled.has('prefix-pause')) {
+    // The prefix's fleet (one perhaps paused by someone else), and two names it must not touch.
+    const fleet = ['sim-pp-1', 'sim-pp-2', 'sim-pp-3'].map(n => quiet(checkOf(n)))
+    if (chance(0.3)) pick(fleet).paused = true
+    more.push(...fleet, ...['sim-pp', 'x-sim-pp-4'].map(n => quiet(checkOf(n))))
+  }
   const incidents = [...TITLES, 'sim older incident'].filter(() => chance(0.5))
   // pause-check, resume-check and the gate take a list of names, and a line break splits a list (contract:
   // "Targeting"): a name holding one cannot be targeted there, so those runs pick among the others.
@@ -150,55 +423,71 @@ export function drawRound(seed: number): Round {
   const running = listable(checks.filter(c => !c.paused).map(c => c.name))
   const gateable = listable(checks.map(c => c.name))
 
+  const probes: Probe[] = []
   const common = { 'request-timeout': '3s', 'max-retries': '2' }
   const runs: Run[] = []
+  const weighted = WEIGHTS.filter(([k]) => !(FUTURE_KINDS as readonly Kind[]).includes(k) || enabled.has(k)).flatMap(
+    ([k, w]) => Array<Kind>(w).fill(k)
+  )
   const count = int(2, 6)
   for (let n = 1; n <= count; n++) {
-    let kind = pick<Kind>(['upsert', 'upsert', 'sync', 'sync', 'pause', 'resume', 'open', 'open', 'resolve', 'gate'])
+    let kind = pick(weighted)
     if ((kind === 'pause' || kind === 'resume') && running.length === 0) kind = 'upsert'
-    const base = { n, kind, startMs: int(0, 200), writes: kind !== 'gate' }
-    let inputs: Record<string, string>
+    const startMs = int(0, 200)
     // Self-hosted runners are often not on UTC: zone-less times from the service must still mean UTC.
     const env: Record<string, string> = { TZ: pick(['UTC', 'America/New_York', 'Asia/Tokyo']) }
-    switch (kind) {
-      case 'upsert': {
-        const name = pick([...UPSERT_NAMES, ...checks.map(c => c.name)])
-        inputs = { operation: 'upsert-check', 'check-name': name, 'check-url': urlOf(name) }
-        break
-      }
-      case 'sync':
-        inputs = { operation: 'sync-checks', 'checks-file': pick(Object.keys(FILES)) }
-        env.API_TOKEN = SECRET
-        break
-      case 'pause':
-        // A fleet by prefix too: every check named sim-... at the step's start, hostile names included.
-        inputs = chance(0.3)
-          ? { operation: 'pause-check', 'name-prefix': FLEET_PREFIX, 'auto-resume': 'true' }
-          : { operation: 'pause-check', 'check-name': pick(running), 'auto-resume': 'true' }
-        break
-      case 'resume':
-        inputs = { operation: 'resume-check', 'check-name': pick(running) }
-        break
-      case 'open':
-        inputs = { operation: 'open-incident', 'incident-title': pick(TITLES), 'incident-message': 'a run failed' }
-        break
-      case 'resolve':
-        inputs = { operation: 'resolve-incident', 'incident-title': pick(TITLES) }
-        break
-      default:
-        inputs = {
-          operation: 'wait-for-check',
-          // When every name holds a line break, the gate waits for one that is not there (an error, no write).
-          'check-name': gateable.length > 0 ? pick(gateable) : WORLD_NAMES[0],
-          timeout: '2s',
-          'poll-interval': '500ms',
-          'require-fresh': chance(0.7) ? 'true' : 'false'
+    const draw: Draw = {
+      n,
+      int,
+      pick,
+      chance,
+      checks,
+      running,
+      gateable,
+      env,
+      probe: (name, timeoutMs, slow) => {
+        // Probes close together, or more than a second apart (then a history that records the probe's start
+        // puts it after the previous probe's end: one probe seen twice, unless counted once).
+        const [lo, hi] = pick([
+          [400, 1000],
+          [1150, 1700]
+        ])
+        for (let at = startMs + int(100, 700); at < startMs + timeoutMs + 500; at += int(lo, hi)) {
+          probes.push({
+            name,
+            atMs: at,
+            status: chance(0.85) ? 'up' : 'down',
+            responseTime: slow && chance(0.25) ? int(2500, 4000) : int(20, 90)
+          })
         }
+      },
+      giveHistory: (name, history) => {
+        const target = checks.find(c => c.name === name)
+        if (target) target.history = history
+      }
     }
-    runs.push({ ...base, inputs: { ...common, ...inputs }, env, ...(chance(0.15) ? { cancelMs: int(50, 1500) } : {}) })
+    const drawn = KINDS[kind](draw)
+    runs.push({
+      n,
+      kind: drawn.kind ?? kind,
+      startMs,
+      writes: drawn.writes,
+      inputs: { ...common, ...drawn.inputs },
+      env,
+      ...(chance(0.15) ? { cancelMs: int(50, 1500) } : {})
+    })
   }
   const faults = Array.from({ length: int(0, 3) }, () => faultOf(pick, int))
-  const views = { createdAt: !chance(0.3), zonelessTimes: chance(0.3) }
+  const views = {
+    createdAt: !chance(0.3),
+    zonelessTimes: chance(0.3),
+    // A history that records when a probe started, or in whole seconds (one probe must count once).
+    historyStartedAt: probes.length > 0 && chance(0.5),
+    historyWholeSeconds: probes.length > 0 && chance(0.3),
+    // Times in another zone-less form (`2026/11/24 03:30:00`): UTC too, whatever the runner's zone.
+    slashTimes: chance(0.15)
+  }
   const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
-  return { seed, world: { checks, incidents }, runs, faults, views, files }
+  probes.sort((a, b) => a.atMs - b.atMs)
+  return { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
 }
