@@ -1,6 +1,6 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
-import { redact, redactValue } from '../secrets.js'
+import { maskText, redact, redactValue } from '../secrets.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [
@@ -63,7 +63,9 @@ export function writeOutputs(
       name,
       value !== null && typeof value === 'object'
         ? outputValue(name, redactValue(value, secrets))
-        : redact(outputValue(name, value), secrets)
+        : name === 'error'
+          ? maskText(redact(outputValue(name, value), secrets))
+          : redact(outputValue(name, value), secrets)
     )
   }
 }
