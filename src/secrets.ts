@@ -101,3 +101,151 @@ export function withoutCredentials(url: string): string {
     return '(an unparsable proxy URL)'
   }
 }
+
+/*
+ * Secrets by position. A value standing where secrets stand is a secret
+ * whatever it is, known to the step or not (the service's old value, one of a
+ * check about to be deleted): the userinfo of a URL; a query or fragment
+ * parameter (`&`- or `;`-separated) whose name is a secret's (secretName); a
+ * field or header so named (`Authorization`, `apiKey`, `password`...), or the
+ * `value` of a `{name: Authorization, value: ...}` pair.
+ */
+
+/** A name is a secret's when its last word (after `_`, `-`, `.`, a space or a camelCase boundary) is one of these. */
+const SECRET_WORDS = new Set([
+  ...['token', 'key', 'secret', 'password', 'passwd', 'pass', 'pwd', 'signature', 'sig', 'auth', 'credential'],
+  ...['session', 'jwt', 'bearer', 'authorization', 'credentials', 'cookie', 'passphrase'],
+  // The same written as one word.
+  ...['apikey', 'accesstoken', 'authtoken', 'apitoken', 'secretkey', 'privatekey', 'clientsecret', 'refreshtoken']
+])
+
+/** `bypass_cache` no, `access_token`, `apiKey`, `x-api-key`, `X-Amz-Signature`, `Authorization` yes. */
+export function secretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+  return words.length > 0 && SECRET_WORDS.has(words[words.length - 1].toLowerCase())
+}
+
+const WORDS = new Set(['true', 'false', 'null', 'none', 'nil', 'undefined', 'yes', 'no', 'on', 'off', 'basic'])
+WORDS.add('bearer').add('digest').add('enabled').add('disabled').add('default').add('empty')
+
+/**
+ * A value no position makes a secret: a boolean, a common word, fewer than 4
+ * characters, and (unless `numbers` is false) a number.
+ */
+export function plainWord(value: string, numbers = true): boolean {
+  const v = value.trim()
+  return v.length < MIN_SECRET_LENGTH || (numbers && NUMERIC.test(v)) || WORDS.has(v.toLowerCase())
+}
+
+/** Where in a text a secret stands: [start, end), what it is (`userinfo`, `query parameter token`), its name. */
+export interface SecretSpan {
+  start: number
+  end: number
+  where: string
+  name: string
+}
+
+/**
+ * The secrets in one value's text (`text`: false) or in free text, such as a
+ * log line (`true`: a value also ends at a blank, a quote, `<`, `>` or `\`).
+ */
+export function secretSpans(value: string, text = false): SecretSpan[] {
+  const stop = text ? '\\s"\'<>\\\\`' : '\\s'
+  const spans: SecretSpan[] = []
+  // The userinfo is everything up to the last @ of the authority (a password may hold an @).
+  // Bounded repeats only (a scheme of at most 32 characters, a name of at most 200): linear on long text.
+  const userinfo = new RegExp(`((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://)([^/?#${stop}]*)@`, 'g')
+  for (const m of value.matchAll(userinfo)) {
+    const start = (m.index ?? 0) + m[1].length
+    if (m[2] !== '') spans.push({ start, end: start + m[2].length, where: 'userinfo', name: 'USERINFO' })
+  }
+  const parameter = new RegExp(`([?&;#])([^=&;#?${stop}]{1,200})=([^&;#?${stop}]*)`, 'g')
+  for (const m of value.matchAll(parameter)) {
+    let name = m[2]
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '))
+    } catch {
+      // a name that does not decode is judged as written
+    }
+    if (m[3] === '' || !secretName(name)) continue
+    const start = (m.index ?? 0) + m[1].length + m[2].length + 1
+    const fragment = value.lastIndexOf('#', start) >= 0
+    if (spans.some(s => start < s.end && s.start < start + m[3].length)) continue
+    spans.push({ start, end: start + m[3].length, where: `${fragment ? 'fragment' : 'query'} parameter ${name}`, name })
+  }
+  return spans.sort((a, b) => a.start - b.start)
+}
+
+/** `value` with each secret span replaced by what `replace` gives for it. */
+export function replaceSpans(value: string, replace: (secret: string, span: SecretSpan) => string, text = false) {
+  let out = ''
+  let at = 0
+  for (const span of secretSpans(value, text)) {
+    out += value.slice(at, span.start) + replace(value.slice(span.start, span.end), span)
+    at = span.end
+  }
+  return out + value.slice(at)
+}
+
+/** Where a secret stands in a structured value: the field's path, and the span in its text if not the whole value. */
+export interface SecretPlace {
+  path: string
+  span?: SecretSpan
+}
+
+/**
+ * `value` with every value in a secret position replaced by `replace`: spans
+ * of strings, and whole values of credential fields (every string or number
+ * under one; booleans and null are kept). Keys are never touched.
+ */
+export function replacePositions(
+  value: unknown,
+  replace: (secret: string | number, place: SecretPlace) => unknown,
+  path = '',
+  secret = false
+): unknown {
+  if (value === null || typeof value === 'boolean' || value === undefined) return value
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (secret) return value === '' ? value : replace(value, { path })
+    return typeof value === 'number' ? value : replaceSpans(value, (s, span) => String(replace(s, { path, span })))
+  }
+  if (Array.isArray(value)) return value.map((v, i) => replacePositions(v, replace, `${path}[${i}]`, secret))
+  if (typeof value !== 'object') return value
+  const map = value as Record<string, unknown>
+  // A header written as a pair: {name: "Authorization", value: "..."}.
+  const labelKey = 'value' in map ? ['name', 'key', 'header'].find(k => typeof map[k] === 'string') : undefined
+  return Object.fromEntries(
+    Object.entries(map).map(([k, v]) => {
+      const at = path ? `${path}.${k}` : k
+      if (k === labelKey && !secret) return [k, v]
+      const named = labelKey !== undefined && k === 'value' ? secretName(map[labelKey] as string) : secretName(k)
+      return [k, replacePositions(v, replace, at, secret || named)]
+    })
+  )
+}
+
+/** `value` with every value in a secret position as ***. */
+export function maskPositions<T>(value: T): T {
+  return replacePositions(value, secret => (secret === '***' ? secret : '***')) as T
+}
+
+/** The values in secret positions of `value`, in order: what tells whether a secret changed. */
+export function secretsIn(value: unknown): Array<string | number> {
+  const found: Array<string | number> = []
+  replacePositions(value, secret => (found.push(secret), secret))
+  return found
+}
+
+/** Free text (a log line, a message) with every value in a secret position as ***: URLs, and `"Authorization": "..."`. */
+export function maskText(text: string): string {
+  // A placeholder (`?token=${secret:NAME}`, as export-checks shows what it wrote) is no secret.
+  const keep = (secret: string) => secret === '***' || /^\$\{(secret:)?[A-Za-z_][A-Za-z0-9_]*\}$/.test(secret)
+  const masked = replaceSpans(text, secret => (keep(secret) ? secret : '***'), true)
+  return masked.replace(/"([^"\\]{1,80})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (m, key: string, colon: string, v: string) =>
+    v !== '' && v !== '***' && secretName(key) ? `"${key}"${colon}"***"` : m
+  )
+}

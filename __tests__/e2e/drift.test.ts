@@ -365,3 +365,48 @@ describe('fail-on-drift with another failure (dist/index.js)', () => {
     expect(r.stdout).toMatch(/::error::sync-checks: drift: 1 check\(s\) differ.*Also: /)
   })
 })
+
+describe('secrets by position after a rotation (dist/index.js, a fake GitHub)', () => {
+  it('old, new and deleted secrets appear in no output, log line, summary, plan file or drift issue', async () => {
+    emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/health?token=OLDSECRET123&x=1' })
+    emulator.seedCheck({ name: 'ops', url: 'https://ops:OLDPASSWORD9@ops.example.com/' })
+    const exported = await step({ operation: 'export-checks', 'checks-file': 'rotate.yml', 'dry-run': 'false' })
+    expect(exported.code).toBe(0)
+    emulator.seedCheck({ name: 'gone', url: 'https://gone.example.com/#access_token=GONESECRET77' })
+    // Rotated: the variables hold new values; the service still has the old ones.
+    const rotated = { CHECK_SHOP_TOKEN: 'NEWSECRET456', CHECK_OPS_USERINFO: 'ops:NEWPASSWORD7' }
+    const r = await runStep(
+      {
+        'api-key': KEY,
+        'base-url': emulator.baseUrl,
+        'github-token': TOKEN,
+        operation: 'sync-checks',
+        'checks-file': 'rotate.yml',
+        'dry-run': 'true',
+        'fail-on-drift': 'true',
+        'drift-issue': 'true',
+        prune: 'true',
+        'plan-file': 'rotate-plan.json'
+      },
+      {
+        env: { ...GITHUB_ENV, GITHUB_API_URL: github.url, GITHUB_WORKSPACE: dir, ...rotated },
+        cwd: dir
+      }
+    )
+    expect(r.code).toBe(1)
+    expect(r.outputs).toMatchObject({ drift: 'true', updated: '2', deleted: '1' })
+    expect(issues()).toHaveLength(1)
+    const body = issues()[0].body
+    expect(body).toContain('(secret changed)')
+    const plan = readFileSync(join(dir, 'rotate-plan.json'), 'utf8')
+    const sent = github.requests.map(q => q.body).join('\n')
+    // Every form: raw, percent-encoded, JSON-escaped (these values read the same in all three).
+    const everything = [shown(r), plan, body, sent].join('\n')
+    for (const secret of ['OLDSECRET123', 'OLDPASSWORD9', 'GONESECRET77', 'NEWSECRET456', 'NEWPASSWORD7']) {
+      for (const form of [secret, encodeURIComponent(secret), JSON.stringify(JSON.stringify(secret))]) {
+        expect(everything).not.toContain(form.replace(/^"+|"+$/g, ''))
+      }
+    }
+    expect(r.stdout).toContain('url: "https://shop.example.com/health?token=***&x=1" (secret changed)')
+  })
+})

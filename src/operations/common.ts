@@ -2,6 +2,7 @@
 import type { Mapping } from '../values.js'
 import { READ_ONLY_FIELDS } from '../api/schemas.js'
 import type { OperationContext } from './types.js'
+import { maskPositions } from '../secrets.js'
 
 /** JSON with sorted keys, so that equal values print equal. */
 export function canonical(value: unknown): string {
@@ -60,7 +61,9 @@ export function withDefaultType(spec: Mapping): Mapping {
  */
 export function dryRunSkips(ctx: OperationContext, method: string, path: string, body?: unknown): boolean {
   if (!ctx.config.dryRun) return false
-  ctx.log.info(`[dry-run] would send ${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`}`)
+  // The body as shown: values in secret positions (the service's old ones too) as ***.
+  const shown = body === undefined ? '' : ` ${JSON.stringify(maskPositions(body))}`
+  ctx.log.info(`[dry-run] would send ${method} ${path}${shown}`)
   return true
 }
 

@@ -1,12 +1,12 @@
 /**
  * The one log writer: every line the action prints goes through it. The key
- * is redacted, and each message is made one line that can never be read as a
+ * and every value in a secret position are redacted, and each message is made one line that can never be read as a
  * workflow command (see logLine). Only the calls below issue commands
  * (warning, error, group), through @actions/core, which escapes them too.
  */
 import type { Annotation, CoreLike } from '../runner.js'
 import type { FilePlace, OperationLog } from '../operations/types.js'
-import { redact } from '../secrets.js'
+import { maskText, redact } from '../secrets.js'
 import { logLine } from './text.js'
 
 export interface ActionLog extends OperationLog {
@@ -22,7 +22,8 @@ const annotation = (place: FilePlace): Annotation => ({
 })
 
 export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog {
-  const line = (message: string) => logLine(redact(message, secrets))
+  // The step's secrets in every form, then any value in a secret position (a URL's userinfo, ?token=...).
+  const line = (message: string) => logLine(maskText(redact(message, secrets)))
   return {
     debug: m => core.debug(line(m)),
     info: m => core.info(line(m)),

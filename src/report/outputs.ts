@@ -1,6 +1,6 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
-import { redact, redactValue } from '../secrets.js'
+import { maskPositions, maskText, redact, redactValue } from '../secrets.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [
@@ -61,11 +61,13 @@ export function writeOutputs(
     if (!(name in outputs)) continue
     const value = outputs[name]
     // JSON is redacted value by value, then serialised: masking its text could break it (`"ttl":***`).
+    // Values in a secret position (a URL's userinfo or token parameter, a credential field) are *** too,
+    // whatever they are: a check as the service holds it (get-check, list-checks) shows none of them.
     setOutput(
       name,
       value !== null && typeof value === 'object'
-        ? outputValue(name, redactValue(value, secrets))
-        : redact(outputValue(name, value), secrets)
+        ? outputValue(name, maskPositions(redactValue(value, secrets)))
+        : maskText(redact(outputValue(name, value), secrets))
     )
   }
 }

@@ -4,7 +4,7 @@
  * the runner's 1 MiB step-summary limit, counted in bytes.
  */
 import type { Summary } from '../operations/types.js'
-import { redact, redactValue } from '../secrets.js'
+import { maskText, redact, redactValue } from '../secrets.js'
 import { cutToBytes, defused, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */
@@ -25,7 +25,7 @@ function safe(value: unknown, secrets: string[], maxBytes: number): string {
   const text =
     typeof value === 'number'
       ? String(redactValue(value, secrets))
-      : redact(value === undefined || value === null ? '' : String(value), secrets)
+      : maskText(redact(value === undefined || value === null ? '' : String(value), secrets))
   return cutToBytes(defused(markdownText(text)), maxBytes)
 }
 
@@ -106,7 +106,7 @@ export function renderSummary(
     if (fold) parts.push('</details>', '')
   }
   for (const block of summary.details ?? []) {
-    const lines = block.lines.map(line => logLine(redact(line, secrets)))
+    const lines = block.lines.map(line => logLine(maskText(redact(line, secrets))))
     // A fence longer than any run of backticks inside: nothing in the text can close it early.
     const fence = '`'.repeat(
       Math.max(3, ...lines.map(l => Math.max(0, ...(l.match(/`+/g) ?? []).map(r => r.length + 1))))

@@ -29,8 +29,11 @@ export interface ChecksFileOptions {
   warn?: (message: string, place: FilePlace) => void
   /** The file as annotations name it (relative to the repository); default: `file`. */
   annotateAs?: string
-  /** A value that came from a variable whose name says it is a secret: to be masked everywhere. */
-  secret?: (value: string) => void
+  /**
+   * A value that came from a variable marked `${secret:NAME}` (`marked`), or
+   * whose name says it may be a secret: to be masked everywhere.
+   */
+  secret?: (value: string, marked: boolean) => void
 }
 
 /** Variables of the runner and of the action itself: never readable from a checks file. */
@@ -95,7 +98,7 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
       unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
       return ''
     }
-    if (marked || SECRET_NAME.test(name)) options.secret?.(value as string)
+    if (marked || SECRET_NAME.test(name)) options.secret?.(value as string, marked)
     return value as string
   })
   if (unset.size > 0) failUnset(unset, fail)

@@ -2,26 +2,24 @@
  * A checks file made from the service's checks (export-checks), so that
  * `sync-checks` of it plans nothing: each entry states what the service has
  * (its writable fields, `status` only when paused), written so the checks
- * file reader gives back the very same values, with the secrets in URLs
- * replaced by `${secret:NAME}` placeholders. Pure: the operation lists and writes.
+ * file reader gives back the very same values, with every value in a secret
+ * position (secrets.ts) replaced by a `${secret:NAME}` placeholder. Pure: the operation lists and writes.
  */
 import type { Check } from '../../api/schemas.js'
 import { specProblem, CheckEntrySchema } from '../../specs.js'
 import type { Mapping } from '../../values.js'
 import yaml from '../../lazy/yaml.cjs'
 import { str, writableOf } from '../common.js'
+import { plainWord, replacePositions } from '../../secrets.js'
 
-/** A value lifted out of a URL: the variable that holds it now, and where it was. */
+/** A value lifted out of an entry: the variable that holds it now, and where it was. */
 export interface Lifted {
   variable: string
   check: string
-  /** "userinfo" or "query parameter token". */
+  /** "userinfo", "query parameter token", "field headers.Authorization", "... of field webhook". */
   where: string
   value: string
 }
-
-/** Query parameters whose values are secrets by their name. */
-const SECRET_PARAMETER = /token|key|secret|pass(word)?|pwd|sig(nature)?|auth|credential|session/i
 
 /** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only. */
 function variableFor(check: string, part: string): string {
@@ -33,62 +31,114 @@ function variableFor(check: string, part: string): string {
   return `CHECK_${slug || 'SECRET'}`
 }
 
+/** Every string of a value, with its field's path. */
+function eachString(value: unknown, visit: (text: string, path: string) => void, path = ''): void {
+  if (typeof value === 'string') visit(value, path)
+  else if (Array.isArray(value)) value.forEach((v, i) => eachString(v, visit, `${path}[${i}]`))
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value as Mapping)) eachString(v, visit, path ? `${path}.${k}` : k)
+  }
+}
+
+/** A value with `fn` applied to each of its strings. */
+function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === 'string') return fn(value)
+  if (Array.isArray(value)) return value.map(v => mapStrings(v, fn))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Mapping).map(([k, v]) => [k, mapStrings(v, fn)]))
+  }
+  return value
+}
+
 /**
- * `url` with its secrets as placeholders: the userinfo (`user:pass@`) and the
- * value of every query parameter named like a token, key, secret, password or
- * signature. The text around them is kept to the character (the service's
- * URL, not a parsed and re-written one), a literal `${` in it escaped, so the
- * placeholders filled back in give the very URL the service has.
+ * A path segment that looks like a token (a webhook's): 20 or more URL-safe
+ * characters, at least 2 letters and 2 digits, at most 2 of `-_.~`, and a
+ * Shannon entropy of at least 3.5 bits a character (random, not a slug).
  */
-export function liftSecrets(url: string, check: string, taken: Set<string>): { url: string; lifted: Lifted[] } {
+export function tokenLike(segment: string): boolean {
+  if (segment.length < 20 || !/^[A-Za-z0-9._~-]+$/.test(segment)) return false
+  const count = (re: RegExp) => (segment.match(re) ?? []).length
+  if (count(/[A-Za-z]/g) < 2 || count(/[0-9]/g) < 2 || count(/[._~-]/g) > 2) return false
+  const frequency = new Map<string, number>()
+  for (const c of segment) frequency.set(c, (frequency.get(c) ?? 0) + 1)
+  let entropy = 0
+  for (const n of frequency.values()) entropy -= (n / segment.length) * Math.log2(n / segment.length)
+  return entropy >= 3.5
+}
+
+/**
+ * A check's entry with every value in a secret position (secrets.ts: a URL's
+ * userinfo, a query or fragment parameter named like a token, a credential
+ * field or header) as a `${secret:NAME}` placeholder, the rest kept to the
+ * character (a literal `${` escaped), so the placeholders filled back in give
+ * the very values the service has. A word or a number there is no secret and
+ * stays (`?token=true`); a number in a credential field cannot be a variable
+ * (the file would give back text): an ExportError. `warnings` name the fields
+ * whose URL has a path segment that looks like a token (left as it is).
+ */
+export function liftSecrets(
+  entry: Mapping,
+  check: string,
+  id: string,
+  taken: Set<string>
+): { entry: Mapping; lifted: Lifted[]; warnings: string[] } {
   const lifted: Lifted[] = []
-  // Where a placeholder goes until the rest is escaped: a private-use character the URL does not hold.
+  // Where a placeholder goes until the rest is escaped: a private-use character the entry does not hold.
+  const json = JSON.stringify(entry)
   let code = 0xe000
-  while (url.includes(String.fromCharCode(code))) code++
+  while (json.includes(String.fromCharCode(code))) code++
   const mark = String.fromCharCode(code)
-  const lift = (value: string, part: string, where: string) => {
+  const replaced = replacePositions(entry, (secret, { path, span }) => {
+    if (typeof secret === 'number') {
+      throw new ExportError(
+        `check ${id} (${JSON.stringify(check)}): the field ${path} holds a number where a secret stands; a variable gives text back, so export-checks cannot lift it. Nothing was written. Write it as text on the service, or export a name-prefix that leaves the check out.`
+      )
+    }
+    if (plainWord(secret)) return secret
+    const part = span ? (path === 'url' ? span.name : `${path}_${span.name}`) : path
     let variable = variableFor(check, part)
     for (let n = 2; taken.has(variable); n++) variable = `${variableFor(check, part)}_${n}`
     taken.add(variable)
-    lifted.push({ variable, check, where, value })
+    const where = span ? (path === 'url' ? span.where : `${span.where} of field ${path}`) : `field ${path}`
+    lifted.push({ variable, check, where, value: secret })
     return `${mark}${variable}${mark}`
-  }
-  // The userinfo is everything up to the last @ of the authority (a password may hold an @).
-  let out = url.replace(
-    /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/,
-    (_m, scheme: string, userinfo: string) => `${scheme}${lift(userinfo, 'USERINFO', 'userinfo')}@`
-  )
-  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (match, sep: string, key: string, value: string) => {
-    let name = key
-    try {
-      name = decodeURIComponent(key.replace(/\+/g, ' '))
-    } catch {
-      // a key that does not decode is judged as written
+  }) as Mapping
+  const warnings: string[] = []
+  eachString(replaced, (text, path) => {
+    // What a URL parser still reads as a user or password was not lifted (`https:user:pw@host`, a
+    // leading blank): never written, since the file is meant to be committed.
+    const plain = text
+      .split(mark)
+      .filter((_, i) => i % 2 === 0)
+      .join('')
+    if (hasCredentials(plain)) {
+      throw new ExportError(
+        `the ${path === 'url' ? 'URL' : `field ${path}`} of check ${JSON.stringify(check)} holds a user name or password in a form export-checks cannot separate from the rest; rewrite it as https://user:password@host/... (or drop the credentials), then export again. Nothing was written.`
+      )
     }
-    if (value === '' || !SECRET_PARAMETER.test(name)) return match
-    return `${sep}${key}=${lift(value, name, `query parameter ${name}`)}`
+    if (/^https?:\/\//i.test(plain) && pathSegments(plain).some(tokenLike)) {
+      warnings.push(
+        `export-checks: check ${JSON.stringify(check)} (${id}): a path segment of its ${path === 'url' ? 'URL' : `field ${path}`} looks like a token (long and random-looking); it is written as it is. If it is a secret, put \${secret:NAME} in its place in the file and set NAME from your secrets.`
+      )
+    }
   })
-  const text = escapeTemplates(out) as string
-  // What a URL parser still reads as a user or password was not lifted (`https:user:pw@host`, a
-  // leading blank): never written, since the file is meant to be committed.
-  if (
-    hasCredentials(
-      out
-        .split(mark)
-        .filter((_, i) => i % 2 === 0)
-        .join('')
-    )
-  ) {
-    throw new ExportError(
-      `the URL of check ${JSON.stringify(check)} holds a user name or password in a form export-checks cannot separate from the rest; rewrite it as https://user:password@host/... (or drop the credentials), then export again. Nothing was written.`
-    )
-  }
-  return {
-    url: text.replace(
-      new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g'),
-      (_m, variable: string) => `\${secret:${variable}}`
-    ),
-    lifted
+  const placeholders = new RegExp(`${mark}([A-Z0-9_]+)${mark}`, 'g')
+  const text = mapStrings(escapeTemplates(replaced), t => t.replace(placeholders, (_m, v: string) => `\${secret:${v}}`))
+  return { entry: text as Mapping, lifted, warnings }
+}
+
+/** The path segments of a URL, decoded where they decode. */
+function pathSegments(url: string): string[] {
+  try {
+    return new URL(url).pathname.split('/').map(segment => {
+      try {
+        return decodeURIComponent(segment)
+      } catch {
+        return segment
+      }
+    })
+  } catch {
+    return []
   }
 }
 
@@ -131,10 +181,16 @@ export class ExportError extends Error {
  * for a paused check, secrets in URLs lifted into variables. Two checks of
  * one name, or a check a checks file cannot state, are an ExportError.
  */
-export function exportEntries(checks: Check[]): { entries: Mapping[]; ids: string[]; lifted: Lifted[] } {
+export function exportEntries(checks: Check[]): {
+  entries: Mapping[]
+  ids: string[]
+  lifted: Lifted[]
+  warnings: string[]
+} {
   const seen = new Map<string, string>()
   const taken = new Set<string>()
   const lifted: Lifted[] = []
+  const warnings: string[] = []
   const entries: Mapping[] = []
   const ids: string[] = []
   for (const check of [...checks].sort(byName)) {
@@ -158,16 +214,13 @@ export function exportEntries(checks: Check[]): { entries: Mapping[]; ids: strin
         `check ${check.id} (${JSON.stringify(name)}) cannot be written as a checks-file entry: ${problem}. Fix the check, or export a name-prefix that leaves it out. Nothing was written.`
       )
     }
-    const escaped = escapeTemplates(entry) as Mapping
-    if (typeof entry.url === 'string') {
-      const secret = liftSecrets(entry.url, name, taken)
-      lifted.push(...secret.lifted)
-      escaped.url = secret.url
-    }
-    entries.push(escaped)
+    const secret = liftSecrets(entry, name, check.id, taken)
+    lifted.push(...secret.lifted)
+    warnings.push(...secret.warnings)
+    entries.push(secret.entry)
     ids.push(check.id)
   }
-  return { entries, ids, lifted }
+  return { entries, ids, lifted, warnings }
 }
 
 /**

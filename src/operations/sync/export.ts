@@ -2,7 +2,7 @@
  * export-checks: bring an account under code. Every check (or those under
  * name-prefix) written as a checks file that sync-checks accepts and that
  * plans nothing right after: read until two reads agree, written whole or not at all, sorted by name,
- * secrets in URLs as variables the step lists.
+ * values in secret positions as variables the step lists.
  */
 import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
@@ -55,7 +55,8 @@ export const exportChecks: Operation = async ctx => {
     if (error instanceof ExportError) throw new OperationError(`export-checks: ${error.message}`)
     throw error
   }
-  const { entries, ids, lifted } = exported
+  const { entries, ids, lifted, warnings } = exported
+  for (const warning of warnings) ctx.log.warning(warning)
   // The values lifted out are secrets from now on: masked in the log, *** in everything written.
   for (const secret of lifted) ctx.addSecret(secret.value)
   // A secret (the key, or a lifted value) still in an entry, elsewhere than where it was lifted,
@@ -87,7 +88,7 @@ export const exportChecks: Operation = async ctx => {
   ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`)
   if (variables.length > 0) {
     ctx.log.info(
-      `The file holds no secret: ${variables.length} value(s) in URLs are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`
+      `The file holds no secret: ${variables.length} value(s) in secret positions are variables. Set them for sync-checks (from your secrets): ${variables.join(', ')}.`
     )
   }
   const lines = [
@@ -104,7 +105,7 @@ export const exportChecks: Operation = async ctx => {
       lines,
       tables: [
         ...(variables.length > 0
-          ? [{ head: ['Variable', 'Check', 'Where in the URL'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
+          ? [{ head: ['Variable', 'Check', 'Where'], rows: lifted.map(l => [l.variable, l.check, l.where]) }]
           : []),
         {
           head: ['Check', 'ID', 'URL (as written)'],

@@ -18,6 +18,7 @@ import {
 } from './plan.js'
 import { planDifferences } from './plan-file.js'
 import type { OperationContext, Outputs, Summary } from '../types.js'
+import { shownEntry, shownPlan } from './shown.js'
 
 /**
  * The plan as people read it: a table (long values cut, marked) and, folded
@@ -25,8 +26,8 @@ import type { OperationContext, Outputs, Summary } from '../types.js'
  * so no cut can leave part of one.
  */
 export function planSummary(ctx: OperationContext, title: string, plan: PlanEntry[], lines: string[]): Summary {
-  const shownPlan = sortedForShow(plan).map(e => ctx.redactValue(e))
-  const whole = wholeValues(shownPlan)
+  const shown = shownPlan(sortedForShow(plan), ctx.redactValue)
+  const whole = wholeValues(shown)
   const cell = (e: PlanEntry) => {
     const text = e.note ?? describeChanges(e)
     return e.note === undefined && wholeValues([e]).length > 0 ? `${text} (whole values below)` : text
@@ -37,7 +38,7 @@ export function planSummary(ctx: OperationContext, title: string, plan: PlanEntr
     tables: [
       {
         head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-        rows: shownPlan.map(e => [shownAction(e), e.name, e.id, cell(e), e.outcome])
+        rows: shown.map(e => [shownAction(e), e.name, e.id, cell(e), e.outcome])
       }
     ],
     details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
@@ -79,7 +80,7 @@ export function halfWayMessage(changes: PlanEntry[], failed: PlanEntry, error: u
 
 /** fail-on-drift: each entry that drifted, with its changes (redacted, whole), as one failure. */
 export function driftMessage(ctx: OperationContext, changes: PlanEntry[]): string {
-  const shown = sortedForShow(changes).map(e => ctx.redactValue(e))
+  const shown = shownPlan(sortedForShow(changes), ctx.redactValue)
   const listed = shown
     .slice(0, 20)
     .map(
@@ -102,7 +103,8 @@ export function planOutputs(plan: PlanEntry[], count: number, applied: boolean):
     changed: applied ? changes.some(e => e.outcome === 'applied') : changes.length > 0,
     // Drift: the service differed from the file before anything was applied (a check paused outside the file too).
     drift: drifting(plan).length > 0,
-    result: plan.map(entryResult)
+    // As shown: secrets by position *** (the outputs redact the step's own secrets by value).
+    result: plan.map(e => entryResult(shownEntry(e)))
   }
 }
 
@@ -117,7 +119,8 @@ export function refusal(ctx: OperationContext, plan: PlanEntry[], approved: Mapp
     return `sync-checks refused: the plan deletes ${deletes} checks, more than max-deletions (${ctx.config.maxDeletions}). Nothing was written. If these deletes are meant, raise max-deletions for this run; else fix the checks file or prune-prefix.`
   }
   if (approved === undefined) return undefined
-  const differences = planDifferences(approved, plan, ctx.redactValue)
+  // Compared as the plan file holds them: both sides as shown (a secret's change is the marker).
+  const differences = planDifferences(approved, shownPlan(plan), ctx.redactValue)
   if (differences.length === 0) return undefined
   const shownDifferences = differences.slice(0, 10).join('; ')
   const more = differences.length > 10 ? `; and ${differences.length - 10} more` : ''

@@ -118,7 +118,8 @@ function changeText(change: Mapping | undefined): string {
   if (!change) return 'no change'
   if (!('from' in change)) return shown(change.to, 40)
   if (!('to' in change)) return `${shown(change.from, 40)} (deleted)`
-  return `${shown(change.from, 40)} → ${shown(change.to, 40)}`
+  const secret = change.secretChanged ? ' (secret changed)' : ''
+  return `${shown(change.from, 40)} → ${shown(change.to, 40)}${secret}`
 }
 
 /** Which fields' changes differ between an approved entry and the one computed now. */

@@ -15,6 +15,8 @@ export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
 export interface FieldChange {
   from?: unknown
   to?: unknown
+  /** As shown: a value in a secret position changed (both sides show ***; shown.ts). */
+  secretChanged?: true
 }
 
 export interface PlanEntry {
@@ -152,7 +154,10 @@ function describeField(entry: PlanEntry, field: string, max: number): string {
   const change = entry.changes[field] ?? {}
   if (entry.action === 'create') return `${field}: ${shown(change.to, max)}`
   if (entry.action === 'delete') return `${field}: ${shown(change.from, max)}`
-  return `${field}: ${shownChange(change.from, change.to, max)}`
+  if (!change.secretChanged) return `${field}: ${shownChange(change.from, change.to, max)}`
+  // Only a secret changed: one side says it all. Else the change, and that a secret in it changed too.
+  const same = canonical(change.from) === canonical(change.to)
+  return `${field}: ${same ? shown(change.to, max) : shownChange(change.from, change.to, max)} (secret changed)`
 }
 
 /**

@@ -14,6 +14,8 @@ import { differences, dryRunSkips, writableOf } from '../common.js'
 import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
+import { shownPlan } from './shown.js'
+import { plainWord } from '../../secrets.js'
 
 import type { Operation, OperationContext, OperationResult, Outputs } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -120,7 +122,9 @@ export const syncChecks: Operation = async ctx => {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
     annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
-    secret: value => ctx.addSecret(value)
+    // A name that only looks secret proves little: a word it holds (BYPASS_CACHE=true) is never masked;
+    // a number still is (TOKEN_TTL=3600 may be a PIN), as value by value it cannot spoil other numbers.
+    secret: (value, marked) => (marked || !plainWord(value, false) ? ctx.addSecret(value) : undefined)
   })
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
@@ -139,7 +143,7 @@ export const syncChecks: Operation = async ctx => {
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
-    for (const e of plan.map(entry => ctx.redactValue(entry))) {
+    for (const e of shownPlan(plan, ctx.redactValue)) {
       // The log has room for whole values (redacted before anything could cut them).
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
       ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
@@ -162,7 +166,7 @@ export const syncChecks: Operation = async ctx => {
     const planFile = config.planFile
     try {
       await withKnownOutputs(planOutputs(plan, wanted.length, false), () =>
-        writePlanFile(planFile, path.resolve(ctx.workspace, planFile), plan, ctx.redactValue)
+        writePlanFile(planFile, path.resolve(ctx.workspace, planFile), shownPlan(plan), ctx.redactValue)
       )
     } catch (error) {
       if (drifted && error instanceof OperationError) return driftAnd(error.message, error.outputs)

@@ -1,0 +1,108 @@
+/**
+ * Secrets by position (src/secrets.ts): which names are a secret's, which
+ * values no position makes secret, what free text keeps, and the path
+ * segment that looks like a token (src/operations/sync/export-file.ts).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { maskPositions, maskText, plainWord, secretName, secretSpans } from '../../src/secrets.js'
+import { tokenLike } from '../../src/operations/sync/export-file.js'
+
+describe('secretName: the whole name or its last word', () => {
+  it.each([
+    'token',
+    'access_token',
+    'client_secret',
+    'apiKey',
+    'x-api-key',
+    'X-Amz-Signature',
+    'Authorization',
+    'APIKEY',
+    'jwt',
+    'auth.pass',
+    'sig'
+  ])('%s is a secret name', name => expect(secretName(name)).toBe(true))
+  it.each(['bypass_cache', 'keyword', 'passport', 'monkey', 'tokenizer', 'sessionId', 'signed', 'name', 'url', ''])(
+    '%s is not',
+    name => expect(secretName(name)).toBe(false)
+  )
+})
+
+describe('plainWord: never a secret wherever it stands', () => {
+  it('booleans, common words, short values and (by default) numbers', () => {
+    for (const word of ['true', 'FALSE', 'null', 'off', 'basic', 'abc', '1234', '3.5'])
+      expect(plainWord(word)).toBe(true)
+    expect(plainWord('1234', false)).toBe(false)
+    for (const secret of ['hunter22', 'Bearer x1y2', 'tok-3f9a']) expect(plainWord(secret)).toBe(false)
+  })
+})
+
+describe('maskText: free text with every value in a secret position as ***', () => {
+  it('userinfo, & ; # parameters, JSON credential fields; a placeholder and other parameters are kept', () => {
+    expect(maskText('GET https://ops:p@ss@x.example.com/a?b=1;token=abc&sig=zz#access_token=q1&state=s')).toBe(
+      'GET https://***@x.example.com/a?b=1;token=***&sig=***#access_token=***&state=s'
+    )
+    expect(maskText('{"headers":{"Authorization":"Bearer \\"x\\"","Accept":"*/*"}}')).toBe(
+      '{"headers":{"Authorization":"***","Accept":"*/*"}}'
+    )
+    expect(maskText('url: "https://x/?token=${secret:CHECK_X_TOKEN}&bypass_cache=true"')).toBe(
+      'url: "https://x/?token=${secret:CHECK_X_TOKEN}&bypass_cache=true"'
+    )
+  })
+
+  it('hostile text stays text: a line break, a lone CR, markup and pipes around a secret', () => {
+    expect(maskText('x\n::error::?token=abc\r<img src=x>|y')).toBe('x\n::error::?token=***\r<img src=x>|y')
+  })
+
+  it('is linear on long text (no catastrophic backtracking)', () => {
+    const started = Date.now()
+    maskText('x'.repeat(1_000_000))
+    maskText('?a'.repeat(300_000))
+    maskText('http://'.repeat(100_000))
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+})
+
+describe('maskPositions: a structured value', () => {
+  it('credential fields whole, header pairs by their name, booleans and null kept, keys never touched', () => {
+    expect(
+      maskPositions({
+        name: 'token',
+        url: 'https://u:p@h/?bypass_cache=true&apiKey=abc',
+        headers: [
+          { name: 'Authorization', value: 'Bearer x' },
+          { key: 'Accept', value: '*/*' }
+        ],
+        auth: { user: 'a', pass: 'b', enabled: true, none: null },
+        password: 1234
+      })
+    ).toEqual({
+      name: 'token',
+      url: 'https://***@h/?bypass_cache=true&apiKey=***',
+      headers: [
+        { name: 'Authorization', value: '***' },
+        { key: 'Accept', value: '*/*' }
+      ],
+      auth: { user: '***', pass: '***', enabled: true, none: null },
+      password: '***'
+    })
+  })
+
+  it('a redirect inside a parameter does not hide the token after it', () => {
+    expect(secretSpans('https://h/?next=/a?token=x').map(s => s.where)).toEqual(['query parameter token'])
+  })
+})
+
+describe('tokenLike: a path segment that looks like a token', () => {
+  it('long, random, letters and digits: yes; slugs, UUIDs, ids, words: no', () => {
+    expect(tokenLike('aZ3kP9qR7sT1uV5wX8yB2cD4')).toBe(true)
+    expect(tokenLike('ghp1x9Qm2Lk8Zt7Yv6Ws5Ru')).toBe(true)
+    for (const segment of [
+      'my-long-product-name-2024',
+      '550e8400-e29b-41d4-a716-446655440000',
+      'T0123',
+      'services',
+      'aaaaaaaaaaaaaaaaaaaaaa11'
+    ])
+      expect(tokenLike(segment)).toBe(false)
+  })
+})
