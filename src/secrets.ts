@@ -44,7 +44,21 @@ export function formsOf(secret: string): string[] {
 const NUMERIC = /^[-+]?\d+(\.\d+)?$/
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/** The replacer last built for a list of secrets, and the secrets it was built for (a list grows as secrets are added). */
+const replacers = new WeakMap<readonly string[], { built: string[]; replace: (text: string) => string }>()
+
+/** The replacer of `secrets`, built once while the list stays the same: a fleet's entries are redacted one by one. */
 function replacer(secrets: readonly string[]): (text: string) => string {
+  const known = replacers.get(secrets)
+  if (known && known.built.length === secrets.length && known.built.every((s, i) => s === secrets[i])) {
+    return known.replace
+  }
+  const replace = buildReplacer(secrets)
+  replacers.set(secrets, { built: [...secrets], replace })
+  return replace
+}
+
+function buildReplacer(secrets: readonly string[]): (text: string) => string {
   const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort(
     (a, b) => b.length - a.length
   )

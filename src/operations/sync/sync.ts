@@ -8,7 +8,7 @@ import { parseChecksFile, readChecksFile } from './checks-file.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { convergeChecks, findByName, warnDuplicates } from '../check-targets.js'
+import { convergeChecks, indexChecks, warnDuplicates } from '../check-targets.js'
 import { keptLine } from '../converge.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
 import { PlanEntry, computePlan, countOf, describeChanges } from './plan.js'
@@ -96,7 +96,8 @@ export const syncChecks: Operation = async ctx => {
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
   const server = await ctx.api.listChecks()
-  for (const spec of wanted) warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'))
+  const index = indexChecks(server)
+  for (const spec of wanted) warnDuplicates(ctx, index.byName(String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
