@@ -107,3 +107,23 @@ describe('redaction of a fleet: the secrets are turned into their forms once, no
     expect(redact('replaced-7c6d tok0-0a1b2c3d', secrets.list)).toBe('*** tok0-0a1b2c3d')
   })
 })
+
+describe('redacting a plan does not copy what holds no secret', () => {
+  const secrets = ['s3cr3t-token']
+  it('returns the value itself when nothing in it is a secret, and copies only the branches that change', () => {
+    const plan = fleet(3).map(c => ({ action: 'unchanged', name: c.name, id: c.id, fields: [], changes: {} }))
+    expect(redactValue(plan, secrets)).toBe(plan)
+    expect(redactValue(plan[1], secrets)).toBe(plan[1])
+    const changed = { ...plan[1], changes: { url: { from: 'https://a/?t=s3cr3t-token', to: 'https://a/' } } }
+    const holding = [plan[0], changed]
+    const shown = redactValue(holding, secrets)
+    expect(shown).not.toBe(holding)
+    expect(shown[0]).toBe(plan[0])
+    expect(shown[1]).toEqual({ ...plan[1], changes: { url: { from: 'https://a/?t=***', to: 'https://a/' } } })
+    expect(changed.changes.url.from).toBe('https://a/?t=s3cr3t-token')
+    // Keys are redacted too, a number that is a secret becomes ***, and __proto__ stays a field.
+    const odd = JSON.parse('{"s3cr3t-token": 1, "n": 4242, "__proto__": {"x": "s3cr3t-token"}}') as object
+    expect(JSON.stringify(redactValue(odd, [...secrets, '4242']))).toBe('{"***":1,"n":"***","__proto__":{"x":"***"}}')
+    expect(redactValue(new Date(0), secrets)).toEqual({})
+  })
+})

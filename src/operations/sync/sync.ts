@@ -103,8 +103,9 @@ export const syncChecks: Operation = async ctx => {
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
-    for (const e of plan.map(entry => ctx.redactValue(entry))) {
-      // The log has room for whole values (redacted before anything could cut them).
+    for (const entry of plan) {
+      // The log has room for whole values (redacted before anything could cut them), one entry at a time.
+      const e = ctx.redactValue(entry)
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
       ctx.log.info(`${e.action.padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
