@@ -23,8 +23,15 @@
  *                    a server budget of 40 requests per 10 s: 429s, failures,
  *                    time against the theoretical minimum
  *
+ *   fleet scale      on Node 24: sync-checks (dry run) of 10,000 and 50,000
+ *                    unchanged checks: time against list-checks of the same
+ *                    checks and 50,000 against 10,000; peak RSS per check
+ *                    above a get-check's
+ *
  * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
- * trials, default 10), --skip-rate-limit, --skip-concurrency, --skip-export, --write (put the
+ * trials, default 10), --skip-rate-limit, --skip-concurrency, --skip-export, --skip-fleet,
+ * --only a,b (only these parts: cold-start, calls, export, rate-limit,
+ * concurrency, fleet; for a look at some rows, never with --write), --write (put the
  * table into docs/benchmarks.md, between its markers, with the command and
  * how long the run took).
  */
@@ -43,6 +50,8 @@ const { values } = parseArgs({
     'skip-rate-limit': { type: 'boolean' },
     'skip-concurrency': { type: 'boolean' },
     'skip-export': { type: 'boolean' },
+    'skip-fleet': { type: 'boolean' },
+    only: { type: 'string' },
     write: { type: 'boolean' }
   }
 })
@@ -497,12 +506,92 @@ async function exportFleet(): Promise<void> {
   })
 }
 
+/**
+ * sync-checks (dry run) of a fleet where every check is unchanged, at 10,000
+ * and 50,000 checks (500 a page: 20 and 100 pages), on Node 24, paired round
+ * by round with list-checks of the same checks and a get-check: the plan is
+ * linear (5x the checks, about 5x the time) and lean (peak RSS per check above
+ * a get-check's).
+ */
+async function fleetScale(): Promise<void> {
+  const SIZES = [10_000, 50_000]
+  const PAGE = 500
+  const ROUNDS = 3
+  const node = existsSync(NODE24) ? NODE24 : process.execPath
+  console.error(`fleet scale: ${SIZES.join(' and ')} unchanged checks, ${ROUNDS} rounds`)
+  const emulators = SIZES.map(() => new Emulator({ apiKeys: [KEY], rateLimit: false, pageSize: PAGE }))
+  try {
+    for (const [i, emulator] of emulators.entries()) {
+      await emulator.start()
+      for (let c = 0; c < SIZES[i]; c++)
+        emulator.seedCheck({ name: `fleet-${c}`, url: `https://fleet.example.com/${c}`, interval: 60 })
+    }
+    const files = SIZES.map(n => fleetFile(`fleet${n}.yml`, n))
+    writeFileSync(join(work, 'out'), '')
+    const env = (emulator: Emulator, inputs: Record<string, string>): NodeJS.ProcessEnv => ({
+      'INPUT_API-KEY': KEY,
+      'INPUT_BASE-URL': emulator.baseUrl,
+      'INPUT_JOB-SUMMARY': 'false',
+      GITHUB_OUTPUT: join(work, 'out'),
+      GITHUB_STATE: join(work, 'state'),
+      GITHUB_WORKSPACE: work,
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+    })
+    const one = emulators[0].seedCheck({ name: 'one', url: 'https://one.example.com/' })
+    const runs = { get: [] as Timed[], list: [] as Timed[], sync: SIZES.map(() => [] as Timed[]) }
+    const run = async (args: NodeJS.ProcessEnv) => {
+      const t = await timeNode([BUNDLE], args, node)
+      if (t.code !== 0) throw new Error(`fleet run failed (exit ${t.code}): ${JSON.stringify(args.INPUT_OPERATION)}`)
+      return t
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      runs.get.push(await run(env(emulators[0], { operation: 'get-check', 'check-id': one.id })))
+      runs.list.push(await run(env(emulators[0], { operation: 'list-checks' })))
+      for (const [i, emulator] of emulators.entries()) {
+        const sync = env(emulator, { operation: 'sync-checks', 'checks-file': files[i], 'dry-run': 'true' })
+        runs.sync[i].push(await run(sync))
+      }
+    }
+    const ms = (t: Timed[]) => `${fmt(median(t.map(x => x.ms)))} ms`
+    const rss = (t: Timed[]) => median(t.map(x => x.rssKb))
+    const label = node === NODE24 ? `Node 24 (${await versionOf(NODE24)})` : `Node ${process.version}`
+    row(
+      `fleet, ${label}: \`sync-checks\` of ${SIZES[0]} unchanged checks (dry run) vs \`list-checks\` of them (goal: at most 3x)`,
+      ms(runs.sync[0]),
+      `${ms(runs.list)} (\`list-checks\`)`,
+      `${fmt(pairedRatio(runs.sync[0], runs.list), 2)}x`
+    )
+    row(
+      `fleet, ${label}: \`sync-checks\` of ${SIZES[1]} unchanged checks vs ${SIZES[0]} (5x the checks; goal: at most 5.5x the time)`,
+      ms(runs.sync[1]),
+      `${ms(runs.sync[0])} (${SIZES[0]} checks)`,
+      `${fmt(pairedRatio(runs.sync[1], runs.sync[0]), 2)}x`
+    )
+    for (const [i, n] of SIZES.entries()) {
+      row(
+        `fleet, ${label}: peak memory (max RSS) per check, \`sync-checks\` of ${n} unchanged, above a \`get-check\` (goal: at most 4 KiB)`,
+        `${fmt(rss(runs.sync[i]) / 1024, 1)} MiB, ${fmt((rss(runs.sync[i]) - rss(runs.get)) / n, 2)} KiB a check`,
+        `${fmt(rss(runs.get) / 1024, 1)} MiB (\`get-check\`)`,
+        `${fmt(rss(runs.sync[i]) / rss(runs.get), 2)}x`
+      )
+    }
+  } finally {
+    for (const emulator of emulators) await emulator.stop()
+  }
+}
+
+/** A part of the bench runs unless skipped, or unless --only names others. */
+const wanted = (part: string) =>
+  !values[`skip-${part}` as keyof typeof values] && (values.only === undefined || values.only.split(',').includes(part))
+
 async function main(): Promise<void> {
-  await coldStart()
-  await callEconomy()
-  if (!values['skip-export']) await exportFleet()
-  if (!values['skip-rate-limit']) await rateLimit()
-  if (!values['skip-concurrency']) await concurrency()
+  if (values.only !== undefined && values.write) throw new Error('--only measures some rows: never with --write')
+  if (wanted('cold-start')) await coldStart()
+  if (wanted('calls')) await callEconomy()
+  if (wanted('export')) await exportFleet()
+  if (wanted('fleet')) await fleetScale()
+  if (wanted('rate-limit')) await rateLimit()
+  if (wanted('concurrency')) await concurrency()
   const main = statSync(BUNDLE).size
   const chunks = readdirSync(dirname(BUNDLE)).filter(f => /^\d+\.index\.js$/.test(f))
   const lazy = chunks.reduce((sum, f) => sum + statSync(join(dirname(BUNDLE), f)).size, 0)

@@ -44,7 +44,21 @@ export function formsOf(secret: string): string[] {
 const NUMERIC = /^[-+]?\d+(\.\d+)?$/
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/** The replacer last built for a list of secrets, and the secrets it was built for (a list grows as secrets are added). */
+const replacers = new WeakMap<readonly string[], { built: string[]; replace: (text: string) => string }>()
+
+/** The replacer of `secrets`, built once while the list stays the same: a fleet's entries are redacted one by one. */
 function replacer(secrets: readonly string[]): (text: string) => string {
+  const known = replacers.get(secrets)
+  if (known && known.built.length === secrets.length && known.built.every((s, i) => s === secrets[i])) {
+    return known.replace
+  }
+  const replace = buildReplacer(secrets)
+  replacers.set(secrets, { built: [...secrets], replace })
+  return replace
+}
+
+function buildReplacer(secrets: readonly string[]): (text: string) => string {
   const forms = [...new Set(secrets.filter(s => s.length >= MIN_SECRET_LENGTH).flatMap(formsOf))].sort(
     (a, b) => b.length - a.length
   )
@@ -69,19 +83,36 @@ export function redact(text: string, secrets: readonly string[]): string {
  * A value with every secret in it replaced, field by field (keys too): a
  * string is redacted as text; a number or boolean that is a secret becomes
  * the string ***. Serialise the result: the JSON stays valid, and no other
- * number is touched.
+ * number is touched. What holds no secret is the value itself, not a copy
+ * (the caller must not change it). A value that is not a plain object or an
+ * array is copied as before (its own fields, as a plain object).
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value
   const text = replacer(secrets)
+  // What holds no secret is returned as it is, not copied: a fleet's plan is redacted entry by entry.
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v)
     if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
       return text(String(v)) === String(v) ? v : '***'
     }
-    if (Array.isArray(v)) return v.map(walk)
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined
+      v.forEach((x, i) => {
+        const y = walk(x)
+        if (y !== x) (out ??= [...v])[i] = y
+      })
+      return out ?? v
+    }
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [text(k), walk(x)]))
+      const entries = Object.entries(v as Record<string, unknown>)
+      let changed = Object.getPrototypeOf(v) !== Object.prototype
+      const redacted = entries.map(([k, x]): [string, unknown] => {
+        const [key, y] = [text(k), walk(x)]
+        if (key !== k || y !== x) changed = true
+        return [key, y]
+      })
+      return changed ? Object.fromEntries(redacted) : v
     }
     return v
   }

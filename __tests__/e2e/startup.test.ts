@@ -2,7 +2,8 @@
  * What the bundle does at start: no undici (no WebAssembly is compiled for a
  * request the action makes over node:http, and its chunk is not even read), no
  * yaml unless a spec input is given, no source map read or parsed unless the
- * step asks with NODE_OPTIONS=--enable-source-maps.
+ * step asks with NODE_OPTIONS=--enable-source-maps, no child_process (the
+ * action runs no commands).
  */
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -123,6 +124,23 @@ describe('the bundle at start', () => {
         .catch(reject)
     })
     expect(r).toMatch(/WASM_USED=[1-9]/)
+  })
+
+  it('get-check reads no child_process: @actions/exec (only core.platform imports it) is not in the bundle', async () => {
+    const hook = join(dir, 'builtins-hook.mjs')
+    writeFileSync(
+      hook,
+      "process.on('exit', () => process.stderr.write('\\nBUILTINS=' + process.moduleLoadList.filter(m => m.startsWith('NativeModule ')).map(m => m.slice(13)).join(',') + '\\n'))\n"
+    )
+    const check = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const r = await runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'get-check', 'check-id': check.id },
+      { nodeArgs: ['--import', hook] }
+    )
+    expect(r.code).toBe(0)
+    const builtins = (/BUILTINS=(.*)/.exec(r.stderr)?.[1] ?? '').split(',')
+    expect(builtins).toContain('http') // the hook sees what is read
+    expect(builtins).not.toContain('child_process')
   })
 
   it('registers no source-map support: the map is shipped, not read at start', () => {

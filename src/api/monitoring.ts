@@ -42,7 +42,15 @@ export const paths = {
   statusPages: '/status-pages',
   statusPage: (id: string) => `/status-pages/${seg(id)}`
 }
-const ids = (items: Array<{ id: string }>) => new Set(items.map(i => i.id))
+const idSets = new WeakMap<ReadonlyArray<{ id: string }>, ReadonlySet<string>>()
+/** The ids of a list, built once per list: a sync's creates all name the same list read before them. */
+const ids = (items: ReadonlyArray<{ id: string }>): ReadonlySet<string> => {
+  const known = idSets.get(items)
+  if (known) return known
+  const set = new Set(items.map(i => i.id))
+  idSets.set(items, set)
+  return set
+}
 
 export class MonitoringApi {
   constructor(readonly client: ApiClient) {}

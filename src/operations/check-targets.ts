@@ -68,15 +68,60 @@ export interface Named {
   duplicates: Check[]
 }
 
+/** A list of checks indexed once: lookups by name and by id without scanning the list again. */
+export interface CheckIndex {
+  /** The check named `name` (see findByName); `where` says where in an error ("on the service"). */
+  byName: (name: string, where?: string) => Named
+  byId: (id: string) => Check | undefined
+}
+
+/** Indexes of lists already indexed: the plan and sync index the same list once between them. */
+const indexes = new WeakMap<readonly Check[], CheckIndex>()
+
+/**
+ * Index a list once (a map by name and by id; the same id listed twice under
+ * one name is one check): for many lookups in one list, a plan's entries or
+ * several check-names. The same list given again gets the same index.
+ */
+export function indexChecks(checks: readonly Check[]): CheckIndex {
+  const known = indexes.get(checks)
+  if (known) return known
+  const named = new Map<string, Check[]>()
+  const ids = new Map<string, Check>()
+  /** An id listed again under another name than its first: each [id, name] once. */
+  const again = new Set<string>()
+  for (const check of checks) {
+    const first = ids.get(check.id)
+    if (first === undefined) ids.set(check.id, check)
+    else if (first.name === check.name || again.has(JSON.stringify([check.id, check.name]))) continue
+    else again.add(JSON.stringify([check.id, check.name]))
+    if (typeof check.name !== 'string') continue
+    const same = named.get(check.name)
+    if (same) same.push(check)
+    else named.set(check.name, [check])
+  }
+  const index: CheckIndex = {
+    byName: (name, where = '') => resolveNamed(named.get(name) ?? [], name, where),
+    byId: id => ids.get(id)
+  }
+  indexes.set(checks, index)
+  return index
+}
+
 /**
  * The check named `name` in a list. The same id listed twice is one check.
  * Several identical ones (see sameSettings) are used as one: the first in
  * survival order (converge.ts) is the check, the others are named in a
  * warning and never removed: they existed before this step. Several that
- * differ are an error naming them and what differs.
+ * differ are an error naming them and what differs. One lookup scans the
+ * list; for many, use indexChecks.
  */
 export function findByName(checks: Check[], name: string, where = ''): Named {
-  const matches = uniqueById(checks.filter(c => c.name === name))
+  return resolveNamed(uniqueById(checks.filter(c => c.name === name)), name, where)
+}
+
+/** The Named of a name's checks (each id once, in list order). */
+function resolveNamed(matches: Check[], name: string, where: string): Named {
   // Refused here, not only where a path is built: a read (get-check) would output it as check-id.
   for (const check of matches) if (idProblem(check.id)) throw new UnsafeIdError(check.id)
   if (matches.length <= 1) return { check: matches[0], duplicates: [] }
@@ -145,8 +190,9 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
     const all = await ctx.api.listChecks()
     const missing: string[] = []
     const named: Named[] = []
+    const index = indexChecks(all)
     for (const name of checkNames) {
-      const one = findByName(all, name)
+      const one = index.byName(name)
       if (one.check) named.push(one)
       else missing.push(name)
     }

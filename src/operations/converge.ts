@@ -198,7 +198,9 @@ export async function convergeCreated<T extends Ranked>(
     for (const item of uniqueById(await options.list())) {
       const name = nameOf(item)
       if (name === undefined || gone.has(item.id)) continue
-      named.set(name, [...(named.get(name) ?? []), item])
+      const same = named.get(name)
+      if (same) same.push(item)
+      else named.set(name, [item])
     }
     let removedNow = 0
     let keptNow = 0

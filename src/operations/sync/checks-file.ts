@@ -10,6 +10,7 @@ import { yamlSyntaxError } from '../../parse.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import type { FilePlace } from '../types.js'
+import { Located, Pair, entryParts, plainEntries } from './checks-file-parts.js'
 
 export class ChecksFileError extends Error {
   constructor(
@@ -58,13 +59,6 @@ export function suggestField(name: string): string | undefined {
   return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0]
 }
 
-interface Located {
-  range?: [number, number, number] | null
-}
-interface Pair {
-  key: Located & { value?: unknown }
-}
-
 /**
  * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`.
  * `${NAME}` in a value is read from the environment (after parsing, so a
@@ -72,9 +66,43 @@ interface Pair {
  * number 8080, anything else stays text). Errors name the file and the line.
  */
 export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
+  const parts = entryParts(text)
+  if (parts) {
+    // Warnings and secrets are told once the whole file is read: a problem is told by the whole file's parse.
+    const told: Array<() => void> = []
+    const quiet: ChecksFileOptions = {
+      ...options,
+      warn: (message, place) => told.push(() => options.warn?.(message, place)),
+      secret: (value, marked) => told.push(() => options.secret?.(value, marked))
+    }
+    try {
+      const names = new Map<string, number>()
+      const specs = parts.flatMap(part => parsePart(part.text, file, quiet, { ...part, names, parts: true }))
+      for (const tell of told) tell()
+      return specs
+    } catch {
+      // Read again whole below: the error then names the place as for any file.
+    }
+  }
+  return parsePart(text, file, options, { line: 0, index: 0, names: new Map() })
+}
+
+/**
+ * Parse one checks file, or one part of a long one: `at` says where the part
+ * begins (lines and entries before it) and holds the names of the entries so far.
+ */
+function parsePart(
+  text: string,
+  file: string,
+  options: ChecksFileOptions,
+  at: { line: number; index: number; names: Map<string, number>; parts?: boolean }
+): Mapping[] {
+  const plain = at.parts ? plainEntries(text, at.line) : undefined
+  if (plain) return checkEntries(plain.list, plain.items, node => node?.line, file, options, at)
   const lineCounter = new yaml.LineCounter()
   const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
-  const lineOf = (node: Located | undefined) => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
+  const lineOf = (node: Located | undefined) =>
+    node?.range ? lineCounter.linePos(node.range[0]).line + at.line : undefined
   const placeOf = (line: number | undefined): FilePlace => ({ file: options.annotateAs ?? file, line })
   const fail = (message: string, line?: number): never => {
     throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
@@ -107,12 +135,27 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
   const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
-  const list = shape.data as unknown[]
-  const names = new Map<string, number>()
+  return checkEntries(shape.data as unknown[], items, lineOf, file, options, at)
+}
+
+/** Each entry checked: a mapping, the fields a check needs, a name of its own; slips of field names warned about. */
+function checkEntries(
+  list: unknown[],
+  items: Array<Located & { items?: Pair[] }>,
+  lineOf: (node: Located | undefined) => number | undefined,
+  file: string,
+  options: ChecksFileOptions,
+  at: { index: number; names: Map<string, number> }
+): Mapping[] {
+  const placeOf = (line: number | undefined): FilePlace => ({ file: options.annotateAs ?? file, line })
+  const fail = (message: string, line?: number): never => {
+    throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
+  }
+  const names = at.names
   return list.map((entry, i) => {
     const node = items[i]
     const line = lineOf(node)
-    const where = `entry ${i + 1}${line !== undefined ? ` (line ${line})` : ''}`
+    const where = `entry ${at.index + i + 1}${line !== undefined ? ` (line ${line})` : ''}`
     if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`, line)
     const spec = entry as Mapping
     const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
@@ -131,7 +174,7 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
     const earlier = names.get(spec.name as string)
     if (earlier !== undefined)
       fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line)
-    names.set(spec.name as string, i + 1)
+    names.set(spec.name as string, at.index + i + 1)
     for (const key of Object.keys(spec)) {
       const suggestion = suggestField(key)
       if (suggestion) {

@@ -5,7 +5,7 @@
  */
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { findByName, isPaused } from '../check-targets.js'
+import { indexChecks, isPaused } from '../check-targets.js'
 import { uniqueById } from '../converge.js'
 import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
 
@@ -68,10 +68,11 @@ function deleted(check: Check): Pick<PlanEntry, 'fields' | 'changes'> {
 /** What to do to make `server` equal `wanted`. */
 export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
   const plan: PlanEntry[] = []
+  const index = indexChecks(server)
   for (const spec of wanted) {
     const name = String(spec.name)
     // Identical checks of one name are used as one and never deleted here (sync warns about them).
-    const { check: current } = findByName(server, name, ' on the service')
+    const { check: current } = index.byName(name, ' on the service')
     const body = withDefaultType(spec)
     if (!current) {
       const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]))

@@ -8,13 +8,13 @@ import { parseChecksFile, readChecksFile } from './checks-file.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { convergeChecks, findByName, warnDuplicates } from '../check-targets.js'
+import { convergeChecks, indexChecks, warnDuplicates } from '../check-targets.js'
 import { confirmMiss, keptLine, unagreedLine } from '../converge.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
 import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
-import { shownPlan } from './shown.js'
+import { shownEntry, shownPlan } from './shown.js'
 import { plainWord } from '../../secrets.js'
 
 import type { Operation, OperationContext, OperationResult, Outputs } from '../types.js'
@@ -136,15 +136,17 @@ export const syncChecks: Operation = async ctx => {
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
   const { server, confirmed } = await serverChecks(ctx, wanted)
-  for (const spec of wanted) warnDuplicates(ctx, findByName(server, String(spec.name), ' on the service'))
+  const index = indexChecks(server)
+  for (const spec of wanted) warnDuplicates(ctx, index.byName(String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const changes = plan.filter(e => e.action !== 'unchanged')
   const pausedCount = plan.filter(e => e.paused).length
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`
 
   await ctx.log.group(`Plan: ${tally}`, async () => {
-    for (const e of shownPlan(plan, ctx.redactValue)) {
-      // The log has room for whole values (redacted before anything could cut them).
+    for (const entry of plan) {
+      // The log has room for whole values (redacted before anything could cut them), one entry at a time.
+      const e = shownEntry(entry, ctx.redactValue)
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
       ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
