@@ -82,7 +82,7 @@ function seedWhere(wanted: (round: Round) => boolean): number {
 const has = (round: Round, wanted: (run: Round['runs'][number]) => boolean) =>
   round.runs.some(run => run.cancelMs === undefined && wanted(run))
 /** Kinds that touch no check holding a secret in the service, no drift issue. */
-const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync']
+const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync', 'prefix-pause', 'budget-gate']
 /**
  * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
  * kinds, and no fleet check that holds an old token (a sync's plan would show it changed), so the real
