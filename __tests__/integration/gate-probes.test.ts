@@ -141,3 +141,28 @@ describe('a miss is never taken for a result already counted', () => {
     expect(core.summaryText).toContain('❌✅❌✅✅✅')
   })
 })
+
+describe('a history stamped a second before the probe finished, whatever its response time', () => {
+  it('consecutive-passes 3 does not pass after 2 fast probes (the same figures a second apart are one probe)', async () => {
+    target.delayMs = 0
+    // The history says a second earlier than the check for each probe, though each took a few ms.
+    emulator.views = { ...emulator.views, historyStartedAt: true }
+    const c = emulator.seedCheck({ name: 'shop', url: target.url })
+    // More than a second between probes: the history's time of the second falls after the first's result.
+    const clock = probing(c.id, 2, 1_200)
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '3',
+        timeout: '8s',
+        'poll-interval': '1s'
+      },
+      { clock }
+    )
+    expect(clock.made()).toBe(2)
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(JSON.parse(core.outputs['failed-checks'])[0].reason).toBe('met the condition in 2 of 3 results in a row')
+  })
+})

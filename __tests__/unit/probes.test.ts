@@ -18,9 +18,21 @@ describe('one probe, two records', () => {
     expect(toleranceOf(seen(T, 5), seen('2026-11-25 04:43:11', 5))).toBe(5 + 1 + 1_000)
   })
 
-  it('two probes further apart than a duration and the precisions are two', () => {
-    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:41.600Z', 100))).toBe(false)
-    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:13Z', 100))).toBe(false)
+  it('two probes further apart than a duration and the precisions are two, when their figures differ', () => {
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:41.600Z', 120))).toBe(false)
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:13Z', 120))).toBe(false)
+    expect(oneProbe(seenOf(T, 100, 'up')!, seenOf('2026-11-25T04:43:13Z', 100, 'down')!)).toBe(false)
+    // the same figures further apart than the longest probe: two
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:45Z', 100))).toBe(false)
+  })
+
+  it('the same figures (response time, status) within the longest probe are one: a history stamped at the scheduled start', () => {
+    // The check: finished at T after 20 ms; its history: a second earlier, as a service that stamps the start does.
+    expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10.600Z', 20, 'UP')!)).toBe(true)
+    // ... and in whole seconds too
+    expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10Z', 20, 'up')!)).toBe(true)
+    // two probes 1.4 s apart with the same figures cannot be told from one: counted once (fewer, never more)
+    expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:13Z', 100))).toBe(true)
   })
 
   it('without any response time the probe may have lasted up to 30 s: records that close are one (fewer, never more)', () => {

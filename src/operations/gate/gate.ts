@@ -108,11 +108,11 @@ export const waitForCheck: Operation = async untimed => {
           // Each result is judged late or not when it is counted: one judged after the deadline never counts.
           const late = () => clock.now() > deadline
           try {
-            const own = seenOf(check.lastCheckedAt, check.responseTime)
+            const own = seenOf(check.lastCheckedAt, check.responseTime, check.status)
             for (const between of await resultsBetween(reads, track, check, needed)) {
               // A passing entry that is a result already seen, or the check's own (another time for the
               // same probe), is that result: it counts once. A miss is always judged (it only resets).
-              const entry = seenOf(between.lastCheckedAt, between.responseTime)
+              const entry = seenOf(between.lastCheckedAt, between.responseTime, between.status)
               const again = entry && [...track.seen, ...(own ? [own] : [])].some(r => oneProbe(r, entry))
               if (again && judge(between, rules, track.baseline).passed) continue
               observe(track, between, rules, needed, late())

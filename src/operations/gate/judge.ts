@@ -116,7 +116,7 @@ export function observe(track: Track, check: Check, rules: GateRules, needed: nu
   const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
   const newer = track.seenUpTo === undefined || time > track.seenUpTo
   track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
-  if (newer) remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime))
+  if (newer) remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime, check.status))
   let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }

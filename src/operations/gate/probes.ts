@@ -13,6 +13,8 @@ export interface Seen {
   at: number
   precisionMs: number
   durationMs?: number
+  /** The status the record reports, lower case (when it reports one). */
+  status?: string
 }
 
 /**
@@ -22,12 +24,17 @@ export interface Seen {
 export const UNREPORTED_PROBE_MS = 30_000
 
 /** A record's time, its precision and its probe's duration; undefined when its time cannot be placed. */
-export function seenOf(time: unknown, responseTime: unknown): Seen | undefined {
+export function seenOf(time: unknown, responseTime: unknown, status?: unknown): Seen | undefined {
   const placed = placeTime(time)
   if (!placed) return undefined
   const rt =
     typeof responseTime === 'number' && Number.isFinite(responseTime) && responseTime >= 0 ? responseTime : undefined
-  return { at: placed.ms, precisionMs: placed.precisionMs, ...(rt !== undefined ? { durationMs: rt } : {}) }
+  return {
+    at: placed.ms,
+    precisionMs: placed.precisionMs,
+    ...(rt !== undefined ? { durationMs: rt } : {}),
+    ...(typeof status === 'string' ? { status: status.toLowerCase() } : {})
+  }
 }
 
 /**
@@ -42,9 +49,20 @@ export function toleranceOf(a: Seen, b: Seen): number {
   return duration + a.precisionMs + b.precisionMs
 }
 
-/** Whether two records cannot be told apart as two probes: their times are within `toleranceOf` each other. */
+/**
+ * Whether two records cannot be told apart as two probes: their times are
+ * within `toleranceOf` each other; or they report the same response time and
+ * status and are within `UNREPORTED_PROBE_MS` (a service may stamp its history
+ * with when the probe was scheduled or started, earlier than its measured
+ * response time says: the figures are the probe's, so the records are one).
+ * Two probes with the same figures that close together are counted once:
+ * fewer, never more.
+ */
 export function oneProbe(a: Seen, b: Seen): boolean {
-  return Math.abs(a.at - b.at) <= toleranceOf(a, b)
+  const apart = Math.abs(a.at - b.at)
+  if (apart <= toleranceOf(a, b)) return true
+  const sameFigures = a.durationMs !== undefined && a.durationMs === b.durationMs && a.status === b.status
+  return sameFigures && apart <= UNREPORTED_PROBE_MS + a.precisionMs + b.precisionMs
 }
 
 /** The results of one check kept to tell a record seen again from a new one: the latest few. */
