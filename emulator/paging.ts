@@ -25,7 +25,10 @@ export function pageOf(
   // A shifted read (faults.ts): pages after the first start one row early (repeat) or late (skip).
   const moved = page > 1 ? (shift === 'repeat' ? -1 : shift === 'skip' ? 1 : 0) : 0
   const rows = items.slice((page - 1) * size + moved, page * size + moved)
-  const more = page * size < items.length
+  // More while rows remain past this page as shifted: a page that starts one row early (a row inserted
+  // before it) leaves the last row for a further page, as the longer list would; one that starts late
+  // (a row deleted before it) has lost a row for good.
+  const more = page * size + moved < items.length
   const next = new URL(url.href)
   next.searchParams.set('page', String(page + 1))
   const nextPath = `/v1${next.pathname.replace(/^\/v1/, '')}${next.search}`
