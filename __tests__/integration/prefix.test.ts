@@ -18,6 +18,21 @@ const md = (text: string) => text.replace(/_/g, '\\_').replace(/"/g, '&quot;')
 const ids = (value: unknown) => (value as Array<{ id: string }>).map(c => c.id)
 
 describe('pause-check by name-prefix', () => {
+  it('a row a shifting page hides from one read is still a target: the list is read until two reads agree', async () => {
+    const a = emulator.seedCheck({ name: 'shop-home', url: site, status: 'up' })
+    const b = emulator.seedCheck({ name: 'shop-cart', url: site, status: 'up' })
+    const c = emulator.seedCheck({ name: 'shop-api', url: site, status: 'up' })
+    emulator.seedCheck({ name: 'shop-web', url: site, status: 'up' })
+    // The first read's second page starts a row late (a row deleted before it, as others write): shop-api is
+    // never shown to it. Later reads are whole.
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'name-prefix': 'shop-' })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.checks.get(c.id)?.status).toBe('paused')
+    expect([a, b].map(x => emulator.checks.get(x.id)?.status)).toEqual(['paused', 'paused'])
+    expect(emulator.count('PUT')).toBe(4)
+  })
+
   it('pauses the 3 matching checks, and the post step resumes exactly those (not one paused before)', async () => {
     const a = emulator.seedCheck({ name: 'shop-home', url: site, status: 'up' })
     const b = emulator.seedCheck({ name: 'shop-cart', url: site, status: 'down' })
@@ -27,7 +42,7 @@ describe('pause-check by name-prefix', () => {
     const inputs = { operation: 'pause-check', 'name-prefix': 'shop-', 'auto-resume': 'true' }
     const main = await runAction(emulator, inputs)
     expect(main.core.failed).toBeUndefined()
-    expect(emulator.count('GET', '/checks')).toBe(3) // one list read, 3 pages of 2
+    expect(emulator.count('GET', '/checks')).toBe(6) // two list reads that agree, 3 pages of 2 each
     expect(emulator.count('PUT')).toBe(3)
     expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([a.id, b.id, c.id])
     expect([a, b, c, before].map(x => emulator.checks.get(x.id)?.status)).toEqual([
@@ -76,7 +91,7 @@ describe('pause-check by name-prefix', () => {
     expect(core.failed).toBeUndefined()
     expect(ids(resultOf(core))).toEqual([a.id, billing.id, b.id])
     expect(emulator.count('PUT')).toBe(3)
-    expect(emulator.count('GET', '/checks')).toBe(3) // GET /checks/{id} once, the list once (2 pages)
+    expect(emulator.count('GET', '/checks')).toBe(5) // GET /checks/{id} once, the list twice (2 pages each)
   })
 
   it('resume-check by prefix resumes the paused ones only', async () => {
@@ -129,7 +144,12 @@ describe('nothing matching', () => {
       )
       expect(writes()).toBe(0)
       // Only the list's two pages were read.
-      expect(emulator.requests.map(r => `${r.method} ${r.path}`)).toEqual(['GET /checks', 'GET /checks?page=2'])
+      expect(emulator.requests.map(r => `${r.method} ${r.path}`)).toEqual([
+        'GET /checks',
+        'GET /checks?page=2',
+        'GET /checks',
+        'GET /checks?page=2'
+      ])
     }
   )
 

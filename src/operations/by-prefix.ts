@@ -1,7 +1,7 @@
 /**
  * A fleet by name prefix (`name-prefix` on pause-check, resume-check,
  * wait-for-check and delete-check): every check whose name starts with it,
- * taken from one full list read at the step's start. Nothing matching is an
+ * taken from the list read at the step's start (until two reads agree). Nothing matching is an
  * error naming the prefix and the names nearest to it, before any write.
  */
 import { UnsafeIdError } from '../api/monitoring.js'
@@ -9,7 +9,37 @@ import type { Check } from '../api/schemas.js'
 import { editDistance, idProblem } from '../values.js'
 import { str } from './common.js'
 import { uniqueById } from './converge.js'
-import { OperationError } from './types.js'
+import { OperationError, type OperationContext } from './types.js'
+
+/** Most full reads of the list for a fleet before two agree. */
+const MAX_FLEET_READS = 3
+
+/**
+ * The list a fleet is chosen from: read until two reads in a row hold the
+ * same ids (at most MAX_FLEET_READS). A list that shifts while it is paged
+ * (others creating or deleting) can hide a row from one read, and a check of
+ * the prefix left out would stay unpaused (or undeleted) without a word. When
+ * the reads never agree, every check any of them showed counts (each id once,
+ * the latest read's copy first): a check gone meanwhile is then "already gone"
+ * for a delete, an error for a pause.
+ */
+export async function fleetList(ctx: OperationContext): Promise<Check[]> {
+  const idsOf = (list: Check[]) =>
+    JSON.stringify(
+      uniqueById(list)
+        .map(c => c.id)
+        .sort()
+    )
+  const reads = [await ctx.api.listChecks()]
+  while (reads.length < MAX_FLEET_READS) {
+    reads.push(await ctx.api.listChecks())
+    if (idsOf(reads[reads.length - 1]) === idsOf(reads[reads.length - 2])) return reads[reads.length - 1]
+  }
+  ctx.log.info(
+    `The list of checks changed in each of ${MAX_FLEET_READS} reads (checks created or deleted meanwhile, or a list that shifts while it is paged): every check any read showed is a candidate.`
+  )
+  return uniqueById(reads.reverse().flat())
+}
 
 /**
  * Every check of `all` whose name starts with `prefix` (case counts), each id
@@ -66,5 +96,5 @@ export function nearestNames(prefix: string, names: string[], limit = 3): string
 
 /** One line about what a prefix selected, for the log and the summary. */
 export function prefixLine(prefix: string, matches: Check[]): string {
-  return `name-prefix ${JSON.stringify(prefix)} selects ${matches.length} check(s), from one list read at the start.`
+  return `name-prefix ${JSON.stringify(prefix)} selects ${matches.length} check(s), from the list read at the start.`
 }

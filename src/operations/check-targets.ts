@@ -6,7 +6,7 @@
 import { UnsafeIdError, paths } from '../api/monitoring.js'
 import type { Check } from '../api/schemas.js'
 import { type Mapping, didYouMean, idProblem } from '../values.js'
-import { byPrefix, prefixLine } from './by-prefix.js'
+import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
@@ -187,7 +187,7 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
     found.push(check)
   }
   if (checkNames.length > 0 || namePrefix !== undefined) {
-    const all = await ctx.api.listChecks()
+    const all = namePrefix !== undefined ? await fleetList(ctx) : await ctx.api.listChecks()
     const missing: string[] = []
     const named: Named[] = []
     const index = indexChecks(all)

@@ -6,7 +6,7 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
-import { byPrefix, prefixLine } from '../by-prefix.js'
+import { byPrefix, fleetList, prefixLine } from '../by-prefix.js'
 import { checkOutputs, checkSummary, findByName } from '../check-targets.js'
 import { dryRunSkips, str } from '../common.js'
 import { uniqueById } from '../converge.js'
@@ -32,7 +32,7 @@ async function targets(ctx: OperationContext, prefix: string): Promise<{ checks:
     if (check) found.push(check)
     else notes.push(`Check ${id} does not exist: nothing to delete for check-id.`)
   }
-  const all = await ctx.api.listChecks()
+  const all = await fleetList(ctx)
   for (const name of checkNames) {
     const named = findByName(all, name)
     if (named.check) found.push(named.check, ...named.duplicates)
