@@ -259,6 +259,33 @@ describe('racing creates under faults: a confirmed miss converges to exactly one
   })
 })
 
+describe('a check hidden from both reads of a confirmed miss that existed before the step (its createdAt says so)', () => {
+  it('is never deleted: it is the survivor, the run removes its own create and reports the old one', async () => {
+    const paged = await startEmulator({ rateLimit: false, pageSize: 2 })
+    try {
+      paged.seedCheck({ name: 'a', url: `${site}/a` })
+      paged.seedCheck({ name: 'b', url: `${site}/b` })
+      // The largest id there is, so that by id alone the new check would be kept and this one deleted.
+      const old = paged.seedCheck({
+        id: 'chk_zzzzzzzzzzzz',
+        name: 'shop',
+        url: site,
+        createdAt: '2025-01-01T00:00:00Z'
+      })
+      // Both reads of the miss (two pages each): page 2 starts a row late, so "shop" is never shown to them.
+      paged.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 4 })
+      const { core } = await runAction(paged, { operation: 'upsert-check', 'check-name': 'shop', 'check-url': site })
+      expect(core.failed).toBeUndefined()
+      expect(paged.count('POST')).toBe(1)
+      expect(paged.checks.has(old.id)).toBe(true)
+      expect([...paged.checks.values()].filter(c => c.name === 'shop').map(c => c.id)).toEqual([old.id])
+      expect(core.outputs['check-id']).toBe(old.id)
+    } finally {
+      await paged.stop()
+    }
+  })
+})
+
 describe('identical checks that existed before the step are never removed: one is used, and the run says so', () => {
   const seedTwins = (fields: Record<string, unknown> = {}) => {
     const old = emulator.seedCheck({ name: 'shop', url: site, createdAt: '2026-01-01T00:00:00Z', ...fields })

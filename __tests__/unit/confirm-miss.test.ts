@@ -86,12 +86,15 @@ describe('convergence after a confirmed miss keeps exactly one, the smallest id'
     expect(theirs.removedIds).toEqual(['chk_z'])
   })
 
-  it('the smallest id, not the earliest createdAt: every run picks the same one whatever the service shows', async () => {
-    const early = { id: 'chk_z', createdAt: '2026-11-25T10:00:00Z' }
-    const late = { id: 'chk_a', createdAt: '2026-11-25T10:00:01Z' }
-    const r = await converge(early, [early, late], { confirmed: true })
-    expect(r.survivor.id).toBe('chk_a')
-    expect(r.removedIds).toEqual(['chk_z'])
+  it('with createdAt the earliest survives, whatever its id: a check made before the step (hidden from both reads) is never removed', async () => {
+    const early = { id: 'chk_z', createdAt: '2025-01-01T00:00:00Z' }
+    const mine = { id: 'chk_a', createdAt: '2026-11-25T10:00:01Z' }
+    const r = await converge(mine, [early, mine], { confirmed: true })
+    expect(r.survivor.id).toBe('chk_z')
+    expect(r.removedIds).toEqual(['chk_a'])
+    // every run computes the same: one whose own create was the early one keeps it too
+    const other = await converge(early, [early, mine], { confirmed: true })
+    expect(other.survivor.id).toBe('chk_z')
   })
 
   it('a create found only by looking after an ambiguous failure converges too', async () => {

@@ -13,8 +13,10 @@
  * when the second lost an id the first had), and created only when the last
  * two reads agree. After a confirmed miss, every resource of that name and
  * kind that appears was made during the step by racing runs: convergence
- * keeps exactly one, the smallest id (an order every run computes alike,
- * with or without `createdAt`), removes the rest and every run reports it.
+ * keeps exactly one, the first in survival order (the smallest id when the
+ * service gives no `createdAt`; with it the earliest, so that a check made
+ * before the step that a shifting list hid from both reads is kept), removes
+ * the rest and every run reports it.
  *
  * When the reads never agree (the list kept changing while it was read), the
  * v3 rule stands: a run removes only what it can prove did not exist before
@@ -46,11 +48,6 @@ const createdTime = (item: Ranked): number => {
 export function bySurvival(a: Ranked, b: Ranked): number {
   const byTime = createdTime(a) - createdTime(b)
   if (byTime !== 0 && !Number.isNaN(byTime)) return byTime
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-}
-
-/** Convergence order after a confirmed miss: the smallest id in code-unit order (the contract's rule). */
-export function byId(a: Ranked, b: Ranked): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
@@ -159,7 +156,7 @@ export interface ConvergeOptions<T extends Ranked> {
   /**
    * The miss was confirmed (confirmMiss agreed): every same-named resource of
    * the same kind was made during the step by racing runs, so exactly one is
-   * kept, the smallest id, and the others are removed, recovered or not.
+   * kept, the first in survival order, and the others are removed, recovered or not.
    */
   confirmed?: boolean
 }
@@ -212,7 +209,10 @@ export async function convergeCreated<T extends Ranked>(
       const kind = kindOf(mine)
       const same = all.filter(i => kindOf(i) === kind)
       if (same.length === 0) continue // everything of this kind is gone (removed by hand): keep what we knew
-      const survivor = options.confirmed ? [...same].sort(byId)[0] : survivorOf(same)
+      // One order for every run, confirmed miss or not: the smallest id when the service gives no createdAt
+      // (the contract's rule); with createdAt the earliest first, so that a check a shifting list hid from
+      // both reads of the miss, made before the step, is the survivor and never removed.
+      const survivor = survivorOf(same)
       const removed = [...result[index].removed]
       const kept: T[] = []
       for (const duplicate of same) {
