@@ -13,7 +13,7 @@ import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
-import { redact } from './secrets.js'
+import { plainWord, redact, secretsIn } from './secrets.js'
 import { Dependencies, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
 import { debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'
@@ -66,6 +66,11 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
 
     await loadParsers(raw)
     config = parseConfig(raw)
+    // Values in a secret position of the step's own specs (a URL's token, an Authorization header) are
+    // secrets from now on, in every form: a server that echoes one percent-encoded cannot show it.
+    for (const value of [...secretsIn(config.check), ...secretsIn(config.incident)]) {
+      if (typeof value === 'string' && !plainWord(value)) addSecret(runner, secrets, value)
+    }
     github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal: controller.signal, secrets })
     jobSummary = config.jobSummary
     for (const unused of inputsNotApplying(raw, config.operation)) log.warning(`${unused}.`)

@@ -276,7 +276,25 @@ export function maskText(text: string): string {
   // A placeholder (`?token=${secret:NAME}`, as export-checks shows what it wrote) is no secret.
   const keep = (secret: string) => secret === '***' || /^\$\{(secret:)?[A-Za-z_][A-Za-z0-9_]*\}$/.test(secret)
   const masked = replaceSpans(text, secret => (keep(secret) ? secret : '***'), true)
-  return masked.replace(/"([^"\\]{1,80})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (m, key: string, colon: string, v: string) =>
-    v !== '' && v !== '***' && secretName(key) ? `"${key}"${colon}"***"` : m
+  return (
+    masked
+      .replace(/"([^"\\]{1,80})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (m, key: string, colon: string, v: string) =>
+        v !== '' && v !== '***' && secretName(key) ? `"${key}"${colon}"***"` : m
+      )
+      // The same inside a JSON string (a server's message that echoes a body as text): \"key\":\"value\".
+      .replace(/\\"([^"\\]{1,80})\\"(\s*:\s*)\\"(.{0,2000}?)\\"/g, (m, key: string, colon: string, v: string) =>
+        v !== '' && v !== '***' && secretName(key) ? `\\"${key}\\"${colon}\\"***\\"` : m
+      )
+      // A header or setting written as text: `Authorization: Bearer x`, `X-Api-Key: x`, `password=x`.
+      .replace(HEADER_TEXT, (m, before: string, name: string, sep: string, scheme: string | undefined, v: string) =>
+        secretName(name) && v !== '***' && (scheme !== undefined || secretLooking(v)) ? `${before}${name}${sep}***` : m
+      )
   )
 }
+
+/** `name: value` or `name=value` in text, the name at a word's start; a value may follow an auth scheme. */
+const HEADER_TEXT =
+  /(^|[\s,;{(])([A-Za-z][A-Za-z0-9_.-]{0,60})(\s*[:=]\s*)((?:Bearer|Basic|Token|Digest)\s+)?([^\s,;"'<>&]{1,2000})/g
+
+/** A value after a secret's name in free text that reads as a secret, not as a word of a sentence. */
+const secretLooking = (value: string): boolean => !plainWord(value) && (/\d/.test(value) || value.length >= 16)

@@ -213,3 +213,15 @@ describe('secrets by position in the outputs of check operations', () => {
     }
   })
 })
+
+describe('a server error that echoes the request', () => {
+  it('secrets of the step’s own check spec appear in no form: escaped JSON, header text, percent-encoded', async () => {
+    const url = 'https://u:USERPW1234@shop.example.com/h?a=1&token=LITERALSECRET99#access_token=FRAGTOK5678'
+    const check = { name: 'shop', url, headers: { Authorization: 'Bearer HDRSECRET777' }, password: 'FIELDPW8888' }
+    const message = `invalid check: nested=${JSON.stringify(JSON.stringify(check))} plain=Authorization: Bearer HDRSECRET777 encoded=${encodeURIComponent(url)}`
+    emulator.inject({ method: 'POST', path: '/checks', status: 422, body: { error: { message } }, times: 1 })
+    const { core } = await runAction(emulator, { operation: 'upsert-check', check: JSON.stringify(check) }, { env })
+    expect(core.failed).toMatch(/POST \/checks.*422/)
+    expectNone(core.everything(), ['USERPW1234', 'LITERALSECRET99', 'FRAGTOK5678', 'HDRSECRET777', 'FIELDPW8888'])
+  })
+})

@@ -49,6 +49,20 @@ describe('maskText: free text with every value in a secret position as ***', () 
     )
   })
 
+  it('a server message that echoes a body: JSON escaped inside a string, and header lines', () => {
+    expect(
+      maskText('nested="{\\"headers\\":{\\"Authorization\\":\\"Bearer HDR777\\"},\\"password\\":\\"PW8888\\"}"')
+    ).toBe('nested="{\\"headers\\":{\\"Authorization\\":\\"***\\"},\\"password\\":\\"***\\"}"')
+    expect(maskText('sent Authorization: Bearer HDR777 and X-Api-Key: k3y-123456, Accept: */*')).toBe(
+      'sent Authorization: *** and X-Api-Key: ***, Accept: */*'
+    )
+    expect(maskText('password=PW8888 then')).toBe('password=*** then')
+    // words after a secret's name are not secrets: a message about an input stays readable
+    expect(maskText('api-key: the key is missing; token: expected a string; secret changed')).toBe(
+      'api-key: the key is missing; token: expected a string; secret changed'
+    )
+  })
+
   it('hostile text stays text: a line break, a lone CR, markup and pipes around a secret', () => {
     expect(maskText('x\n::error::?token=abc\r<img src=x>|y')).toBe('x\n::error::?token=***\r<img src=x>|y')
   })
