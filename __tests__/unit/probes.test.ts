@@ -31,6 +31,9 @@ describe('one probe, two records', () => {
     expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10.600Z', 20, 'UP')!)).toBe(true)
     // ... and in whole seconds too
     expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10Z', 20, 'up')!)).toBe(true)
+    // a response time rounded differently in each record is the same figure
+    expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10.600Z', 21, 'up')!)).toBe(true)
+    expect(oneProbe(seenOf(T, 20, 'up')!, seenOf('2026-11-25T04:43:10.600Z', 40, 'up')!)).toBe(false)
     // two probes 1.4 s apart with the same figures cannot be told from one: counted once (fewer, never more)
     expect(oneProbe(seen(T, 100), seen('2026-11-25T04:43:13Z', 100))).toBe(true)
   })
@@ -39,8 +42,10 @@ describe('one probe, two records', () => {
     expect(UNREPORTED_PROBE_MS).toBe(30_000)
     expect(oneProbe(seen(T), seen('2026-11-25T04:43:40Z'))).toBe(true)
     expect(oneProbe(seen(T, null), seen('2026-11-25T04:43:43Z', 'fast'))).toBe(false)
-    // one record reporting its duration is enough
-    expect(oneProbe(seen(T, 200), seen('2026-11-25T04:43:40Z'))).toBe(false)
+    // one record without its duration says nothing of it: it may have lasted the longest
+    expect(oneProbe(seen(T, 200), seen('2026-11-25T04:43:40Z'))).toBe(true)
+    expect(oneProbe(seen(T, 20), seen('2026-11-25T04:43:09.600Z'))).toBe(true) // a history without responseTime
+    expect(oneProbe(seen(T, 200), seen('2026-11-25T04:43:45Z'))).toBe(false)
   })
 
   it('a time that cannot be placed is no record; a negative or endless response time is not a duration', () => {

@@ -39,20 +39,26 @@ export function seenOf(time: unknown, responseTime: unknown, status?: unknown): 
 
 /**
  * How far apart two records of one probe can be: the probe's duration (the
- * larger response time either reports; none reported: `UNREPORTED_PROBE_MS`)
+ * larger response time both report; either without one: `UNREPORTED_PROBE_MS`)
  * plus the precision of each time (a whole second each way for whole-second
  * times, a millisecond for milliseconds).
  */
 export function toleranceOf(a: Seen, b: Seen): number {
-  const durations = [a.durationMs, b.durationMs].filter((d): d is number => d !== undefined)
-  const duration = durations.length > 0 ? Math.max(...durations) : UNREPORTED_PROBE_MS
+  // A record without a response time says nothing of its probe's duration: it may have lasted the longest.
+  const duration =
+    a.durationMs !== undefined && b.durationMs !== undefined
+      ? Math.max(a.durationMs, b.durationMs)
+      : UNREPORTED_PROBE_MS
   return duration + a.precisionMs + b.precisionMs
 }
 
+/** Response times one probe may be reported with (rounded, or measured twice): within 2 ms or 5%. */
+const closeDurations = (x: number, y: number): boolean => Math.abs(x - y) <= Math.max(2, 0.05 * Math.max(x, y))
+
 /**
  * Whether two records cannot be told apart as two probes: their times are
- * within `toleranceOf` each other; or they report the same response time and
- * status and are within `UNREPORTED_PROBE_MS` (a service may stamp its history
+ * within `toleranceOf` each other; or they report the same response time
+ * (within 2 ms or 5%) and status and are within `UNREPORTED_PROBE_MS` (a service may stamp its history
  * with when the probe was scheduled or started, earlier than its measured
  * response time says: the figures are the probe's, so the records are one).
  * Two probes with the same figures that close together are counted once:
@@ -61,7 +67,11 @@ export function toleranceOf(a: Seen, b: Seen): number {
 export function oneProbe(a: Seen, b: Seen): boolean {
   const apart = Math.abs(a.at - b.at)
   if (apart <= toleranceOf(a, b)) return true
-  const sameFigures = a.durationMs !== undefined && a.durationMs === b.durationMs && a.status === b.status
+  const sameFigures =
+    a.durationMs !== undefined &&
+    b.durationMs !== undefined &&
+    closeDurations(a.durationMs, b.durationMs) &&
+    a.status === b.status
   return sameFigures && apart <= UNREPORTED_PROBE_MS + a.precisionMs + b.precisionMs
 }
 
