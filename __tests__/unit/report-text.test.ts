@@ -4,6 +4,10 @@ import { MAX_SUMMARY_BYTES, renderSummary } from '../../src/report/summary.js'
 import { cutToBytes, logLine, markdownText } from '../../src/report/text.js'
 
 describe('logLine: one line that is never a workflow command', () => {
+  it('other control characters are shown as codes, never written (ESC colours a terminal, NUL cuts text)', () => {
+    expect(logLine('x\u0000y\u001b[31mz\u007f\u009b\tw')).toBe('x\\u0000y\\u001b[31mz\\u007f\\u009b\tw')
+  })
+
   it.each([
     ['x\n::error::pwned', 'x\\n::error::pwned'],
     ['x\r::error::pwned', 'x\\r::error::pwned'],
@@ -21,6 +25,10 @@ describe('logLine: one line that is never a workflow command', () => {
 })
 
 describe('markdownText: values show as written', () => {
+  it('control characters become U+FFFD in the summary', () => {
+    expect(markdownText('a\u0000b\u001b[31mc')).toBe('a\uFFFDb\uFFFD\\[31mc')
+  })
+
   it.each([
     ['<prod>', '&lt;prod&gt;'],
     ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert(1)&gt;'],

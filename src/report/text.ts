@@ -18,6 +18,10 @@ const VISIBLE: Record<string, string> = {
   '\u2029': '\\u2029'
 }
 
+/** Other control characters (NUL, ESC, DEL, C1): never written as they are (ESC colours a terminal, NUL cuts text). */
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f\u0080-\u0084\u0086-\u009f]/g
+const codeOf = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+
 /**
  * One log line: line breaks inside become visible (`\n`, `\r`, `\u2028`...),
  * so a value can never start a new line; and a line that would start with
@@ -25,7 +29,7 @@ const VISIBLE: Record<string, string> = {
  * is never read as a workflow command.
  */
 export function logLine(text: string): string {
-  const flat = text.replace(LINE_BREAKS, ch => VISIBLE[ch])
+  const flat = text.replace(LINE_BREAKS, ch => VISIBLE[ch]).replace(CONTROLS, codeOf)
   return /^\s*::/.test(flat) ? `\\${flat}` : flat
 }
 
@@ -42,6 +46,7 @@ export function markdownText(value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value)
   return text
     .replace(LINE_BREAKS, ' ')
+    .replace(CONTROLS, '\uFFFD')
     .replace(/[&<>"]/g, ch => HTML[ch])
     .replace(/[\\`*_[\]|~]/g, ch => `\\${ch}`)
     .replace(/^\s+/, '')
