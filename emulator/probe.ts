@@ -5,7 +5,7 @@
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import type { Store } from './store.js'
+import type { Store, Stored } from './store.js'
 
 export interface ProbeOptions {
   enabled: boolean
@@ -58,7 +58,12 @@ export class Prober {
   record(id: string, outcome: { status: string; responseTime: number; statusCode?: number }): boolean {
     const current = this.store.checks.get(id)
     if (!current || current.status === 'paused') return false
-    const entry = { checkedAt: new Date().toISOString(), ...outcome }
+    this.land(id, current, { checkedAt: new Date().toISOString(), ...outcome })
+    return true
+  }
+
+  /** A probe's result: the check's status, response time and time, and the newest entry of its history. */
+  private land(id: string, current: Stored, entry: { checkedAt: string; status: string; responseTime: number }): void {
     current.status = entry.status
     current.responseTime = entry.responseTime
     current.lastCheckedAt = entry.checkedAt
@@ -66,7 +71,6 @@ export class Prober {
     list.unshift(entry)
     list.length = Math.min(list.length, this.options.historyLimit)
     this.store.history.set(id, list)
-    return true
   }
 
   /** One real probe: GET the check's URL; up for a 2xx/3xx answer within the probe timeout. */
@@ -84,13 +88,7 @@ export class Prober {
       ...(statusCode ? { statusCode } : {}),
       ...(error ? { error } : {})
     }
-    current.status = entry.status
-    current.responseTime = entry.responseTime
-    current.lastCheckedAt = entry.checkedAt
-    const list = this.store.history.get(id) ?? []
-    list.unshift(entry)
-    list.length = Math.min(list.length, this.options.historyLimit)
-    this.store.history.set(id, list)
+    this.land(id, current, entry)
   }
 }
 
