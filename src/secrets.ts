@@ -244,19 +244,28 @@ export function replacePositions(
     if (secret) return value === '' ? value : replace(value, { path })
     return typeof value === 'number' ? value : replaceSpans(value, (s, span) => String(replace(s, { path, span })))
   }
-  if (Array.isArray(value)) return value.map((v, i) => replacePositions(v, replace, `${path}[${i}]`, secret))
+  // What holds no secret is returned as it is (a copy only of the branches that change): a list of
+  // 50,000 checks is not copied whole to find none.
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    value.forEach((v, i) => {
+      const next = replacePositions(v, replace, `${path}[${i}]`, secret)
+      if (next !== v) (out ??= value.slice())[i] = next
+    })
+    return out ?? value
+  }
   if (typeof value !== 'object') return value
   const map = value as Record<string, unknown>
   // A header written as a pair: {name: "Authorization", value: "..."}.
   const labelKey = 'value' in map ? ['name', 'key', 'header'].find(k => typeof map[k] === 'string') : undefined
-  return Object.fromEntries(
-    Object.entries(map).map(([k, v]) => {
-      const at = path ? `${path}.${k}` : k
-      if (k === labelKey && !secret) return [k, v]
-      const named = labelKey !== undefined && k === 'value' ? secretName(map[labelKey] as string) : secretName(k)
-      return [k, replacePositions(v, replace, at, secret || named)]
-    })
-  )
+  let out: Record<string, unknown> | undefined
+  for (const [k, v] of Object.entries(map)) {
+    if (k === labelKey && !secret) continue
+    const named = labelKey !== undefined && k === 'value' ? secretName(map[labelKey] as string) : secretName(k)
+    const next = replacePositions(v, replace, path ? `${path}.${k}` : k, secret || named)
+    if (next !== v) (out ??= { ...map })[k] = next
+  }
+  return out ?? value
 }
 
 /** `value` with every value in a secret position as ***. */

@@ -36,6 +36,19 @@ describe('plainWord: never a secret wherever it stands', () => {
   })
 })
 
+describe('maskPositions copies only what changes', () => {
+  it('a list that holds no secret is returned as it is; one with a secret is copied only along its branch', () => {
+    const plain = [{ name: 'a', url: 'https://a.example.com/?bypass_cache=true', tags: ['x'] }, { name: 'b' }]
+    expect(maskPositions(plain)).toBe(plain)
+    const mixed = [plain[0], { name: 'c', url: 'https://c.example.com/?token=abc123' }]
+    const masked = maskPositions(mixed)
+    expect(masked).not.toBe(mixed)
+    expect(masked[0]).toBe(plain[0])
+    expect(masked[1]).toEqual({ name: 'c', url: 'https://c.example.com/?token=***' })
+    expect(mixed[1].url).toBe('https://c.example.com/?token=abc123') // the original is untouched
+  })
+})
+
 describe('maskText: free text with every value in a secret position as ***', () => {
   it('userinfo, & ; # parameters, JSON credential fields; a placeholder and other parameters are kept', () => {
     expect(maskText('GET https://ops:p@ss@x.example.com/a?b=1;token=abc&sig=zz#access_token=q1&state=s')).toBe(
