@@ -147,8 +147,15 @@ describe('run() with hostile inputs', () => {
               if (form !== '' && !secrets.includes(form)) secrets.push(form)
             }
           }
+          // ... and a control character (ESC, NUL) is never written as it is: shown as its code.
           const shown = (text: string) =>
-            secrets.filter(s => s.length >= 4).reduce((t, s) => t.split(s).join('***'), text)
+            secrets
+              .filter(s => s.length >= 4)
+              .reduce((t, s) => t.split(s).join('***'), text)
+              .replace(
+                /[\u0000-\u0008\u000e-\u001f\u007f\u0080-\u0084\u0086-\u009f]/g,
+                ch => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+              )
           const result = outcome(raw)
           // The failure is the input error with the hint main adds to some (an empty api-key).
           const hint = result === 'ok' ? '' : hintFor(new InputError(result), {}, undefined)
