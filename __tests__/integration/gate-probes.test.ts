@@ -142,6 +142,55 @@ describe('a miss is never taken for a result already counted', () => {
   })
 })
 
+describe('a miss in whole seconds that reads as older than the last result', () => {
+  it('is judged all the same: a down probe in the same second as the result before it resets the count', async () => {
+    emulator.views = { ...emulator.views, historyTimes: 'whole-seconds' }
+    const c = emulator.seedCheck({ name: 'shop', url: target.url })
+    let made = 0
+    const clock: Clock = {
+      now: () => Date.now(),
+      sleep: async () => {
+        made++
+        if (made === 1) {
+          // The first up probe early in a second, so that the down probe after it falls in the same second.
+          while (Date.now() % 1000 > 150) await new Promise(r => setTimeout(r, 5))
+          target.mode = 'up'
+          await emulator.probe(c.id)
+        } else if (made === 2) {
+          // Between two polls: down (its history time, cut to the second, reads as before the up above), then up.
+          target.mode = 'down'
+          await emulator.probe(c.id)
+          await new Promise(r => setTimeout(r, 1_100))
+          target.mode = 'up'
+          await emulator.probe(c.id)
+        } else if (made <= 4) {
+          await new Promise(r => setTimeout(r, 1_100))
+          target.mode = 'up'
+          await emulator.probe(c.id)
+        }
+      }
+    }
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '3',
+        timeout: '10s',
+        'poll-interval': '1s'
+      },
+      { clock }
+    )
+    expect(progressOf(core.logs).slice(0, 5)).toEqual([
+      'status is pending, expected up; never checked (0/3)',
+      'met the condition (1/3)',
+      'met the condition (1/3)', // the down probe reset the count: the up after it is the first of a new row
+      'met the condition (2/3)',
+      'passed (3/3)'
+    ])
+  })
+})
+
 describe('a history stamped a second before the probe finished, whatever its response time', () => {
   it('consecutive-passes 3 does not pass after 2 fast probes (the same figures a second apart are one probe)', async () => {
     target.delayMs = 0

@@ -10,7 +10,7 @@
 import type { Check, HistoryEntry } from '../../api/schemas.js'
 import { ApiError } from '../../api/errors.js'
 import type { MonitoringApi } from '../../api/monitoring.js'
-import { timeOf } from '../../values.js'
+import { placeTime, timeOf } from '../../values.js'
 import { canonical, str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
 import type { Operation } from '../types.js'
@@ -170,22 +170,33 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
   const since = track.seenUpTo
   const now = timeOf(check.lastCheckedAt)
   if (needed <= 1 || since === undefined || !Number.isFinite(since) || !(now > since)) return []
-  const history = await api.checkHistory(check.id, since)
-  // A row a shifting page shows twice is one entry: the same id, or without one the same fields and values.
+  // Pages back to a minute before the last result: a time in whole seconds (or minutes) may read as earlier.
+  const history = await api.checkHistory(check.id, since - 60_000)
+  // An entry is judged once: a row a shifting page shows twice, or an entry an earlier poll judged (the
+  // same id, or without one the same fields and values).
+  const judged = (track.judged ??= new Set<string>())
   const rows = new Set<string>()
+  const keyOf = (entry: HistoryEntry) => (typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry))
   const once = (entry: HistoryEntry) => {
-    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
-    return !rows.has(key) && Boolean(rows.add(key))
+    const key = keyOf(entry)
+    return !judged.has(key) && !rows.has(key) && Boolean(rows.add(key))
   }
-  return history
-    .filter(once)
-    .map(entry => ({ entry, at: timeOf(entry.checkedAt) }))
-    .filter(({ at }) => at > since && at < now)
-    .sort((a, b) => a.at - b.at)
-    .map(({ entry }) => ({
-      ...check,
-      status: entry.status ?? undefined,
-      responseTime: entry.responseTime ?? undefined,
-      lastCheckedAt: entry.checkedAt ?? undefined
-    }))
+  return (
+    history
+      .filter(once)
+      .map(entry => ({ entry, placed: placeTime(entry.checkedAt) }))
+      // An entry whose time is coarser than the last result's (whole seconds) may lie after it though it
+      // reads as before: it is judged too (a miss resets; a pass not newer than what was seen adds nothing).
+      .flatMap(({ entry, placed }) =>
+        placed && placed.ms + placed.precisionMs > since && placed.ms < now ? [{ entry, at: placed.ms }] : []
+      )
+      .sort((a, b) => a.at - b.at)
+      .map(({ entry }) => (judged.add(keyOf(entry)), entry))
+      .map(entry => ({
+        ...check,
+        status: entry.status ?? undefined,
+        responseTime: entry.responseTime ?? undefined,
+        lastCheckedAt: entry.checkedAt ?? undefined
+      }))
+  )
 }

@@ -90,6 +90,8 @@ export interface Track {
   times: number[]
   /** The latest results seen, by time: a history entry that is one of them again counts once (probes.ts). */
   seen: Seen[]
+  /** The history entries already judged between polls (by id, or by all their fields): each is judged once. */
+  judged?: Set<string>
   /** When it passed, in ms after the step started. */
   passedAfterMs?: number
   /** Its baseline, read once at the gate's start (with `baseline`). */
