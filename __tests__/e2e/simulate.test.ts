@@ -212,6 +212,15 @@ describe('npm run simulate', () => {
     expect(r.stdout).toMatch(/VIOLATION: run \d+ \(gate\) passed on .*whose last result .* is older than the step/)
   }, 60_000)
 
+  it('rounds that once found a gate passing over a miss pass now (a down probe between polls whose history time read as before the last result)', async () => {
+    // Seed 3020: a history stamped a second before each probe finished, a down probe 9 ms before an up one;
+    // seed 2456: whole-second history times, a slow probe in the same second as the result before it.
+    for (const seed of [3020, 2456]) {
+      const r = await simulate(['--seed', String(seed), '--rounds', '1'])
+      expect(r.stdout).toContain('0 violations')
+    }
+  }, 60_000)
+
   it('catches a gate that passes on fewer results in a row than consecutive-passes asks', async () => {
     const seed = seedWhere(
       round =>

@@ -19,7 +19,7 @@ import { increaseText, windowText } from './baseline.js'
 import { Budget, budgetText } from './budget.js'
 import { FRESHNESS_SKEW_MS, GateRules, Outcome, Track, describeCheck, judge, observe, reasonOf } from './judge.js'
 import { PastRules, readPast } from './past.js'
-import { oneProbe, seenOf } from './probes.js'
+import { UNREPORTED_PROBE_MS, oneProbe, seenOf } from './probes.js'
 import { report } from './report.js'
 
 /** A poll timed to the deadline may start this much after it (timers wake late). */
@@ -185,10 +185,13 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
     history
       .filter(once)
       .map(entry => ({ entry, placed: placeTime(entry.checkedAt) }))
-      // An entry whose time is coarser than the last result's (whole seconds) may lie after it though it
-      // reads as before: it is judged too (a miss resets; a pass not newer than what was seen adds nothing).
+      // An entry not judged yet that reads as up to a probe's longest duration before the last result (a
+      // history stamped at the probe's start, or in whole seconds) may lie after it: it is judged too (a
+      // miss resets; a pass not newer than what was seen adds nothing). Fewer, never more.
       .flatMap(({ entry, placed }) =>
-        placed && placed.ms + placed.precisionMs > since && placed.ms < now ? [{ entry, at: placed.ms }] : []
+        placed && placed.ms + placed.precisionMs + UNREPORTED_PROBE_MS > since && placed.ms < now
+          ? [{ entry, at: placed.ms }]
+          : []
       )
       .sort((a, b) => a.at - b.at)
       .map(({ entry }) => (judged.add(keyOf(entry)), entry))
