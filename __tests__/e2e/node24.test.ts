@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
 import { ROOT, runStep, Target } from '../helpers/runner.js'
@@ -77,5 +78,60 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     const r = await step({ operation: 'list-checks', 'api-key': 'wrong-key-for-node24' })
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('::error::GET /checks failed: HTTP 401 Unauthorized')
+  })
+})
+
+;(linuxX64 ? describe : describe.skip)('the compile cache (dist/index.js) under Node 24', () => {
+  const CACHE = 'monitoring-action-compile-cache'
+  /** The cache's files under a RUNNER_TEMP (one folder per Node version, a file per module). */
+  const cacheFiles = (temp: string): string[] =>
+    existsSync(join(temp, CACHE))
+      ? readdirSync(join(temp, CACHE)).flatMap(version =>
+          readdirSync(join(temp, CACHE, version)).map(f => join(temp, CACHE, version, f))
+        )
+      : []
+  const getCheck = (id: string, env: NodeJS.ProcessEnv) =>
+    runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'get-check', 'check-id': id },
+      { node: NODE24, env: { ...GITHUB_ENV, ...env } }
+    )
+
+  it("a job's first step writes main.js compiled to RUNNER_TEMP; a later step's Node accepts it; both give the same outputs", async () => {
+    const check = emulator.seedCheck({ name: 'cached', url: 'https://cached.example.com/' })
+    const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+    const first = await getCheck(check.id, { RUNNER_TEMP: temp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(first.code).toBe(0)
+    expect(cacheFiles(temp)).toHaveLength(1)
+    expect(first.stderr).not.toMatch(/main\.js was accepted/)
+    const later = await getCheck(check.id, { RUNNER_TEMP: temp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(later.code).toBe(0)
+    expect(later.stderr).toMatch(/V8 code cache for ESM file:\/\/\S*\/dist\/main\.js was accepted/)
+    expect(later.outputs).toEqual(first.outputs)
+    expect(later.outputs['check-id']).toBe(check.id)
+  })
+
+  it('a damaged cache is ignored: the step compiles main.js as without one, and passes', async () => {
+    const check = emulator.seedCheck({ name: 'damaged', url: 'https://damaged.example.com/' })
+    const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+    expect((await getCheck(check.id, { RUNNER_TEMP: temp })).code).toBe(0)
+    for (const file of cacheFiles(temp)) writeFileSync(file, 'not a code cache \n::error::'.repeat(100))
+    const r = await getCheck(check.id, { RUNNER_TEMP: temp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(r.code).toBe(0)
+    expect(r.outputs['check-id']).toBe(check.id)
+    expect(r.stderr).not.toMatch(/main\.js was accepted/)
+    expect(r.stdout).not.toContain('::error::')
+  })
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 writes none; an unwritable RUNNER_TEMP only costs the cache', async () => {
+    const check = emulator.seedCheck({ name: 'off', url: 'https://off.example.com/' })
+    const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+    const off = await getCheck(check.id, { RUNNER_TEMP: temp, NODE_DISABLE_COMPILE_CACHE: '1' })
+    expect(off.code).toBe(0)
+    expect(cacheFiles(temp)).toEqual([])
+    const file = join(temp, 'a-file')
+    writeFileSync(file, '')
+    const unwritable = await getCheck(check.id, { RUNNER_TEMP: file })
+    expect(unwritable.code).toBe(0)
+    expect(unwritable.outputs['check-id']).toBe(check.id)
   })
 })

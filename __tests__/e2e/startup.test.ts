@@ -49,9 +49,12 @@ writeFileSync(
 )
 
 /** The bundle's files a step read, by name (index.js, 752.index.js...). */
-async function filesRead(inputs: Record<string, string>): Promise<{ code: number | null; files: string[] }> {
+async function filesRead(
+  inputs: Record<string, string>,
+  cwd?: string
+): Promise<{ code: number | null; files: string[] }> {
   writeFileSync(LOADED, '')
-  const r = await runStep(inputs, { nodeArgs: ['--import', LOADER] })
+  const r = await runStep(inputs, { nodeArgs: ['--import', LOADER], cwd })
   const dist = join(ROOT, 'dist')
   const files = readFileSync(LOADED, 'utf8')
     .split('\n')
@@ -65,7 +68,7 @@ function chunkWith(marker: string): string {
   const chunks = readdirSync(join(ROOT, 'dist')).filter(name => /^\d+\.index\.js$/.test(name))
   const holding = chunks.filter(name => readFileSync(join(ROOT, 'dist', name), 'utf8').includes(marker))
   expect(holding).toHaveLength(1)
-  expect(readFileSync(join(ROOT, 'dist', 'index.js'), 'utf8')).not.toContain(marker)
+  expect(readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8')).not.toContain(marker)
   return holding[0]
 }
 
@@ -73,7 +76,7 @@ describe('the bundle at start', () => {
   const undiciChunk = () => chunkWith('llhttp') // undici's HTTP parser
   const yamlChunk = () => chunkWith('YAMLParseError')
 
-  it('get-check reads neither the undici nor the yaml chunk: only index.js', async () => {
+  it('get-check reads neither the undici nor the yaml chunk: only the entry and main.js', async () => {
     const check = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     const r = await filesRead({
       'api-key': KEY,
@@ -82,7 +85,7 @@ describe('the bundle at start', () => {
       'check-id': check.id
     })
     expect(r.code).toBe(0)
-    expect(r.files).toContain('index.js')
+    expect(r.files).toEqual(['index.js', 'main.js'])
     expect(r.files).not.toContain(undiciChunk())
     expect(r.files).not.toContain(yamlChunk())
   })
@@ -97,6 +100,30 @@ describe('the bundle at start', () => {
     expect(r.code).toBe(0)
     expect(r.files).toContain(yamlChunk())
     expect(r.files).not.toContain(undiciChunk())
+  })
+
+  it('sync-checks of a long checks file written plainly (as export-checks writes one) never reads the yaml chunk; one value in quotes does', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'startup-sync-'))
+    const entries = Array.from({ length: 250 }, (_, i) => `- name: plain-${i}\n  url: https://plain.example.com/${i}\n`)
+    writeFileSync(join(work, 'plain.yml'), entries.join(''))
+    writeFileSync(join(work, 'quoted.yml'), entries.join('').replace('name: plain-7\n', 'name: "plain-7"\n'))
+    const sync = (file: string) =>
+      filesRead(
+        {
+          'api-key': KEY,
+          'base-url': emulator.baseUrl,
+          operation: 'sync-checks',
+          'checks-file': file,
+          'dry-run': 'true'
+        },
+        work
+      )
+    const plain = await sync('plain.yml')
+    expect(plain.code).toBe(0)
+    expect(plain.files).not.toContain(yamlChunk())
+    const quoted = await sync('quoted.yml')
+    expect(quoted.code).toBe(0)
+    expect(quoted.files).toContain(yamlChunk())
   })
 
   it('get-check compiles no WebAssembly: undici is not loaded for a request over node:http', async () => {
@@ -144,9 +171,13 @@ describe('the bundle at start', () => {
   })
 
   it('registers no source-map support: the map is shipped, not read at start', () => {
-    const bundle = readFileSync(join(ROOT, 'dist', 'index.js'), 'utf8')
-    expect(bundle).not.toContain('sourcemap-register')
+    for (const file of ['index.js', 'main.js']) {
+      expect(readFileSync(join(ROOT, 'dist', file), 'utf8')).not.toContain('sourcemap-register')
+    }
     expect(existsSync(join(ROOT, 'dist', 'sourcemap-register.cjs'))).toBe(false)
-    expect(existsSync(join(ROOT, 'dist', 'index.js.map'))).toBe(true)
+    expect(existsSync(join(ROOT, 'dist', 'main.js.map'))).toBe(true)
+    expect(readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8').trimEnd()).toMatch(
+      /\/\/# sourceMappingURL=main\.js\.map$/
+    )
   })
 })

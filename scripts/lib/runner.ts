@@ -5,7 +5,7 @@
  * Asynchronous, so an emulator in the test process can answer it.
  */
 import { ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,11 +72,15 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
     GITHUB_STATE: join(dir, 'state')
   }
   for (const f of Object.values(files)) writeFileSync(f, '')
+  // The runner's temporary folder, of this step alone (dist/index.js keeps Node's compile cache there).
+  const temp = join(dir, 'temp')
+  mkdirSync(temp)
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     GITHUB_ACTIONS: 'true',
     GITHUB_WORKSPACE: options.cwd ?? ROOT,
+    RUNNER_TEMP: temp,
     ...files,
     ...(options.env ?? {})
   }

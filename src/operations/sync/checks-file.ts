@@ -66,25 +66,56 @@ export function suggestField(name: string): string | undefined {
  * number 8080, anything else stays text). Errors name the file and the line.
  */
 export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
+  return inParts(text, file, options, false) ?? wholeFile(text, file, options)
+}
+
+/**
+ * parseChecksFile, loading the YAML parser only when the file needs it: a
+ * long file written in the plainest form (as export-checks writes one) is
+ * read without it, so a fleet's sync never compiles the parser.
+ */
+export async function parseChecksFileLoading(
+  text: string,
+  file: string,
+  options: ChecksFileOptions = {}
+): Promise<Mapping[]> {
+  const plain = inParts(text, file, options, true)
+  if (plain) return plain
+  await load('yaml')
+  return parseChecksFile(text, file, options)
+}
+
+const wholeFile = (text: string, file: string, options: ChecksFileOptions) =>
+  parsePart(text, file, options, { line: 0, index: 0, names: new Map() }) as Mapping[]
+
+/**
+ * A long file read in parts (entryParts); undefined when it is not one, when
+ * a part has a problem (the whole file's parse then names it as for any
+ * file), or, with `plainOnly`, when a part needs the YAML parser.
+ */
+function inParts(text: string, file: string, options: ChecksFileOptions, plainOnly: boolean): Mapping[] | undefined {
   const parts = entryParts(text)
-  if (parts) {
-    // Warnings and secrets are told once the whole file is read: a problem is told by the whole file's parse.
-    const told: Array<() => void> = []
-    const quiet: ChecksFileOptions = {
-      ...options,
-      warn: (message, place) => told.push(() => options.warn?.(message, place)),
-      secret: (value, marked) => told.push(() => options.secret?.(value, marked))
-    }
-    try {
-      const names = new Map<string, number>()
-      const specs = parts.flatMap(part => parsePart(part.text, file, quiet, { ...part, names, parts: true }))
-      for (const tell of told) tell()
-      return specs
-    } catch {
-      // Read again whole below: the error then names the place as for any file.
-    }
+  if (!parts) return undefined
+  // Warnings and secrets are told once the whole file is read: a problem is told by the whole file's parse.
+  const told: Array<() => void> = []
+  const quiet: ChecksFileOptions = {
+    ...options,
+    warn: (message, place) => told.push(() => options.warn?.(message, place)),
+    secret: (value, marked) => told.push(() => options.secret?.(value, marked))
   }
-  return parsePart(text, file, options, { line: 0, index: 0, names: new Map() })
+  const names = new Map<string, number>()
+  const specs: Mapping[] = []
+  try {
+    for (const part of parts) {
+      const read = parsePart(part.text, file, quiet, { ...part, names, parts: true, plainOnly })
+      if (read === undefined) return undefined
+      for (const spec of read) specs.push(spec)
+    }
+  } catch {
+    return undefined
+  }
+  for (const tell of told) tell()
+  return specs
 }
 
 /**
@@ -95,10 +126,11 @@ function parsePart(
   text: string,
   file: string,
   options: ChecksFileOptions,
-  at: { line: number; index: number; names: Map<string, number>; parts?: boolean }
-): Mapping[] {
+  at: { line: number; index: number; names: Map<string, number>; parts?: boolean; plainOnly?: boolean }
+): Mapping[] | undefined {
   const plain = at.parts ? plainEntries(text, at.line) : undefined
   if (plain) return checkEntries(plain.list, plain.items, node => node?.line, file, options, at)
+  if (at.plainOnly) return undefined
   const lineCounter = new yaml.LineCounter()
   const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
   const lineOf = (node: Located | undefined) =>
@@ -252,10 +284,9 @@ export const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024
 
 /**
  * A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never
- * read past that. The YAML parser parseChecksFile needs is loaded with it.
+ * read past that.
  */
 export async function readChecksFile(given: string, file: string): Promise<string> {
-  await load('yaml')
   const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
   let handle: FileHandle
   try {
@@ -276,17 +307,36 @@ export async function readChecksFile(given: string, file: string): Promise<strin
         `${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`
       )
     if (info.size > MAX_CHECKS_FILE_BYTES) throw tooBig(`${info.size} bytes`)
-    // Read one byte more than allowed: a file that grew since stat() is caught too.
-    const buffer = Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1)
-    let length = 0
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
-      if (bytesRead === 0) break
-      length += bytesRead
-      if (length > MAX_CHECKS_FILE_BYTES) throw tooBig('over that size')
-    }
-    return buffer.subarray(0, length).toString('utf8')
+    const text = await readAtMost(handle, info.size, MAX_CHECKS_FILE_BYTES)
+    if (text === undefined) throw tooBig('over that size')
+    return text
   } finally {
     await handle.close()
+  }
+}
+
+/**
+ * A file's text, read to its end but never past `max` bytes (undefined when
+ * it has more). The buffer starts at the size stat() gave and one byte more,
+ * so that a file that grew since is seen and read on (in a larger buffer): a
+ * small file never costs the limit's 5 MiB.
+ */
+export async function readAtMost(
+  handle: Pick<FileHandle, 'read'>,
+  size: number,
+  max: number
+): Promise<string | undefined> {
+  let buffer = Buffer.allocUnsafe(Math.min(size, max) + 1)
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1))
+      buffer.copy(larger, 0, 0, length)
+      buffer = larger
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
+    if (bytesRead === 0) return buffer.toString('utf8', 0, length)
+    length += bytesRead
+    if (length > max) return undefined
   }
 }

@@ -4,7 +4,7 @@
  * plan, then send one request per change, paced under the rate limit.
  */
 import * as path from 'node:path'
-import { parseChecksFile, readChecksFile } from './checks-file.js'
+import { parseChecksFileLoading, readChecksFile } from './checks-file.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
@@ -118,7 +118,7 @@ export const syncChecks: Operation = async ctx => {
   const file = path.resolve(ctx.workspace, config.checksFile as string)
   const text = await readChecksFile(config.checksFile as string, file)
   const relative = path.relative(ctx.workspace, file)
-  const wanted = parseChecksFile(text, config.checksFile as string, {
+  const wanted = await parseChecksFileLoading(text, config.checksFile as string, {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
     annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
