@@ -322,7 +322,9 @@ export async function readChecksFile(given: string, file: string): Promise<strin
  * small file never costs the limit's 5 MiB.
  */
 export async function readAtMost(
-  handle: Pick<FileHandle, 'read'>,
+  handle: {
+    read: (buffer: Buffer, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>
+  },
   size: number,
   max: number
 ): Promise<string | undefined> {
