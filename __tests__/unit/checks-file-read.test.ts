@@ -7,13 +7,8 @@ import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  MAX_CHECKS_FILE_BYTES,
-  parseChecksFile,
-  parseChecksFileLoading,
-  readAtMost,
-  readChecksFile
-} from '../../src/operations/sync/checks-file.js'
+import { parseChecksFile, parseChecksFileLoading } from '../../src/operations/sync/checks-file.js'
+import { MAX_CHECKS_FILE_BYTES, readAtMost, readChecksFile } from '../../src/operations/sync/checks-file-read.js'
 import { load } from '../../src/lazy/modules.cjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'checks-read-'))

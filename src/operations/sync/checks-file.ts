@@ -3,7 +3,6 @@
  * never read past that) and parsed into validated check specs, with errors
  * that name the file, the entry and its line.
  */
-import { FileHandle, open } from 'node:fs/promises'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
 import { yamlSyntaxError } from '../../parse.js'
@@ -277,68 +276,4 @@ function scalarOf(text: string): unknown {
   if (/^[-+]?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/.test(text.trim())) return Number(text)
   if (/^(true|True|TRUE|false|False|FALSE)$/.test(text.trim())) return /^t/i.test(text.trim())
   return text
-}
-
-/** The largest checks file read: bigger ones are refused before they are read whole. */
-export const MAX_CHECKS_FILE_BYTES = 5 * 1024 * 1024
-
-/**
- * A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never
- * read past that.
- */
-export async function readChecksFile(given: string, file: string): Promise<string> {
-  const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
-  let handle: FileHandle
-  try {
-    handle = await open(file, 'r')
-  } catch (error) {
-    const code = (error as { code?: string }).code
-    const hint =
-      code === 'ENOENT'
-        ? '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
-        : ''
-    throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}${hint}`)
-  }
-  try {
-    const info = await handle.stat()
-    if (!info.isFile()) throw cannot(`${file} is not a regular file`)
-    const tooBig = (size: string) =>
-      cannot(
-        `${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) a checks file may have; split it`
-      )
-    if (info.size > MAX_CHECKS_FILE_BYTES) throw tooBig(`${info.size} bytes`)
-    const text = await readAtMost(handle, info.size, MAX_CHECKS_FILE_BYTES)
-    if (text === undefined) throw tooBig('over that size')
-    return text
-  } finally {
-    await handle.close()
-  }
-}
-
-/**
- * A file's text, read to its end but never past `max` bytes (undefined when
- * it has more). The buffer starts at the size stat() gave and one byte more,
- * so that a file that grew since is seen and read on (in a larger buffer): a
- * small file never costs the limit's 5 MiB.
- */
-export async function readAtMost(
-  handle: {
-    read: (buffer: Buffer, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>
-  },
-  size: number,
-  max: number
-): Promise<string | undefined> {
-  let buffer = Buffer.allocUnsafe(Math.min(size, max) + 1)
-  let length = 0
-  for (;;) {
-    if (length === buffer.length) {
-      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1))
-      buffer.copy(larger, 0, 0, length)
-      buffer = larger
-    }
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
-    if (bytesRead === 0) return buffer.toString('utf8', 0, length)
-    length += bytesRead
-    if (length > max) return undefined
-  }
 }

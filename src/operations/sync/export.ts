@@ -11,7 +11,7 @@ import type { Check } from '../../api/schemas.js'
 import type { Operation, OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
-import { MAX_CHECKS_FILE_BYTES } from './checks-file.js'
+import { MAX_CHECKS_FILE_BYTES } from './checks-file-read.js'
 import { ExportError, checksFileText, exportEntries } from './export-file.js'
 
 /** Most full reads of the list before two agree. */

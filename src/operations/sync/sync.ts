@@ -4,7 +4,8 @@
  * plan, then send one request per change, paced under the rate limit.
  */
 import * as path from 'node:path'
-import { parseChecksFileLoading, readChecksFile } from './checks-file.js'
+import { parseChecksFileLoading } from './checks-file.js'
+import { readChecksFile } from './checks-file-read.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
