@@ -108,6 +108,18 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     expect(later.stderr).toMatch(/V8 code cache for ESM file:\/\/\S*\/dist\/main\.js was accepted/)
     expect(later.outputs).toEqual(first.outputs)
     expect(later.outputs['check-id']).toBe(check.id)
+    // The post step (dist/post.js) reads the same cache: it imports the entry, which imports main.js.
+    const post = await runStep(
+      { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'get-check', 'check-id': check.id },
+      {
+        node: NODE24,
+        post: true,
+        state: {},
+        env: { ...GITHUB_ENV, RUNNER_TEMP: temp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }
+      }
+    )
+    expect(post.code).toBe(0)
+    expect(post.stderr).toMatch(/V8 code cache for ESM file:\/\/\S*\/dist\/main\.js was accepted/)
   })
 
   it('a damaged cache is ignored: the step compiles main.js as without one, and passes', async () => {
