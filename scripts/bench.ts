@@ -28,10 +28,11 @@
  *                    checks and 50,000 against 10,000; peak RSS per check
  *                    above a get-check's
  *
- * Options: --runs N (cold-start samples, default 15), --trials N (concurrency
- * trials, default 10), --skip-rate-limit, --skip-concurrency, --skip-export, --skip-fleet,
- * --only a,b (only these parts: cold-start, calls, export, rate-limit,
- * concurrency, fleet; for a look at some rows, never with --write), --write (put the
+ * Options: --runs N (cold-start samples, default 40: with 15 a ratio moved by some
+ * 0.05 from one run to the next), --trials N (concurrency trials, default 10),
+ * --skip-rate-limit, --skip-concurrency, --skip-export, --skip-fleet, --only a,b
+ * (only these parts: cold-start, calls, export, rate-limit, concurrency, fleet;
+ * for a look at some rows, never with --write), --write (put the
  * table into docs/benchmarks.md, between its markers, with the command and
  * how long the run took).
  */
@@ -57,7 +58,7 @@ const { values } = parseArgs({
 })
 /** When the bench began: the table says how long the whole run took. */
 const BENCH_STARTED = Date.now()
-const RUNS = Number(values.runs ?? 15)
+const RUNS = Number(values.runs ?? 40)
 const TRIALS = Number(values.trials ?? 10)
 const KEY = 'bench-key-7f3e1d'
 const work = mkdtempSync(join(tmpdir(), 'bench-'))
