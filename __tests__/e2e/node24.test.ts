@@ -146,4 +146,14 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     expect(unwritable.code).toBe(0)
     expect(unwritable.outputs['check-id']).toBe(check.id)
   })
+
+  it('without RUNNER_TEMP (outside the runner) there is no cache: none in the temporary folder other users share', async () => {
+    const check = emulator.seedCheck({ name: 'no-temp', url: 'https://no-temp.example.com/' })
+    const shared = mkdtempSync(join(tmpdir(), 'shared-tmp-'))
+    const r = await getCheck(check.id, { RUNNER_TEMP: '', TMPDIR: shared, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(r.code).toBe(0)
+    expect(r.outputs['check-id']).toBe(check.id)
+    expect(readdirSync(shared)).toEqual([])
+    expect(r.stderr).not.toContain('[compile cache]')
+  })
 })
