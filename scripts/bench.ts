@@ -260,7 +260,7 @@ async function coldStart(): Promise<void> {
   })
 }
 
-/** Whether this Node has a compile cache (module.enableCompileCache: Node 22.1 and later). */
+/** Whether this Node has a compile cache (module.enableCompileCache: Node 22.8 and later). */
 function hasCompileCache(node: string): Promise<boolean> {
   return new Promise(resolve => {
     const child = spawn(node, ['-p', "typeof require('node:module').enableCompileCache"])

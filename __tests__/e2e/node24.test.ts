@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
@@ -145,6 +145,31 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     const unwritable = await getCheck(check.id, { RUNNER_TEMP: file })
     expect(unwritable.code).toBe(0)
     expect(unwritable.outputs['check-id']).toBe(check.id)
+  })
+
+  it('a cache folder others may write in, or that another user owns, is not used: the step compiles main.js itself', async () => {
+    const check = emulator.seedCheck({ name: 'planted', url: 'https://planted.example.com/' })
+    const open = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+    mkdirSync(join(open, CACHE), { mode: 0o777 })
+    chmodSync(join(open, CACHE), 0o777)
+    const r = await getCheck(check.id, { RUNNER_TEMP: open, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(r.code).toBe(0)
+    expect(r.outputs['check-id']).toBe(check.id)
+    expect(r.stderr).not.toContain('[compile cache]')
+    expect(cacheFiles(open)).toEqual([])
+    if (process.getuid?.() === 0) {
+      const other = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+      mkdirSync(join(other, CACHE), { mode: 0o755 })
+      chownSync(join(other, CACHE), 65534, 65534)
+      const r2 = await getCheck(check.id, { RUNNER_TEMP: other, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+      expect(r2.code).toBe(0)
+      expect(r2.stderr).not.toContain('[compile cache]')
+    }
+    // The same folder, this user's and closed to others, is used (so the test above can fail).
+    chmodSync(join(open, CACHE), 0o755)
+    const mine = await getCheck(check.id, { RUNNER_TEMP: open, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(mine.stderr).toContain('[compile cache]')
+    expect(cacheFiles(open)).toHaveLength(1)
   })
 
   it('without RUNNER_TEMP (outside the runner) there is no cache: none in the temporary folder other users share', async () => {

@@ -170,6 +170,17 @@ describe('the bundle at start', () => {
     expect(builtins).not.toContain('child_process')
   })
 
+  it("main.js imports only the build's chunks: the build starts from an empty dist/, so a build over an old one gives the same bytes", () => {
+    const imported = [...readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8').matchAll(/import\("\.\/([^"]+)"\)/g)].map(
+      m => m[1]
+    )
+    expect(imported.filter(file => /^\d+\.index\.js$/.test(file)).length).toBeGreaterThanOrEqual(3)
+    for (const later of ['main.js', 'main.js.map', 'post.js', 'licenses.txt']) expect(imported).not.toContain(later)
+    const build = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } })
+      .scripts.build
+    expect(build.split('&&')[0]).toContain("rmSync('dist'")
+  })
+
   it('registers no source-map support: the map is shipped, not read at start', () => {
     for (const file of ['index.js', 'main.js']) {
       expect(readFileSync(join(ROOT, 'dist', file), 'utf8')).not.toContain('sourcemap-register')

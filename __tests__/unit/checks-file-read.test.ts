@@ -4,6 +4,7 @@
  * the YAML parser only when the file needs one.
  */
 import { describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,6 +46,18 @@ describe('readChecksFile / readAtMost', () => {
     expect(await readAtMost(servingHandle(grown), 10, 1000)).toBe(grown.toString())
     expect(await readAtMost(servingHandle(Buffer.alloc(0)), 0, 10)).toBe('')
   })
+
+  ;(process.platform === 'linux' ? it : it.skip)(
+    'refuses a named pipe at once, as not a regular file (opening one used to wait for a writer for ever)',
+    async () => {
+      const fifo = join(dir, 'pipe.yml')
+      execFileSync('mkfifo', [fifo])
+      await expect(readChecksFile('pipe.yml', fifo)).rejects.toThrow(
+        `checks-file pipe.yml: ${fifo} is not a regular file`
+      )
+    },
+    5000
+  )
 
   it('refuses a file over 5 MiB before reading it, naming the limit', async () => {
     writeFileSync(join(dir, 'big.yml'), Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1, 'a'))

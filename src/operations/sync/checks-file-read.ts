@@ -2,6 +2,7 @@
  * A checks file read from disk: a regular file, whole, never past the limit
  * sync-checks reads (export-checks writes no larger one).
  */
+import { constants } from 'node:fs'
 import { FileHandle, open } from 'node:fs/promises'
 import { ChecksFileError } from './checks-file.js'
 
@@ -16,7 +17,9 @@ export async function readChecksFile(given: string, file: string): Promise<strin
   const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
   let handle: FileHandle
   try {
-    handle = await open(file, 'r')
+    // Not blocking: opening a FIFO (a named pipe) would wait for a writer for ever, and a cancelled
+    // job could not end while it waits; such a file is refused below as not a regular file.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     const code = (error as { code?: string }).code
     const hint =
