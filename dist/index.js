@@ -5,10 +5,8 @@
 // main.js again (docs/benchmarks.md measures both). Without RUNNER_TEMP there is no cache: never a
 // folder other users share, such as /tmp. NODE_DISABLE_COMPILE_CACHE=1 turns it off; a cache that
 // cannot be written or read is ignored by Node, which then compiles as without one.
-// A default import: Node 20 (no compile cache) has no such named export.
-// The cache folder is used only when it is this user's and no one else may write in it (a step of
-// an earlier job that ran as another user, such as root in a container, may have left one behind).
 import { statSync } from 'node:fs'
+// A default import: Node 20 (no compile cache) has no such named export.
 import module from 'node:module'
 import { join } from 'node:path'
 
@@ -16,8 +14,11 @@ const temp = process.env.RUNNER_TEMP
 if (temp) {
   const folder = join(temp, 'monitoring-action-compile-cache')
   try {
+    // Only a folder of this user's that no one else may write in (a step of an earlier job that ran
+    // as another user, such as root in a container, may have left one behind): a cache is code.
     const found = statSync(folder, { throwIfNoEntry: false })
-    const own = !found || ((process.getuid === undefined || found.uid === process.getuid()) && (found.mode & 0o022) === 0)
+    const mine = process.getuid === undefined || found?.uid === process.getuid()
+    const own = !found || (mine && (found.mode & 0o022) === 0)
     if (own) module.enableCompileCache?.(folder)
   } catch {
     // No cache: main.js is compiled as it would be without one.

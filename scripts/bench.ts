@@ -260,24 +260,21 @@ async function coldStart(): Promise<void> {
   })
 }
 
-/** Whether this Node has a compile cache (module.enableCompileCache: Node 22.8 and later). */
-function hasCompileCache(node: string): Promise<boolean> {
+/** What a Node prints for these arguments, trimmed. */
+function nodeSays(node: string, args: string[]): Promise<string> {
   return new Promise(resolve => {
-    const child = spawn(node, ['-p', "typeof require('node:module').enableCompileCache"])
-    let out = ''
-    child.stdout.on('data', d => (out += d))
-    child.on('close', () => resolve(out.trim() === 'function'))
-  })
-}
-
-function versionOf(node: string): Promise<string> {
-  return new Promise(resolve => {
-    const child = spawn(node, ['--version'])
+    const child = spawn(node, args)
     let out = ''
     child.stdout.on('data', d => (out += d))
     child.on('close', () => resolve(out.trim()))
   })
 }
+
+/** Whether this Node has a compile cache (module.enableCompileCache: Node 22.8 and later). */
+const hasCompileCache = async (node: string) =>
+  (await nodeSays(node, ['-p', "typeof require('node:module').enableCompileCache"])) === 'function'
+
+const versionOf = (node: string) => nodeSays(node, ['--version'])
 
 async function callEconomy(): Promise<void> {
   console.error('call economy')

@@ -1,7 +1,7 @@
 /**
- * The checks file of sync-checks: read safely (a regular file, at most 5 MiB,
- * never read past that) and parsed into validated check specs, with errors
- * that name the file, the entry and its line.
+ * The checks file of sync-checks, parsed into validated check specs (its text
+ * is read from disk by checks-file-read.ts), with errors that name the file,
+ * the entry and its line.
  */
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
