@@ -122,6 +122,23 @@ const step = (inputs: Record<string, string>, state?: Record<string, string>) =>
     expect(post.stderr).toMatch(/V8 code cache for ESM file:\/\/\S*\/dist\/main\.js was accepted/)
   })
 
+  it('two steps of a job at once write the cache together; both pass, and a later step accepts what they left', async () => {
+    const check = emulator.seedCheck({ name: 'together', url: 'https://together.example.com/' })
+    const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'))
+    const both = await Promise.all([
+      getCheck(check.id, { RUNNER_TEMP: temp }),
+      getCheck(check.id, { RUNNER_TEMP: temp })
+    ])
+    for (const r of both) {
+      expect(r.code).toBe(0)
+      expect(r.outputs['check-id']).toBe(check.id)
+    }
+    expect(cacheFiles(temp)).toHaveLength(1)
+    const later = await getCheck(check.id, { RUNNER_TEMP: temp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' })
+    expect(later.code).toBe(0)
+    expect(later.stderr).toMatch(/V8 code cache for ESM file:\/\/\S*\/dist\/main\.js was accepted/)
+  })
+
   it('a damaged cache is ignored: the step compiles main.js as without one, and passes', async () => {
     const check = emulator.seedCheck({ name: 'damaged', url: 'https://damaged.example.com/' })
     const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'))
