@@ -6,7 +6,8 @@
  *   cold start       `node dist/index.js` doing get-check, on Node 20 (this
  *                    process's node) and Node 24 (.cache/node24), paired
  *                    round by round with the floors: a bare `fetch()` of the
- *                    same URL, a bare node:http GET, and `node -e ''`; median
+ *                    same URL, a bare node:http GET (as an ES module and as
+ *                    CommonJS), and `node -e ''`; median
  *                    wall time, the median of the per-round ratios, peak RSS;
  *                    and a failing get-check (a 404) against the passing one
  *   call economy     requests each run sends
@@ -63,10 +64,12 @@ const TRIALS = Number(values.trials ?? 10)
 const KEY = 'bench-key-7f3e1d'
 const work = mkdtempSync(join(tmpdir(), 'bench-'))
 const JOB_TEMP = mkdtempSync(join(work, 'job-temp-'))
-const RSS_HOOK = join(work, 'rss.mjs')
+// Loaded with --require into every timed process: CommonJS, so it does not start Node's ES module
+// loader in a process that would not start it (the CommonJS floor below).
+const RSS_HOOK = join(work, 'rss.cjs')
 writeFileSync(
   RSS_HOOK,
-  "import { writeSync } from 'node:fs'\nprocess.on('exit', () => writeSync(2, `\\nBENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\\n`))\n"
+  "process.on('exit', () => require('node:fs').writeSync(2, `\\nBENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\\n`))\n"
 )
 const FETCH_BASELINE = join(work, 'fetch.mjs')
 writeFileSync(
@@ -92,6 +95,16 @@ http.get(url, { headers: { Authorization: 'Bearer ' + process.env.KEY, Accept: '
 }).on('error', e => { console.error(e.message); process.exit(1) })
 `
 )
+// The same GET as CommonJS. On Node 24 the ES module form costs more than the request: importing
+// node:http from an ES module reads every export of it, and its WebSocket export loads Node's
+// undici (docs/benchmarks.md). This is the least a step can do.
+const CJS_BASELINE = join(work, 'baseline.cjs')
+writeFileSync(
+  CJS_BASELINE,
+  readFileSync(BASELINE, 'utf8')
+    .replace('// The least a step can do: one authenticated GET, print the body.', '// The bare GET as CommonJS.')
+    .replace("import http from 'node:http'", "const http = require('node:http')")
+)
 
 interface Timed {
   ms: number
@@ -102,7 +115,7 @@ interface Timed {
 function timeNode(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
-    const child = spawn(node, ['--import', RSS_HOOK, ...args], {
+    const child = spawn(node, ['--require', RSS_HOOK, ...args], {
       // One RUNNER_TEMP for the bench's steps, as for the steps of one job (unless a row gives its own).
       env: { PATH: process.env.PATH, RUNNER_TEMP: JOB_TEMP, ...env },
       cwd: ROOT
@@ -159,7 +172,7 @@ function fleetFile(name: string, n: number, changed = 0): string {
 const pairedRatio = (a: Timed[], b: Timed[]) => median(a.map((t, i) => t.ms / b[i].ms))
 
 async function coldStart(): Promise<void> {
-  console.error(`cold start: ${RUNS} rounds of the action and three floors, on Node 20 and Node 24`)
+  console.error(`cold start: ${RUNS} rounds of the action and four floors, on Node 20 and Node 24`)
   await withEmulator({ rateLimit: false }, async emulator => {
     const check = emulator.seedCheck({ name: 'bench', url: 'https://bench.example.com/' })
     const actionEnv: NodeJS.ProcessEnv = {
@@ -190,6 +203,7 @@ async function coldStart(): Promise<void> {
         failing: [] as Timed[],
         fetch: [] as Timed[],
         http: [] as Timed[],
+        httpCjs: [] as Timed[],
         floor: [] as Timed[]
       }
       for (let i = 0; i < RUNS + 1; i++) {
@@ -199,13 +213,22 @@ async function coldStart(): Promise<void> {
         const w = await timeNode([BUNDLE], { ...actionEnv, RUNNER_TEMP: laterTemp }, node)
         const f = await timeNode([FETCH_BASELINE], baseEnv, node)
         const h = await timeNode([BASELINE], baseEnv, node)
+        const c = await timeNode([CJS_BASELINE], baseEnv, node)
         const z = await timeNode(['-e', ''], {}, node)
         const x = await timeNode([BUNDLE], { ...failingEnv, RUNNER_TEMP: failingTemp }, node)
         rmSync(firstTemp, { recursive: true })
         rmSync(failingTemp, { recursive: true })
-        if (a.code !== 0 || w.code !== 0 || f.code !== 0 || h.code !== 0 || z.code !== 0 || x.code !== 1) {
+        if (
+          a.code !== 0 ||
+          w.code !== 0 ||
+          f.code !== 0 ||
+          h.code !== 0 ||
+          c.code !== 0 ||
+          z.code !== 0 ||
+          x.code !== 1
+        ) {
           throw new Error(
-            `cold start run failed on ${label} (action ${a.code}, later step ${w.code}, fetch ${f.code}, http ${h.code}, failing ${x.code})`
+            `cold start run failed on ${label} (action ${a.code}, later step ${w.code}, fetch ${f.code}, http ${h.code}, http as CommonJS ${c.code}, failing ${x.code})`
           )
         }
         if (i === 0) continue // warm-up
@@ -214,6 +237,7 @@ async function coldStart(): Promise<void> {
         runs.failing.push(x)
         runs.fetch.push(f)
         runs.http.push(h)
+        runs.httpCjs.push(c)
         runs.floor.push(z)
       }
       const ms = (t: Timed[]) => `${fmt(median(t.map(x => x.ms)))} ms`
@@ -238,6 +262,26 @@ async function coldStart(): Promise<void> {
           `${fmt(pairedRatio(runs.later, runs.http), 2)}x`
         )
       }
+      row(
+        `cold start, ${label}: \`get-check\` as a job's first step vs a bare node:http GET written as CommonJS`,
+        ms(runs.action),
+        `${ms(runs.httpCjs)} (bare node:http, CommonJS)`,
+        `${fmt(pairedRatio(runs.action, runs.httpCjs), 2)}x`
+      )
+      if (cache) {
+        row(
+          `cold start, ${label}: \`get-check\` as a later step of a job vs a bare node:http GET written as CommonJS`,
+          ms(runs.later),
+          `${ms(runs.httpCjs)} (bare node:http, CommonJS)`,
+          `${fmt(pairedRatio(runs.later, runs.httpCjs), 2)}x`
+        )
+      }
+      row(
+        `cold start, ${label}: the bare node:http GET as an ES module vs the same GET as CommonJS`,
+        ms(runs.http),
+        `${ms(runs.httpCjs)} (bare node:http, CommonJS)`,
+        `${fmt(pairedRatio(runs.http, runs.httpCjs), 2)}x`
+      )
       row(
         `cold start, ${label}: \`get-check\` vs \`node -e ''\``,
         ms(runs.action),
