@@ -5,13 +5,15 @@
 // main.js again (docs/benchmarks.md measures both). Without RUNNER_TEMP there is no cache: never a
 // folder other users share, such as /tmp. NODE_DISABLE_COMPILE_CACHE=1 turns it off; a cache that
 // cannot be written or read is ignored by Node, which then compiles as without one.
-import { statSync } from 'node:fs'
-// A default import: Node 20 (no compile cache) has no such named export.
-import module from 'node:module'
-import { join } from 'node:path'
-
+//
+// Node's modules come from process.getBuiltinModule, not from ES module imports: an import of a
+// built-in reads every export of it (node:fs's getters load its streams; docs/benchmarks.md). A Node
+// without it (before 20.16) has no compile cache either.
+const module = process.getBuiltinModule?.('node:module')
 const temp = process.env.RUNNER_TEMP
-if (temp) {
+if (temp && module?.enableCompileCache) {
+  const { statSync } = process.getBuiltinModule('node:fs')
+  const { join } = process.getBuiltinModule('node:path')
   const folder = join(temp, 'monitoring-action-compile-cache')
   try {
     // Only a folder of this user's that no one else may write in (a step of an earlier job that ran
@@ -19,7 +21,7 @@ if (temp) {
     const found = statSync(folder, { throwIfNoEntry: false })
     const mine = process.getuid === undefined || found?.uid === process.getuid()
     const own = !found || (mine && (found.mode & 0o022) === 0)
-    if (own) module.enableCompileCache?.(folder)
+    if (own) module.enableCompileCache(folder)
   } catch {
     // No cache: main.js is compiled as it would be without one.
   }

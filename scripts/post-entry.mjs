@@ -8,13 +8,33 @@
 // nothing calls, so main.js is about a third smaller, and Node compiles it the sooner at each start
 // (docs/benchmarks.md).
 import { build } from 'esbuild'
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const dist = name => new URL(`../dist/${name}`, import.meta.url)
 
+// ncc reaches Node's modules through createRequire, which it imports from "module" as an ES module.
+// An ES module import of a built-in makes a module of all its exports, and reads each to do so;
+// process.getBuiltinModule (Node 20.16, 22.3 and later) hands over the module as it is. An older Node
+// imports it as before. The replacement stays on the same line, so the map still holds.
+const NCC_IMPORT = 'import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";'
+const BUILTIN =
+  'const __WEBPACK_EXTERNAL_createRequire = (process.getBuiltinModule?.("module") ?? (await import("module")).default).createRequire;'
+const builtins = {
+  name: 'builtins',
+  setup(context) {
+    context.onLoad({ filter: /dist[\\/]index\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8')
+      if (code.split(NCC_IMPORT).length !== 2)
+        throw new Error(`ncc's bundle does not import createRequire once as expected: ${NCC_IMPORT}`)
+      return { contents: code.replace(NCC_IMPORT, BUILTIN), loader: 'js' }
+    })
+  }
+}
+
 await build({
   entryPoints: [fileURLToPath(dist('index.js'))],
+  plugins: [builtins],
   outfile: fileURLToPath(dist('main.js')),
   // One file in, one file out: every import stays as it is (node: built-ins, ncc's chunks).
   bundle: true,
@@ -38,13 +58,15 @@ writeFileSync(
 // main.js again (docs/benchmarks.md measures both). Without RUNNER_TEMP there is no cache: never a
 // folder other users share, such as /tmp. NODE_DISABLE_COMPILE_CACHE=1 turns it off; a cache that
 // cannot be written or read is ignored by Node, which then compiles as without one.
-import { statSync } from 'node:fs'
-// A default import: Node 20 (no compile cache) has no such named export.
-import module from 'node:module'
-import { join } from 'node:path'
-
+//
+// Node's modules come from process.getBuiltinModule, not from ES module imports: an import of a
+// built-in reads every export of it (node:fs's getters load its streams; docs/benchmarks.md). A Node
+// without it (before 20.16) has no compile cache either.
+const module = process.getBuiltinModule?.('node:module')
 const temp = process.env.RUNNER_TEMP
-if (temp) {
+if (temp && module?.enableCompileCache) {
+  const { statSync } = process.getBuiltinModule('node:fs')
+  const { join } = process.getBuiltinModule('node:path')
   const folder = join(temp, 'monitoring-action-compile-cache')
   try {
     // Only a folder of this user's that no one else may write in (a step of an earlier job that ran
@@ -52,7 +74,7 @@ if (temp) {
     const found = statSync(folder, { throwIfNoEntry: false })
     const mine = process.getuid === undefined || found?.uid === process.getuid()
     const own = !found || (mine && (found.mode & 0o022) === 0)
-    if (own) module.enableCompileCache?.(folder)
+    if (own) module.enableCompileCache(folder)
   } catch {
     // No cache: main.js is compiled as it would be without one.
   }

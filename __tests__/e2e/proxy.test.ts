@@ -6,10 +6,12 @@
  * proxy applies to the GitHub API) still works, with undici loaded first.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
 import { runStep } from '../helpers/runner.js'
@@ -52,10 +54,10 @@ afterAll(async () => {
 /** The emulator by a name only the proxy can reach (loopback addresses never use a proxy). */
 const viaName = () => emulator.baseUrl.replace('127.0.0.1', 'monitoring.proxied.test')
 
-const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv) =>
+const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv, nodeArgs: string[] = []) =>
   runStep(
     { 'api-key': KEY, 'base-url': viaName(), ...inputs },
-    { env: { ...GITHUB_ENV, NODE_EXTRA_CA_CERTS: TLS + 'cert.pem', ...env } }
+    { env: { ...GITHUB_ENV, NODE_EXTRA_CA_CERTS: TLS + 'cert.pem', ...env }, nodeArgs }
   )
 
 describe('behind a proxy (dist/index.js)', () => {
@@ -67,6 +69,22 @@ describe('behind a proxy (dist/index.js)', () => {
     expect(r.code).toBe(0)
     expect(r.outputs['check-id']).toBe(check.id)
     expect(tunnels).toContain(`monitoring.proxied.test:${new URL(emulator.baseUrl).port}`)
+  })
+
+  it('tunnel is evaluated for a step through a proxy: it reads assert, which a step without one never reads (startup.test.ts)', async () => {
+    const hook = join(mkdtempSync(join(tmpdir(), 'proxy-hook-')), 'builtins.cjs')
+    writeFileSync(
+      hook,
+      "process.on('exit', () => process.stderr.write('\\nBUILTINS=' + process.moduleLoadList.filter(m => m.startsWith('NativeModule ')).map(m => m.slice(13)).join(',') + '\\n'))\n"
+    )
+    const check = emulator.seedCheck({ name: 'shop-tunnel', url: 'https://shop.example.com/' })
+    const r = await step({ operation: 'get-check', 'check-id': check.id }, { https_proxy: proxyUrl }, [
+      '--require',
+      hook
+    ])
+    expect(r.code).toBe(0)
+    expect(r.outputs['check-id']).toBe(check.id)
+    expect((/BUILTINS=(.*)/.exec(r.stderr)?.[1] ?? '').split(',')).toContain('assert')
   })
 
   it('no_proxy that names the host sends nothing through the proxy (and the name does not resolve)', async () => {

@@ -168,6 +168,20 @@ describe('the bundle at start', () => {
     const builtins = (/BUILTINS=(.*)/.exec(r.stderr)?.[1] ?? '').split(',')
     expect(builtins).toContain('http') // the hook sees what is read
     expect(builtins).not.toContain('child_process')
+    // tunnel (HTTPS_PROXY's agent) is evaluated only through a proxy: it reads assert at its top.
+    // __tests__/e2e/proxy.test.ts shows a step through a proxy reads it (so this can fail).
+    expect(builtins).not.toContain('assert')
+  })
+
+  it('neither index.js nor main.js imports a Node module as an ES module (an import reads every export of the module; they use process.getBuiltinModule)', () => {
+    for (const file of ['index.js', 'main.js']) {
+      const code = readFileSync(join(ROOT, 'dist', file), 'utf8')
+      const imports = [...code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w*{][^;]*?from\s*)?["']([^"']+)["']/g)].map(
+        m => m[1]
+      )
+      expect({ file, builtins: imports.filter(name => !name.startsWith('.')) }).toEqual({ file, builtins: [] })
+    }
+    expect(readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8')).toContain('process.getBuiltinModule?.("module")')
   })
 
   it("main.js imports only the build's chunks: the build starts from an empty dist/, so a build over an old one gives the same bytes", () => {

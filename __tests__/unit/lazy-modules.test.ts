@@ -32,6 +32,22 @@ describe('packages kept out of the bundle main file (src/lazy)', () => {
     expect(Object.keys(stand)).toContain('ProxyAgent')
   })
 
+  it('the tunnel stand-in has every function the real package exports, and each builds the real agent', () => {
+    type Tunnel = Record<string, (options: object) => object>
+    const stand = require('../../src/lazy/tunnel.cjs') as Tunnel
+    // The real package, by its path: the bundle's `tunnel` alias points at the stand-in.
+    const real = require('../../node_modules/tunnel/lib/tunnel.js') as Tunnel
+    const overs = Object.keys(real).filter(name => /Over/.test(name))
+    expect(overs.sort()).toEqual(['httpOverHttp', 'httpOverHttps', 'httpsOverHttp', 'httpsOverHttps'])
+    expect(Object.keys(stand).sort()).toEqual(overs.sort())
+    for (const name of overs) {
+      const options = { proxy: { host: '127.0.0.1', port: 9 } }
+      const agent = stand[name](options)
+      expect(Object.getPrototypeOf(agent)).toBe(Object.getPrototypeOf(real[name](options)))
+      expect((agent as { proxyOptions: object }).proxyOptions).toEqual(options.proxy)
+    }
+  })
+
   it('the yaml stand-in reads the real package once loaded, and not before', async () => {
     const { load } = require('../../src/lazy/modules.cjs') as Lazy
     const stand = require('../../src/lazy/yaml.cjs') as { parse(text: string): unknown }
