@@ -61,7 +61,8 @@ writeFileSync(
 //
 // Node's modules come from process.getBuiltinModule, not from ES module imports: an import of a
 // built-in reads every export of it (node:fs's getters load its streams; docs/benchmarks.md). A Node
-// without it (before 20.16) has no compile cache either.
+// without it has no compile cache from here: Node before 20.16 has neither, Node 22.1 and 22.2 only
+// the cache (the runner's Node 24 has both).
 const module = process.getBuiltinModule?.('node:module')
 const temp = process.env.RUNNER_TEMP
 if (temp && module?.enableCompileCache) {

@@ -40,12 +40,30 @@ describe('packages kept out of the bundle main file (src/lazy)', () => {
     const overs = Object.keys(real).filter(name => /Over/.test(name))
     expect(overs.sort()).toEqual(['httpOverHttp', 'httpOverHttps', 'httpsOverHttp', 'httpsOverHttps'])
     expect(Object.keys(stand).sort()).toEqual(overs.sort())
+    // The four agents share a prototype; what tells them apart is how they reach the proxy and the target.
+    type Agent = { proxyOptions: object; request: unknown; createSocket: unknown; defaultPort: unknown }
     for (const name of overs) {
       const options = { proxy: { host: '127.0.0.1', port: 9 } }
-      const agent = stand[name](options)
-      expect(Object.getPrototypeOf(agent)).toBe(Object.getPrototypeOf(real[name](options)))
-      expect((agent as { proxyOptions: object }).proxyOptions).toEqual(options.proxy)
+      const agent = stand[name](options) as Agent
+      const expected = real[name](options) as Agent
+      expect(Object.getPrototypeOf(agent)).toBe(Object.getPrototypeOf(expected))
+      expect(agent.proxyOptions).toEqual(options.proxy)
+      expect({
+        name,
+        request: agent.request,
+        createSocket: agent.createSocket,
+        defaultPort: agent.defaultPort
+      }).toEqual({
+        name,
+        request: expected.request,
+        createSocket: expected.createSocket,
+        defaultPort: expected.defaultPort
+      })
     }
+    const differ = (a: Agent, b: Agent) =>
+      a.request !== b.request || a.createSocket !== b.createSocket || a.defaultPort !== b.defaultPort
+    const agents = overs.map(name => real[name]({ proxy: { host: '127.0.0.1', port: 9 } }) as Agent)
+    for (const [i, a] of agents.entries()) for (const b of agents.slice(i + 1)) expect(differ(a, b)).toBe(true)
   })
 
   it('the yaml stand-in reads the real package once loaded, and not before', async () => {
