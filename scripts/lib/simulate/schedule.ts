@@ -9,7 +9,8 @@
  * A run's kind is one row of KINDS: how it is drawn. How a kind is played
  * (its steps after the main one) is in round.ts (FLOWS). Kinds that wait for
  * a feature not yet in the action are listed in FUTURE_KINDS and drawn only
- * when enabled (`--enable prefix-pause,budget-gate`, or FUTURE_KINDS_ENABLED).
+ * when enabled (`--enable KIND`, or FUTURE_KINDS_ENABLED, which holds both
+ * today: their features are in the bundle).
  */
 import type { Fault } from '../../../emulator/faults.js'
 
