@@ -25,10 +25,13 @@ const emulator = useEmulator({
 
 /** A CONNECT proxy that sends every tunnel to the emulator, whatever host was asked for. */
 const tunnels: string[] = []
+/** The Proxy-Authorization header of each CONNECT, as the proxy received it. */
+const authorizations: Array<string | undefined> = []
 const proxy = http.createServer((_req, res) => res.writeHead(405).end())
 const open = new Set<net.Socket>()
 proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
   tunnels.push(String(req.url))
+  authorizations.push(req.headers['proxy-authorization'])
   open.add(socket)
   socket.on('close', () => open.delete(socket))
   const upstream = net.connect(Number(new URL(emulator.baseUrl).port), '127.0.0.1', () => {
@@ -85,6 +88,18 @@ describe('behind a proxy (dist/index.js)', () => {
     expect(r.code).toBe(0)
     expect(r.outputs['check-id']).toBe(check.id)
     expect((/BUILTINS=(.*)/.exec(r.stderr)?.[1] ?? '').split(',')).toContain('assert')
+  })
+
+  it("a proxy's user and password reach it as Proxy-Authorization, and the step prints no deprecation warning (tunnel's new Buffer)", async () => {
+    authorizations.length = 0
+    const check = emulator.seedCheck({ name: 'shop-auth', url: 'https://shop.example.com/' })
+    const withUser = proxyUrl.replace('http://', 'http://deploy:s3cret@')
+    const r = await step({ operation: 'get-check', 'check-id': check.id }, { https_proxy: withUser })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.outputs['check-id']).toBe(check.id)
+    expect(authorizations).toEqual(['Basic ' + Buffer.from('deploy:s3cret').toString('base64')])
+    expect(r.stdout).not.toContain('s3cret')
   })
 
   it('no_proxy that names the host sends nothing through the proxy (and the name does not resolve)', async () => {

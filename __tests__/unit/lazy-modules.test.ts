@@ -66,6 +66,33 @@ describe('packages kept out of the bundle main file (src/lazy)', () => {
     for (const [i, a] of agents.entries()) for (const b of agents.slice(i + 1)) expect(differ(a, b)).toBe(true)
   })
 
+  it("the tunnel stand-in keeps a proxy's user and password from tunnel (its new Buffer warns) and sends them as tunnel would", () => {
+    type Agent = { proxyOptions: Record<string, unknown>; request: (options: object) => unknown }
+    const stand = require('../../src/lazy/tunnel.cjs') as Record<string, (options: object) => Agent>
+    const http = require('node:http') as { request: unknown }
+    const original = http.request
+    const sent: object[] = []
+    http.request = (options: object) => sent.push(options) // tunnel takes http.request when it builds an agent
+    try {
+      const agent = stand.httpOverHttp({ proxy: { host: '127.0.0.1', port: 9, proxyAuth: 'deploy:s3cret' } })
+      expect(agent.proxyOptions).toEqual({ host: '127.0.0.1', port: 9 })
+      agent.request({ method: 'CONNECT', path: 'api.example.com:443', headers: { host: 'api.example.com:443' } })
+      const plain = stand.httpOverHttp({ proxy: { host: '127.0.0.1', port: 9 } })
+      plain.request({ method: 'CONNECT', headers: { host: 'api.example.com:443' } })
+    } finally {
+      http.request = original
+    }
+    expect(sent).toEqual([
+      {
+        method: 'CONNECT',
+        path: 'api.example.com:443',
+        headers: { host: 'api.example.com:443', 'Proxy-Authorization': 'Basic ZGVwbG95OnMzY3JldA==' }
+      },
+      { method: 'CONNECT', headers: { host: 'api.example.com:443' } }
+    ])
+    expect(Buffer.from('deploy:s3cret').toString('base64')).toBe('ZGVwbG95OnMzY3JldA==')
+  })
+
   it('the yaml stand-in reads the real package once loaded, and not before', async () => {
     const { load } = require('../../src/lazy/modules.cjs') as Lazy
     const stand = require('../../src/lazy/yaml.cjs') as { parse(text: string): unknown }
