@@ -102,6 +102,26 @@ describe('behind a proxy (dist/index.js)', () => {
     expect(r.stdout).not.toContain('s3cret')
   })
 
+  it('a hostile proxy password (an encoded @, :, line break and ::error::) is sent byte for byte as tunnel sent it, and never printed', async () => {
+    authorizations.length = 0
+    const check = emulator.seedCheck({ name: 'shop-auth-hostile', url: 'https://shop.example.com/' })
+    const password = 'p%40ss%3Aw%0A%3A%3Aerror%3A%3Ax'
+    const r = await step(
+      { operation: 'get-check', 'check-id': check.id },
+      { https_proxy: proxyUrl.replace('http://', `http://deploy:${password}@`) }
+    )
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    // @actions/http-client decodes the URL's user and password, then joins them: the header holds the decoded password.
+    expect(authorizations).toEqual([
+      'Basic ' + Buffer.from(`deploy:${decodeURIComponent(password)}`).toString('base64')
+    ])
+    for (const shown of [password, decodeURIComponent(password), '::error::']) {
+      expect(r.stdout).not.toContain(shown)
+      expect(r.summary).not.toContain(shown)
+    }
+  })
+
   it('no_proxy that names the host sends nothing through the proxy (and the name does not resolve)', async () => {
     tunnels.length = 0
     const check = emulator.seedCheck({ name: 'shop-2', url: 'https://shop.example.com/' })
