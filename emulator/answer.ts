@@ -105,7 +105,11 @@ export async function answer(
       answer = dispatch(method, path, {
         store: at.store,
         body: () => jsonBody(raw),
-        page: items => pageOf(items, url, at.collectionStyle, at.pageSize, at.baseUrl, fault?.shift)
+        page: items =>
+          pageOf(items, url, at.collectionStyle, at.pageSize, at.baseUrl, fault?.shift, {
+            moved: fault?.moved,
+            total: at.views.statedTotal
+          })
       })
     } catch (error) {
       answer = problemAnswer(error)

@@ -5,6 +5,7 @@
  */
 import type * as http from 'node:http'
 import type { Answer, Json } from './http.js'
+import type { Shift } from './paging.js'
 
 export interface Fault {
   method?: string
@@ -32,9 +33,14 @@ export interface Fault {
    * A list read whose pages shift under the reader (offset paging while others
    * write): `repeat` starts every page after the first one row early (a row was
    * inserted at the head: page 2 repeats page 1's last row); `skip` one row late
-   * (a row at the head was deleted: one row is never shown). The data is unchanged.
+   * (a row at the head was deleted: one row is never shown); `reorder` moves one
+   * row (`moved`, a name or an id; unset: the last) to the head after the first
+   * page, as a list sorted by recent activity does while it is read: the next
+   * page repeats a row and the moved row is never shown. The data is unchanged.
    */
-  shift?: 'repeat' | 'skip'
+  shift?: Shift
+  /** The row a `reorder` moves to the head: a name or an id (unset: the last row). */
+  moved?: string
   trickleIntervalMs?: number
   trickleForMs?: number
 }

@@ -34,12 +34,21 @@ export interface Views {
   historyWholeSeconds?: boolean
   /** Show times in another zone-less form, `2026/11/24 03:30:00` (UTC, whole seconds). */
   slashTimes?: boolean
+  /** Collections state their size: `meta.total`, `total` beside a cursor, or `X-Total-Count` (paging.ts). */
+  statedTotal?: boolean
 }
 
 export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
 
 /** Every view an admin request may switch (the probe time views are off when absent). */
-const VIEW_NAMES = ['createdAt', 'zonelessTimes', 'historyStartedAt', 'historyWholeSeconds', 'slashTimes'] as const
+const VIEW_NAMES = [
+  'createdAt',
+  'zonelessTimes',
+  'historyStartedAt',
+  'historyWholeSeconds',
+  'slashTimes',
+  'statedTotal'
+] as const
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
 

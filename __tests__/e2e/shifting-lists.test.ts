@@ -92,7 +92,7 @@ describe('a row the first look skipped is found by the second read: never create
     expect([...emulator.checks.values()].filter(c => c.name === 'shop')).toHaveLength(1)
     expect(r.outputs).toMatchObject({ 'check-id': old.id, changed: 'true' })
     expect(emulator.checks.get(old.id)?.interval).toBe(30)
-    expect(r.stdout).toContain('the next read did (the list shifted while it was read)')
+    expect(r.stdout).toContain('a later read did (the list moved while it was read)')
   })
 
   it('sync-checks plans an update, not a create, for the row the first read skipped', async () => {

@@ -42,7 +42,9 @@ describe('pause-check by name-prefix', () => {
     const inputs = { operation: 'pause-check', 'name-prefix': 'shop-', 'auto-resume': 'true' }
     const main = await runAction(emulator, inputs)
     expect(main.core.failed).toBeUndefined()
-    expect(emulator.count('GET', '/checks')).toBe(6) // two list reads that agree, 3 pages of 2 each
+    // two list reads that agree (3 pages of 2 each), then each of the 4 targets read right before its write
+    expect(emulator.count('GET', '/checks')).toBe(10)
+    expect(emulator.count('GET', '/checks/')).toBe(4)
     expect(emulator.count('PUT')).toBe(3)
     expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([a.id, b.id, c.id])
     expect([a, b, c, before].map(x => emulator.checks.get(x.id)?.status)).toEqual([
@@ -91,7 +93,10 @@ describe('pause-check by name-prefix', () => {
     expect(core.failed).toBeUndefined()
     expect(ids(resultOf(core))).toEqual([a.id, billing.id, b.id])
     expect(emulator.count('PUT')).toBe(3)
-    expect(emulator.count('GET', '/checks')).toBe(5) // GET /checks/{id} once, the list twice (2 pages each)
+    // GET /checks/{id} of check-id once, the list twice (2 pages each), then each later target read again
+    // right before its write (check-id's own first write needs none: nothing was written since its GET)
+    expect(emulator.count('GET', '/checks')).toBe(7)
+    expect(emulator.count('GET', `/checks/${a.id}`)).toBe(1)
   })
 
   it('resume-check by prefix resumes the paused ones only', async () => {
@@ -104,11 +109,20 @@ describe('pause-check by name-prefix', () => {
     expect(ids(resultOf(core))).toEqual([a.id, b.id])
   })
 
-  it('a list whose pages shift (a row repeated) gives each check once', async () => {
+  it('a list whose pages shift in every read (a row repeated) proves no fleet: an error, nothing paused', async () => {
+    for (const name of ['shop-1', 'shop-2', 'shop-3', 'shop-4', 'shop-5'])
+      emulator.seedCheck({ name, url: site, status: 'up' })
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'repeat', times: -1 })
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'name-prefix': 'shop-' })
+    expect(core.failed).toMatch(/the list could not be read whole in 4 reads \(the read showed 1 check\(s\) twice/)
+    expect(emulator.count('PUT')).toBe(0)
+  })
+
+  it('a list whose pages shift in one read only (a row repeated): the fleet comes from the two whole reads after it, each check once', async () => {
     const seeded = ['shop-1', 'shop-2', 'shop-3', 'shop-4', 'shop-5'].map(name =>
       emulator.seedCheck({ name, url: site, status: 'up' })
     )
-    emulator.inject({ method: 'GET', path: '/checks', shift: 'repeat', times: -1 })
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'repeat', times: 3 })
     const { core } = await runAction(emulator, { operation: 'pause-check', 'name-prefix': 'shop-' })
     expect(core.failed).toBeUndefined()
     expect(ids(resultOf(core))).toEqual(seeded.map(c => c.id))

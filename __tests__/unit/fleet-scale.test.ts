@@ -75,7 +75,8 @@ describe('linear in the fleet', () => {
     const created = fleet(N)
     const log = { debug() {}, info() {}, warning() {}, error() {} }
     const result = await convergeCreated(created, {
-      list: async () => server.list,
+      read: async () => ({ items: server.list }),
+      before: new Set<string>(),
       nameOf: c => c.name ?? undefined,
       kindOf: c => String(c.url),
       remove: async () => {},

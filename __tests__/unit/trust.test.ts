@@ -1,15 +1,13 @@
 /**
  * The version 3 rules for trust, at the lowest level that shows each: a
- * resource is never its own duplicate; convergence removes only what it can
- * prove new; secrets are masked in every form and values stay JSON; times
+ * resource is never its own duplicate (convergence: list-snapshot.test.ts); secrets are masked in every form and values stay JSON; times
  * without a zone are UTC; whole values are within a reviewer's reach; text
  * from outside never becomes a link, a mention or a reference.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check, Incident } from '../../src/api/schemas.js'
-import { silentLogger } from '../../src/api/types.js'
 import { findByName } from '../../src/operations/check-targets.js'
-import { Ranked, convergeCreated, provablyNewer, survivorOf, uniqueById } from '../../src/operations/converge.js'
+import { survivorOf, uniqueById } from '../../src/operations/converge.js'
 import { byTitle } from '../../src/operations/incidents/titles.js'
 import { PlanEntry, describeChanges, wholeValues } from '../../src/operations/sync/plan.js'
 import { planDifferences } from '../../src/operations/sync/plan-file.js'
@@ -37,58 +35,6 @@ describe('a resource is never its own duplicate (the same id listed twice is one
 
   it('survivorOf with the same id twice is that resource', () => {
     expect(survivorOf([row, { ...row }]).id).toBe('chk_1')
-  })
-})
-
-describe('convergence removes only what it can prove a racing run created', () => {
-  const converge = async (mine: Ranked, listed: Ranked[], recovered: string[] = []) => {
-    const removed: string[] = []
-    const [result] = await convergeCreated([{ ...mine, name: 'x' }], {
-      list: async () => listed.filter(i => !removed.includes(i.id)).map(i => ({ ...i, name: 'x' })),
-      nameOf: i => (i as Ranked & { name: string }).name,
-      kindOf: () => 'k',
-      remove: async duplicate => void removed.push(duplicate.id),
-      sleep: async () => {},
-      settleMs: 0,
-      log: silentLogger,
-      what: 'check',
-      recovered: new Set(recovered)
-    })
-    return { ...result, removedIds: removed }
-  }
-
-  it('without createdAt, a smaller id is not older: an unprovable one is kept and named, never deleted', async () => {
-    // The first look missed chk_a (a shifted list); this run created chk_b. chk_a may have existed all along.
-    const r = await converge({ id: 'chk_b' }, [{ id: 'chk_a' }, { id: 'chk_b' }])
-    expect(r.removedIds).toEqual(['chk_b']) // only its own: chk_a is first in order, so it is used
-    expect(r.survivor.id).toBe('chk_a')
-    const mineFirst = await converge({ id: 'chk_a' }, [{ id: 'chk_a' }, { id: 'chk_z' }])
-    expect(mineFirst.removedIds).toEqual([]) // chk_z cannot be proven new: kept, and said so
-    expect(mineFirst.kept.map(k => k.id)).toEqual(['chk_z'])
-  })
-
-  it('with createdAt, one created after this run its own create is provably new and removed', async () => {
-    const mine = { id: 'chk_m', createdAt: '2026-11-24T10:00:00Z' }
-    const later = { id: 'chk_l', createdAt: '2026-11-24T10:00:01Z' }
-    const old = { id: 'chk_o', createdAt: '2025-01-01T00:00:00Z' }
-    const r = await converge(mine, [mine, later])
-    expect(r.removedIds).toEqual(['chk_l'])
-    // An older one (the first look missed it) survives; this run removes its own, never the old one.
-    const withOld = await converge(mine, [old, mine, later])
-    expect(withOld.survivor.id).toBe('chk_o')
-    expect(withOld.removedIds.sort()).toEqual(['chk_l', 'chk_m'])
-  })
-
-  it('a create found only by looking after an ambiguous failure proves nothing: nothing is removed', async () => {
-    const r = await converge({ id: 'chk_b' }, [{ id: 'chk_a' }, { id: 'chk_b' }], ['chk_b'])
-    expect(r.removedIds).toEqual([])
-  })
-
-  it('provablyNewer reads zone-less createdAt as UTC', () => {
-    expect(
-      provablyNewer({ id: 'b', createdAt: '2026-11-24T10:00:01' }, { id: 'a', createdAt: '2026-11-24T10:00:00Z' })
-    ).toBe(true)
-    expect(provablyNewer({ id: 'b' }, { id: 'a' })).toBe(false)
   })
 })
 

@@ -9,7 +9,7 @@ import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
 import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
-import { RowsById, collectionOf, nextPageOf, notAList, refusedNextPage } from './pagination.js'
+import { type ListRead, readPages } from './pagination.js'
 import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
@@ -264,36 +264,35 @@ export class ApiClient {
     return response.status !== 404 || response.attempts > 1
   }
 
-  /**
-   * Every item of a collection, following the server's next-page signals
-   * (pagination.ts), each id once (a row a shifted page repeats is one resource).
-   * `enough`, given each page's rows in turn: true = the rest is not needed; no next page is read.
-   */
+  /** Every item of a collection, each id once: the rows of `read`, for a caller that needs no proof. */
   async list<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     what: string,
     enough?: (page: Array<z.output<S>>) => boolean
   ): Promise<Array<z.output<S>>> {
-    const rows = new RowsById<z.output<S>>()
-    const seen = new Set<string>()
-    const stop = (at: URL, detail: string) =>
-      new ApiError({ kind: 'pagination', method: 'GET', path: this.pathOf(at), detail })
-    for (let next: URL | undefined = this.url(path), pages = 1; next; pages++) {
-      if (pages > this.maxPages)
-        throw stop(this.url(path), `has more than ${this.maxPages} pages; stopped rather than read without end`)
-      const current: URL = next
-      seen.add(current.href)
-      const response = await this.send('GET', current)
-      const body = jsonOf('GET', response, this.names)
-      const page = collectionOf(body)
-      if (page === undefined) throw notAList(this.pathOf(current), response.status)
-      const parsed = page.map((row, i) => parseAs(schema, row, 'GET', current, `${what} #${i + 1}`, this.names))
-      parsed.forEach(row => rows.add(row))
-      next = enough?.(parsed) ? undefined : nextPageOf(response.headers.link, body, current, this.base)
-      const refused = next && refusedNextPage(next, this.base, seen)
-      if (refused) throw stop(current, refused)
-    }
-    return rows.items
+    return (await this.read(path, schema, what, enough)).items
+  }
+
+  /** A full read of a collection (as `list`), saying whether it shifted while it was paged (ListRead). */
+  read<S extends z.ZodMiniType>(
+    path: string,
+    schema: S,
+    what: string,
+    enough?: (page: Array<z.output<S>>) => boolean
+  ): Promise<ListRead<z.output<S>>> {
+    return readPages({
+      first: this.url(path),
+      base: this.base,
+      maxPages: this.maxPages,
+      what,
+      enough,
+      pathOf: url => this.pathOf(url),
+      fetch: async url => {
+        const response = await this.send('GET', url)
+        return { response, body: jsonOf('GET', response, this.names) }
+      },
+      parse: (row, i, url) => parseAs(schema, row, 'GET', url, `${what} #${i + 1}`, this.names)
+    })
   }
 }

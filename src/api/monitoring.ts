@@ -5,6 +5,7 @@
 import { idProblem, timeOf } from '../values.js'
 import type { ApiClient } from './client.js'
 import { Created, createResource } from './create.js'
+import type { ListRead } from './pagination.js'
 import {
   Check,
   CheckSchema,
@@ -81,6 +82,10 @@ export class MonitoringApi {
   listChecks(): Promise<Check[]> {
     return this.client.list(paths.checks, CheckSchema, 'check')
   }
+  /** A full read of the checks that says whether it shifted while it was paged (operations/snapshot.ts). */
+  readChecks(): Promise<ListRead<Check>> {
+    return this.client.read(paths.checks, CheckSchema, 'check')
+  }
   getCheck(id: string): Promise<Check | null> {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')
   }
@@ -111,6 +116,10 @@ export class MonitoringApi {
 
   listIncidents(): Promise<Incident[]> {
     return this.client.list(paths.incidents, IncidentSchema, 'incident')
+  }
+  /** A full read of the incidents that says whether it shifted while it was paged (operations/snapshot.ts). */
+  readIncidents(): Promise<ListRead<Incident>> {
+    return this.client.read(paths.incidents, IncidentSchema, 'incident')
   }
   createIncident(body: Body, existing: Incident[]): Promise<Created<Incident>> {
     return createResource(this.client, paths.incidents, body, IncidentSchema, 'incident', {

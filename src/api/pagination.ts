@@ -4,6 +4,7 @@
  * Pure functions; the client follows the pages and refuses other origins.
  */
 import { ApiError } from './errors.js'
+import type { RawResponse } from './types.js'
 import { isMapping } from '../values.js'
 
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */
@@ -67,21 +68,75 @@ function resolveNext(next: string, current: URL, base: URL): URL {
 }
 
 /**
- * Rows read across pages, each id once: with offset paging, a row inserted at
- * the head between two page reads shows the last row of one page again on the
- * next; it is one resource (the later read of it is kept, in the first place).
+ * One full read of a collection and what it proves. `shift` says why the
+ * read cannot be trusted to hold every row, when it cannot: a list that
+ * shifts while it is paged (offset paging while others write, or a list
+ * sorted by recent activity) shows some row twice and may skip another; a
+ * read that holds fewer distinct rows than the total the service states has
+ * missed some. `items` holds each id once either way.
+ */
+export interface ListRead<T> {
+  items: T[]
+  shift?: string
+}
+
+/**
+ * Rows read across pages, each id once (the later read of a row is kept, in
+ * the first place), remembering the ids a page repeated and the last total
+ * the service stated.
  */
 export class RowsById<T> {
   readonly items: T[] = []
   private readonly placeOf = new Map<string, number>()
+  private readonly repeated = new Set<string>()
+  /** The collection's size as the last page stated it (statedTotal). */
+  total: number | undefined
 
   add(item: T): void {
     const id = (item as { id?: unknown } | null)?.id
     if (typeof id !== 'string') return void this.items.push(item)
     const place = this.placeOf.get(id)
-    if (place === undefined) this.placeOf.set(id, this.items.push(item) - 1)
-    else this.items[place] = item
+    if (place === undefined) return void this.placeOf.set(id, this.items.push(item) - 1)
+    this.items[place] = item
+    this.repeated.add(id)
   }
+
+  /** The read as a whole: its rows and, when it shifted, why (see ListRead). */
+  read(what: string): ListRead<T> {
+    if (this.repeated.size > 0) {
+      const ids = [...this.repeated]
+      const named = ids.slice(0, 3).map(id => JSON.stringify(id))
+      return {
+        items: this.items,
+        shift: `the read showed ${ids.length} ${what}(s) twice (${named.join(', ')}${ids.length > 3 ? ', ...' : ''}): the list moved while it was paged, so a row it repeats stands for one it may have missed`
+      }
+    }
+    if (this.total !== undefined && this.items.length < this.total) {
+      return {
+        items: this.items,
+        shift: `the read held ${this.items.length} distinct ${what}(s) where the service stated ${this.total}: some were missed while it was paged`
+      }
+    }
+    return { items: this.items }
+  }
+}
+
+/**
+ * How many rows the whole collection holds, when an answer says: the
+ * `X-Total-Count` header, or `total` / `totalCount` / `total_count` in the
+ * body or its `meta` / `pagination`. Undefined when none is a whole number.
+ */
+export function statedTotal(header: string | string[] | undefined, body: unknown): number | undefined {
+  const holders = isMapping(body) ? [body, body.meta, body.pagination].filter(isMapping) : []
+  const candidates = [
+    Array.isArray(header) ? header[0] : header,
+    ...holders.flatMap(h => [h.total, h.totalCount, h.total_count])
+  ]
+  for (const value of candidates) {
+    const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
+    if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
+  }
+  return undefined
 }
 
 /** Why a next-page link is not followed (another origin: the key is never sent there; a page already read), or undefined. */
@@ -101,4 +156,48 @@ export function notAList(path: string, status: number): ApiError {
     path,
     detail: `returned HTTP ${status} but not a list (expected an array or {"data": [...]})`
   })
+}
+
+/** What a full read of a collection needs of the client: one GET of a page, rows parsed, paths named. */
+export interface PageReader<T> {
+  first: URL
+  base: URL
+  maxPages: number
+  /** How a row is named in messages ("check"). */
+  what: string
+  /** Given each page's rows in turn: true = the rest is not needed; no next page is read. */
+  enough?: (page: T[]) => boolean
+  pathOf: (url: URL) => string
+  fetch: (url: URL) => Promise<{ response: RawResponse; body: unknown }>
+  parse: (row: unknown, index: number, url: URL) => T
+}
+
+/**
+ * Every row of a collection, following the server's next-page signals (at
+ * most `maxPages`, never to another origin, never a page twice), each id
+ * once, and whether the read shifted while it was paged (ListRead).
+ */
+export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> {
+  const rows = new RowsById<T>()
+  const seen = new Set<string>()
+  const stop = (at: URL, detail: string) =>
+    new ApiError({ kind: 'pagination', method: 'GET', path: reader.pathOf(at), detail })
+  for (let next: URL | undefined = reader.first, pages = 1; next; pages++) {
+    if (pages > reader.maxPages)
+      throw stop(reader.first, `has more than ${reader.maxPages} pages; stopped rather than read without end`)
+    const current: URL = next
+    seen.add(current.href)
+    const { response, body } = await reader.fetch(current)
+    const page = collectionOf(body)
+    if (page === undefined) throw notAList(reader.pathOf(current), response.status)
+    const parsed = page.map((row, i) => reader.parse(row, i, current))
+    parsed.forEach(row => rows.add(row))
+    const cut = reader.enough?.(parsed) ?? false
+    // A read cut short on purpose holds fewer rows than the whole: its total proves nothing.
+    rows.total = cut ? undefined : (statedTotal(response.headers['x-total-count'], body) ?? rows.total)
+    next = cut ? undefined : nextPageOf(response.headers.link, body, current, reader.base)
+    const refused = next && refusedNextPage(next, reader.base, seen)
+    if (refused) throw stop(current, refused)
+  }
+  return rows.read(reader.what)
 }

@@ -1,7 +1,7 @@
 /**
  * A fleet by name prefix (`name-prefix` on pause-check, resume-check,
  * wait-for-check and delete-check): every check whose name starts with it,
- * taken from the list read at the step's start (until two reads agree). Nothing matching is an
+ * taken from a whole list read at the step's start (snapshot.ts). Nothing matching is an
  * error naming the prefix and the names nearest to it, before any write.
  */
 import { UnsafeIdError } from '../api/monitoring.js'
@@ -9,36 +9,22 @@ import type { Check } from '../api/schemas.js'
 import { editDistance, idProblem } from '../values.js'
 import { str } from './common.js'
 import { uniqueById } from './converge.js'
+import { wholeList } from './snapshot.js'
 import { OperationError, type OperationContext } from './types.js'
 
-/** Most full reads of the list for a fleet before two agree. */
-const MAX_FLEET_READS = 3
-
 /**
- * The list a fleet is chosen from: read until two reads in a row hold the
- * same ids (at most MAX_FLEET_READS). A list that shifts while it is paged
- * (others creating or deleting) can hide a row from one read, and a check of
- * the prefix left out would stay unpaused (or undeleted) without a word. When
- * the reads never agree, every check any of them showed counts (each id once,
- * the latest read's copy first): a check gone meanwhile is then "already gone"
- * for a delete, an error for a pause.
+ * The list a fleet is chosen from: a whole list (snapshot.ts): two full reads
+ * in a row that did not shift and agree. A list that moves while it is paged
+ * can hide a member from any one read, and a check of the prefix left out
+ * would stay unpaused, undeleted or unjudged without a word: when no such
+ * pair comes, the step fails naming the doubt and acts on nothing.
  */
-export async function fleetList(ctx: OperationContext): Promise<Check[]> {
-  const idsOf = (list: Check[]) =>
-    JSON.stringify(
-      uniqueById(list)
-        .map(c => c.id)
-        .sort()
-    )
-  const reads = [await ctx.api.listChecks()]
-  while (reads.length < MAX_FLEET_READS) {
-    reads.push(await ctx.api.listChecks())
-    if (idsOf(reads[reads.length - 1]) === idsOf(reads[reads.length - 2])) return reads[reads.length - 1]
-  }
-  ctx.log.info(
-    `The list of checks changed in each of ${MAX_FLEET_READS} reads (checks created or deleted meanwhile, or a list that shifts while it is paged): every check any read showed is a candidate.`
+export function fleetList(ctx: OperationContext, prefix: string): Promise<Check[]> {
+  return wholeList(
+    () => ctx.api.readChecks(),
+    `name-prefix ${JSON.stringify(prefix)}`,
+    `nothing was ${ctx.config.dryRun ? 'planned' : 'acted on'}`
   )
-  return uniqueById(reads.reverse().flat())
 }
 
 /**

@@ -172,12 +172,19 @@ export async function targetCheck(ctx: OperationContext): Promise<{ check: Check
   return { check: named.check, notes: warnDuplicates(ctx, named) }
 }
 
+export interface Targets {
+  checks: Check[]
+  notes: string[]
+  /** The ids of the checks taken from a list read (by name, by prefix), rather than read one by one by id. */
+  listed: ReadonlySet<string>
+}
+
 /**
  * Every check that check-id and check-name (lists) and name-prefix target;
  * names and the prefix are looked up in one list read. Identical duplicates
  * are warned about.
  */
-export async function targetChecks(ctx: OperationContext): Promise<{ checks: Check[]; notes: string[] }> {
+export async function targetChecks(ctx: OperationContext): Promise<Targets> {
   const { checkIds, checkNames, namePrefix } = ctx.config
   const found: Check[] = []
   const notes: string[] = []
@@ -187,7 +194,7 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
     found.push(check)
   }
   if (checkNames.length > 0 || namePrefix !== undefined) {
-    const all = namePrefix !== undefined ? await fleetList(ctx) : await ctx.api.listChecks()
+    const all = namePrefix !== undefined ? await fleetList(ctx, namePrefix) : await ctx.api.listChecks()
     const missing: string[] = []
     const named: Named[] = []
     const index = indexChecks(all)
@@ -215,7 +222,8 @@ export async function targetChecks(ctx: OperationContext): Promise<{ checks: Che
     }
     if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))
   }
-  return { checks: uniqueById(found), notes }
+  const byId = new Set(checkIds)
+  return { checks: uniqueById(found), notes, listed: new Set(found.filter(c => !byId.has(c.id)).map(c => c.id)) }
 }
 
 /** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */
@@ -227,19 +235,21 @@ function prefixNote(ctx: OperationContext, prefix: string, all: Check[], found: 
   return line
 }
 
-/** Converge this run's new checks with any that concurrent runs created under the same names (converge.ts). */
+/**
+ * Converge this run's new checks with any that concurrent runs created under
+ * the same names (converge.ts). `before`: the ids of the proven read before
+ * the creates (snapshot.ts), undefined when the reads proved nothing.
+ */
 export function convergeChecks(
   ctx: OperationContext,
   created: Check[],
   createTookMs: number,
-  recovered: ReadonlySet<string> = new Set(),
-  confirmed = false
+  before: ReadonlySet<string> | undefined
 ): Promise<Array<Converged<Check>>> {
   return convergeCreated(created, {
-    recovered,
-    confirmed,
+    before,
     what: 'check',
-    list: () => ctx.api.listChecks(),
+    read: () => ctx.api.readChecks(),
     nameOf: c => (typeof c.name === 'string' ? c.name : undefined),
     kindOf: monitored,
     remove: async duplicate => {

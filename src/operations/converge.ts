@@ -2,33 +2,25 @@
  * Concurrent runs converge on one resource per name, and never destroy what
  * existed before them.
  *
- * Two runs of the same step that both found no check named X both create
- * one. After creating, each run waits for creates still in flight to land
- * (the settle wait), looks again, and orders every same-named resource of the
- * same kind by one total order: the earliest `createdAt` (none: last), then
- * the smallest id. The first is the survivor; every run reports it.
+ * A name is created only after a look that misses it (snapshot.ts). When two
+ * full reads proved it absent, every resource of that name and kind that
+ * appears afterwards is absent from that proven read, so it was made during
+ * the step (by this run or a racing one): that, and only that, is removable.
+ * Each run waits for creates still in flight to land (the settle wait), looks
+ * again, and orders the same-named ones of its kind by one total order (the
+ * earliest `createdAt`, none last, then the smallest id): the first survives,
+ * every run reports it, and the others are removed. Order alone never makes a
+ * resource removable: absence from the proven read does.
  *
- * A miss is confirmed before anything is created (confirmMiss): a name the
- * first full read did not find is looked up by a second full read (a third
- * when the second lost an id the first had), and created only when the last
- * two reads agree. After a confirmed miss, every resource of that name and
- * kind that appears was made during the step by racing runs: convergence
- * keeps exactly one, the first in survival order (the smallest id when the
- * service gives no `createdAt`; with it the earliest, so that a check made
- * before the step that a shifting list hid from both reads is kept), removes
- * the rest and every run reports it.
- *
- * When the reads never agree (the list kept changing while it was read), the
- * v3 rule stands: a run removes only what it can prove did not exist before
- * the step: its own create (as the create's answer named it), and, when the
- * service gives `createdAt`, a resource created after its own create (the
- * server's clock on both sides). Anything else may be a check that existed
- * all along and that a shifting list hid from the look: it is kept, and the
- * run says so, naming both. A smaller id is not an older resource; without
- * `createdAt` age is unknown. The same id listed twice is one resource,
- * never its own duplicate.
+ * When the reads proved nothing (the list kept shifting), the create may go
+ * ahead but removes nothing: a resource of the same name seen afterwards may
+ * have existed all along, hidden from the reads; it is named, with ours,
+ * and kept. The same id listed twice is one resource, never its own
+ * duplicate.
  */
+import type { ListRead } from '../api/pagination.js'
 import type { Logger } from '../api/types.js'
+import { steadyRead } from './snapshot.js'
 import { timeOf } from '../values.js'
 
 export interface Ranked {
@@ -51,52 +43,6 @@ export function bySurvival(a: Ranked, b: Ranked): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
-/** Most full reads of a collection before a create (the first look included). */
-const MAX_READS = 3
-
-/**
- * Do two full reads of a collection agree? Every id the earlier read showed
- * is in the later one. A row that vanished means something was deleted while
- * the reads ran, which is what makes an offset page skip a row; ids that only
- * the later read shows are creates (or a row the earlier read skipped, that
- * the later one found), which a miss confirmed by name takes into account.
- */
-export function readsAgree(earlier: readonly Ranked[], later: readonly Ranked[]): boolean {
-  const ids = new Set(later.map(item => item.id))
-  return earlier.every(item => ids.has(item.id))
-}
-
-export interface ConfirmedRead<T> {
-  /** The last full read: plan and create from it. */
-  list: T[]
-  /** Its reads agreed (readsAgree): what it still misses is absent, proven. */
-  agreed: boolean
-  /** Full reads made, the first look included. */
-  reads: number
-}
-
-/**
- * Confirm a miss: `first` (a full read) did not find some name. Read the
- * whole collection again; stop when that read finds every name sought
- * (`found`), or agrees with the read before it; else read once more (at most
- * three reads in all). A name the last read still misses is absent for sure
- * when `agreed`; otherwise the reads never agreed and a create is not proof
- * that same-named ones are racing creates.
- */
-export async function confirmMiss<T extends Ranked>(
-  first: T[],
-  read: () => Promise<T[]>,
-  found: (list: T[]) => boolean
-): Promise<ConfirmedRead<T>> {
-  let earlier = first
-  for (let reads = 2; ; reads++) {
-    const later = await read()
-    const agreed = readsAgree(earlier, later)
-    if (agreed || found(later) || reads >= MAX_READS) return { list: later, agreed, reads }
-    earlier = later
-  }
-}
-
 /** The items once each: the same id listed twice (a list that shifted between pages) is one resource. */
 export function uniqueById<T extends Ranked>(items: readonly T[]): T[] {
   const seen = new Set<string>()
@@ -109,18 +55,6 @@ export function survivorOf<T extends Ranked>(items: T[]): T {
 }
 
 /**
- * Can a run that created `mine` prove `other` did not exist before it started?
- * Its own create, yes; another, only when both carry `createdAt` and the
- * other's is later than its own (so it was made after this run's create).
- */
-export function provablyNewer(other: Ranked, mine: Ranked): boolean {
-  if (other.id === mine.id) return true
-  const theirs = timeOf(other.createdAt)
-  const ours = timeOf(mine.createdAt)
-  return Number.isFinite(theirs) && Number.isFinite(ours) && theirs > ours
-}
-
-/**
  * How long to wait after a create before looking again: creates that other
  * runs sent before ours landed take about as long as ours did, so wait that
  * long and half as much again (at least 250 ms), never more than `capMs`.
@@ -130,8 +64,8 @@ export function settleMs(createTookMs: number, capMs: number): number {
 }
 
 export interface ConvergeOptions<T extends Ranked> {
-  /** Read the whole collection now. */
-  list: () => Promise<T[]>
+  /** A full read of the collection now. */
+  read: () => Promise<ListRead<T>>
   /** The name (title) a resource is known by; undefined for one that does not take part (a resolved incident). */
   nameOf: (item: T) => string | undefined
   /**
@@ -148,38 +82,32 @@ export interface ConvergeOptions<T extends Ranked> {
   /** How a resource is named in the log: "check", "incident". */
   what: string
   /**
-   * Ids of `created` that were found by looking after an ambiguous failure
-   * rather than read from the create's answer: a shifting list could have
-   * shown an older one, so they prove nothing and are never removed.
+   * The ids of the proven read taken before the creates (snapshot.ts), or
+   * undefined when the reads proved nothing: then nothing is removed.
    */
-  recovered?: ReadonlySet<string>
-  /**
-   * The miss was confirmed (confirmMiss agreed): every same-named resource of
-   * the same kind was made during the step by racing runs, so exactly one is
-   * kept, the first in survival order, and the others are removed, recovered or not.
-   */
-  confirmed?: boolean
+  before: ReadonlySet<string> | undefined
 }
 
 export interface Converged<T> {
-  /** The resource that stays: ours, or one another run created at the same time (or one that was there). */
+  /** The resource that stays: ours, or one a racing run created at the same time. */
   survivor: T
   /** Ids this run removed (others may have removed some of the duplicates first). */
   removed: string[]
-  /**
-   * Same-named resources of the same kind that this run could not prove new,
-   * so it kept them (they may have existed before the step; the survivor aside).
-   */
+  /** Same-named resources of the same kind this run could not prove new, so it kept them (the survivor aside). */
   kept: T[]
   /** Same-named resources of another kind (another URL): not removed, so the name stays ambiguous. */
   others: T[]
 }
 
+/** Can `item` be removed? Only when a proven read before the create did not hold it (made during the step). */
+export const provablyNew = (item: Ranked, before: ReadonlySet<string> | undefined): boolean =>
+  before !== undefined && !before.has(item.id)
+
 /**
  * After creating `created` (this run's new resources, each with the name and
- * fields it was created with), remove what this run can prove are duplicates
- * made by racing runs. Returns, for each of `created` in order, the survivor
- * of its kind and what was kept.
+ * fields it was created with), remove the duplicates racing runs made, as far
+ * as they are provably new. Returns, for each of `created` in order, the
+ * survivor of its kind and what was kept.
  */
 export async function convergeCreated<T extends Ranked>(
   created: T[],
@@ -191,8 +119,11 @@ export async function convergeCreated<T extends Ranked>(
   if (created.length === 0) return result
   await options.sleep(options.settleMs)
   for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const look = await steadyRead(options.read)
+    // A look that shifted may miss a racing run's create: it decides what to report, never what to remove.
+    const before = look.shift ? undefined : options.before
     const named = new Map<string, T[]>()
-    for (const item of uniqueById(await options.list())) {
+    for (const item of uniqueById(look.items)) {
       const name = nameOf(item)
       if (name === undefined || gone.has(item.id)) continue
       const same = named.get(name)
@@ -209,18 +140,17 @@ export async function convergeCreated<T extends Ranked>(
       const kind = kindOf(mine)
       const same = all.filter(i => kindOf(i) === kind)
       if (same.length === 0) continue // everything of this kind is gone (removed by hand): keep what we knew
-      // One order for every run, confirmed miss or not: the smallest id when the service gives no createdAt
-      // (the contract's rule); with createdAt the earliest first, so that a check a shifting list hid from
-      // both reads of the miss, made before the step, is the survivor and never removed.
-      const survivor = survivorOf(same)
+      const newOnes = same.filter(i => provablyNew(i, before))
+      // The survivor is the first in order of the provably new (every racing run sees the same ones);
+      // with nothing proven, ours (or, once ours is gone, the first left).
+      const survivor =
+        newOnes.length === same.length
+          ? survivorOf(same)
+          : (same.find(i => i.id === result[index].survivor.id) ?? survivorOf(same))
       const removed = [...result[index].removed]
-      const kept: T[] = []
-      for (const duplicate of same) {
+      const kept = same.filter(i => i.id !== survivor.id && !newOnes.includes(i))
+      for (const duplicate of newOnes) {
         if (duplicate.id === survivor.id) continue
-        if (!options.confirmed && (options.recovered?.has(mine.id) || !provablyNewer(duplicate, mine))) {
-          kept.push(duplicate)
-          continue
-        }
         await options.remove(duplicate, survivor)
         gone.add(duplicate.id)
         removed.push(duplicate.id)
@@ -232,7 +162,7 @@ export async function convergeCreated<T extends Ranked>(
     if (removedNow === 0 && keptNow === 0) break
     // Kept ones may be the creates of racing runs that have yet to remove their own: give them the time.
     if (removedNow === 0 && round < MAX_ROUNDS) await options.sleep(options.settleMs)
-    if (round === 1) {
+    if (round === 1 && removedNow > 0) {
       options.log.info(
         `Concurrent runs created the same ${options.what}: removed ${removedNow} duplicate(s) made by them; looking once more to confirm.`
       )
@@ -245,10 +175,10 @@ export async function convergeCreated<T extends Ranked>(
 export function keptLine(what: string, survivor: Ranked, kept: Ranked[]): string {
   if (kept.length === 0) return ''
   const ids = kept.map(k => k.id).join(', ')
-  return `Also found ${kept.length} other identical ${what}(s) of this name (${ids}) that this run cannot prove were created by a concurrent run (without createdAt, or created before this run's own, it may have existed before): kept, not removed. ${survivor.id} is used; remove the one you do not want yourself (by id).`
+  return `Also found ${kept.length} other identical ${what}(s) of this name (${ids}) that this run cannot prove were made during the step (the reads before the create never proved the name absent, so it may have existed all along): kept, not removed. ${survivor.id} is used; remove the one you do not want yourself (by id).`
 }
 
-/** Said when the reads before a create never agreed (confirmMiss): the create then proves nothing about same-named ones. */
-export function unagreedLine(what: string, reads: number): string {
-  return `The ${reads} full reads of the ${what}s did not agree (some were removed while they were read, so a page may have skipped a row): the create goes ahead, and a ${what} of the same name found afterwards is kept, not removed, and named.`
+/** Said when the reads before a create proved nothing (snapshot.ts): nothing is removed afterwards. */
+export function unprovenLine(what: string, reads: number, doubt: string | undefined): string {
+  return `The ${reads} full reads of the ${what}s proved nothing about what is there (${doubt ?? 'they did not agree'}): the create goes ahead, and a ${what} of the same name found afterwards is named and kept, never removed.`
 }

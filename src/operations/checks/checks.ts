@@ -16,7 +16,8 @@ import {
   warnDuplicates
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
-import { confirmMiss, keptLine, unagreedLine } from '../converge.js'
+import { keptLine, unprovenLine } from '../converge.js'
+import { type Snapshot, lookUp } from '../snapshot.js'
 import { deleteByPrefix } from './delete-prefix.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -43,19 +44,14 @@ export async function applyChanges(
   return { check: updated, changed: true, fields }
 }
 
-/** How a create after a lookup by name converges: `confirmed` when the reads agreed the name was absent (converge.ts). */
-interface AfterMiss {
-  confirmed: boolean
-}
-
-async function create(
-  ctx: OperationContext,
-  spec: Mapping,
-  existing?: Check[],
-  converge?: AfterMiss
-): Promise<OperationResult> {
+/**
+ * Create the check. `miss`: the look-up by name that missed it (snapshot.ts),
+ * after which the create converges with racing runs (converge.ts); without it
+ * (create-check), it always creates.
+ */
+async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Check>): Promise<OperationResult> {
   const body = withDefaultType(spec)
-  const before = existing ?? (await ctx.api.listChecks())
+  const before = miss?.items ?? (await ctx.api.listChecks())
   if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
     return {
       outputs: { result: body, changed: true, 'check-name': str(body.name) },
@@ -64,7 +60,7 @@ async function create(
   }
   const { item, recovered, tookMs } = await ctx.api.createCheck(body, before)
   ctx.log.info(`Created check ${item.id} (${str(item.name)})${recovered ? ', found after an ambiguous failure' : ''}`)
-  if (!converge) {
+  if (!miss) {
     return {
       outputs: { ...checkOutputs(item), result: item, changed: true },
       summary: checkSummary('Check created', [item])
@@ -78,14 +74,12 @@ async function create(
     kept: unproven,
     others
   } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
-    convergeChecks(ctx, [mine], tookMs, new Set(recovered ? [item.id] : []), converge.confirmed)
+    convergeChecks(ctx, [mine], tookMs, miss.proven)
   ).then(([converged]) => converged)
   const lines: string[] = []
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
-    const line = converge.confirmed
-      ? `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was removed.`
-      : `Another check of this name and URL was there at the same time (created by a concurrent run, or missed by the look): using ${survivor.id}, the first in order; this run's ${item.id} was removed.`
+    const line = `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the first in order (every run uses it); this run's ${item.id} was removed.`
     ctx.log.info(line)
     lines.push(line)
     const fields = differences(body, survivor)
@@ -162,22 +156,19 @@ export const upsertCheck: Operation = async ctx => {
     return update(ctx, check, withDefaultType(spec))
   }
   const name = String(spec.name)
-  const first = await ctx.api.listChecks()
-  let named = findByName(first, name)
+  // Created only when two full reads prove the name absent (snapshot.ts).
+  const look = await lookUp(
+    () => ctx.api.readChecks(),
+    list => list.some(c => c.name === name)
+  )
+  const named = findByName(look.items, name)
   if (!named.check) {
-    // A miss is confirmed by a second full read before anything is created (converge.ts).
-    const read = await confirmMiss(
-      first,
-      () => ctx.api.listChecks(),
-      list => list.some(c => c.name === name)
-    )
-    named = findByName(read.list, name)
-    if (!named.check) {
-      if (!read.agreed) ctx.log.info(unagreedLine('check', read.reads))
-      return create(ctx, spec, read.list, { confirmed: read.agreed })
-    }
+    if (!look.proven) ctx.log.warning(unprovenLine('check', look.reads, look.doubt))
+    return create(ctx, spec, look)
+  }
+  if (look.reads > 1) {
     ctx.log.info(
-      `The first read of the checks did not show ${JSON.stringify(name)}; the next read did (the list shifted while it was read): using ${named.check.id}, nothing created.`
+      `The first read of the checks did not show ${JSON.stringify(name)}; a later read did (the list moved while it was read): using ${named.check.id}, nothing created.`
     )
   }
   return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named))
@@ -190,8 +181,18 @@ export const deleteCheck: Operation = async ctx => {
   let duplicates: Check[] = []
   let id = checkIds[0]
   if (!id) {
-    const all = await ctx.api.listChecks()
-    ;({ check: target, duplicates } = findByName(all, checkNames[0]))
+    // "Already gone" is a claim of absence: it needs the proof a create needs (snapshot.ts).
+    const look = await lookUp(
+      () => ctx.api.readChecks(),
+      list => list.some(c => c.name === checkNames[0])
+    )
+    ;({ check: target, duplicates } = findByName(look.items, checkNames[0]))
+    if (!target && !look.proven) {
+      throw new OperationError(
+        `delete-check: no read showed a check named ${JSON.stringify(checkNames[0])}, but the ${look.reads} reads proved nothing (${look.doubt}): it may exist, so it is not reported gone; nothing was deleted. Run the step again, or target it by check-id.`,
+        { changed: false }
+      )
+    }
     if (!target) {
       ctx.log.info(`No check named ${JSON.stringify(checkNames[0])}: nothing to delete.`)
       return {

@@ -5,33 +5,47 @@
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { PAUSED, checkOutputs, checkSummary, isPaused, targetChecks } from '../check-targets.js'
+import { PAUSED, type Targets, checkOutputs, checkSummary, isPaused, targetChecks } from '../check-targets.js'
 import { dryRunSkips, str, writableOf } from '../common.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
 
 /**
- * Set `status` on every targeted check whose state needs it. `beforeEach` is
- * told about each check just before its PUT is sent.
+ * Set `status` on every targeted check whose state needs it. The decision,
+ * and what `beforeEach` is told just before the PUT, rests on each check as
+ * it is right before its write: one taken from a list read (a fleet's, read at
+ * the start; another job may have paused or resumed it since), or read by id
+ * before an earlier write of this step, is read again first. A check deleted
+ * meanwhile is skipped with a note.
  */
 async function setStatus(
   ctx: OperationContext,
-  checks: Check[],
+  targets: Targets,
   needsChange: (c: Check) => boolean,
   status: string,
   beforeEach: (c: Check) => void = () => {}
 ): Promise<{ results: Array<Check | Mapping>; changedIds: string[] }> {
   const results: Array<Check | Mapping> = []
   const changedIds: string[] = []
-  for (const check of checks) {
+  for (const target of targets.checks) {
+    let check: Check | null = target
+    try {
+      if (targets.listed.has(target.id) || changedIds.length > 0) check = await ctx.api.getCheck(target.id)
+    } catch (error) {
+      throw halfWay(error, changedIds, status)
+    }
+    if (!check) {
+      ctx.log.info(`${target.id} (${str(target.name)}) was deleted meanwhile: nothing to send.`)
+      continue
+    }
     if (!needsChange(check)) {
       ctx.log.info(`${check.id} (${str(check.name)}) is ${str(check.status) || 'without status'}: nothing to send.`)
       results.push(check)
       continue
     }
     const body = { ...writableOf(check), status }
-    changedIds.push(check.id)
     if (dryRunSkips(ctx, 'PUT', paths.check(check.id), body)) {
+      changedIds.push(check.id)
       results.push({ ...check, status })
       continue
     }
@@ -39,15 +53,20 @@ async function setStatus(
       beforeEach(check)
       results.push(await ctx.api.updateCheck(check.id, body))
     } catch (error) {
-      const done = changedIds.slice(0, -1)
-      throw new OperationError(
-        `${error instanceof Error ? error.message : String(error)}${done.length > 0 ? ` (already set to ${status}: ${done.join(', ')})` : ''}`,
-        { changed: done.length > 0 }
-      )
+      throw halfWay(error, changedIds, status)
     }
+    changedIds.push(check.id)
     ctx.log.info(`${check.id} (${str(check.name)}) is now ${status}.`)
   }
   return { results, changedIds }
+}
+
+/** A failure half-way through setStatus: the error, and the checks already set before it. */
+function halfWay(error: unknown, done: string[], status: string): OperationError {
+  return new OperationError(
+    `${error instanceof Error ? error.message : String(error)}${done.length > 0 ? ` (already set to ${status}: ${done.join(', ')})` : ''}`,
+    { changed: done.length > 0 }
+  )
 }
 
 /** State name under which pause-check records, for the post step, the checks it may have paused. */
@@ -65,7 +84,7 @@ export function recordedPauses(text: string): string[] {
 }
 
 export const pauseCheck: Operation = async ctx => {
-  const { checks, notes } = await targetChecks(ctx)
+  const targets = await targetChecks(ctx)
   const recorded: string[] = []
   // Each check is recorded before its PUT, so that a failure or cancel later in the
   // step never hides a check this step may have paused from the post step.
@@ -74,9 +93,9 @@ export const pauseCheck: Operation = async ctx => {
     recorded.push(check.id)
     ctx.remember(PAUSED_STATE, JSON.stringify(recorded))
   }
-  const { results, changedIds } = await setStatus(ctx, checks, c => !isPaused(c), PAUSED, record)
+  const { results, changedIds } = await setStatus(ctx, targets, c => !isPaused(c), PAUSED, record)
   const lines = [
-    ...notes,
+    ...targets.notes,
     changedIds.length > 0
       ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
       : 'All were already paused: nothing sent.'
@@ -89,12 +108,12 @@ export const pauseCheck: Operation = async ctx => {
 }
 
 export const resumeCheck: Operation = async ctx => {
-  const { checks, notes } = await targetChecks(ctx)
-  const { results, changedIds } = await setStatus(ctx, checks, isPaused, 'up')
+  const targets = await targetChecks(ctx)
+  const { results, changedIds } = await setStatus(ctx, targets, isPaused, 'up')
   return {
     outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
     summary: checkSummary('Checks resumed', results, [
-      ...notes,
+      ...targets.notes,
       changedIds.length > 0
         ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
         : 'None was paused: nothing sent.'

@@ -8,7 +8,8 @@ import { type Mapping, closest } from '../../values.js'
 import type { RunContext } from '../../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
-import { confirmMiss, convergeCreated, keptLine, settleMs, unagreedLine } from '../converge.js'
+import { convergeCreated, keptLine, settleMs, unprovenLine } from '../converge.js'
+import { type Snapshot, lookUp } from '../snapshot.js'
 import { RESOLVED, byTitle, isResolved, othersAfterUpdate, resolveAsDuplicate, warnDuplicates } from './titles.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -62,20 +63,17 @@ function withNotes(result: OperationResult, notes: string[]): OperationResult {
 }
 
 /**
- * `converge` (open-incident after a miss): converge with racing runs;
- * `confirmed` when the reads agreed the title was absent (converge.ts).
+ * Open the incident. `miss`: the look-up by title that missed it
+ * (open-incident; snapshot.ts), after which the create converges with racing
+ * runs (converge.ts); without it (create-incident), it always creates.
  */
-async function create(
-  ctx: OperationContext,
-  existing?: Incident[],
-  converge?: { confirmed: boolean }
-): Promise<OperationResult> {
+async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise<OperationResult> {
   const body: Mapping = {
     ...ctx.config.incident,
     status: str(ctx.config.incident.status) || DEFAULT_INCIDENT_STATUS,
     message: await incidentMessage(ctx, failureMessage)
   }
-  const before = existing ?? (await ctx.api.listIncidents())
+  const before = miss?.items ?? (await ctx.api.listIncidents())
   if (dryRunSkips(ctx, 'POST', paths.incidents, body)) {
     return {
       outputs: { result: body, changed: true },
@@ -83,8 +81,8 @@ async function create(
     }
   }
   const { item, tookMs, recovered } = await ctx.api.createIncident(body, before)
-  ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}`)
-  if (!converge) {
+  ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}${recovered ? ', found after an ambiguous failure' : ''}`)
+  if (!miss) {
     return {
       outputs: { ...incidentOutputs(item), result: item, changed: true },
       summary: incidentSummary('Incident opened', [item])
@@ -95,9 +93,8 @@ async function create(
   const { survivor, kept } = await withKnownOutputs({ ...incidentOutputs(mine), changed: true }, async () => {
     const [converged] = await convergeCreated([mine], {
       what: 'incident',
-      recovered: new Set(recovered ? [item.id] : []),
-      confirmed: converge.confirmed,
-      list: () => ctx.api.listIncidents(),
+      before: miss.proven,
+      read: () => ctx.api.readIncidents(),
       nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
       kindOf: () => '',
       remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
@@ -116,9 +113,7 @@ async function create(
       summary: incidentSummary('Incident opened', [item], notes)
     }
   }
-  const line = converge.confirmed
-    ? `A concurrent run opened an incident of this title at the same time: using ${survivor.id}, the smallest id (every run uses it); this run's ${item.id} was resolved as its duplicate.`
-    : `Another unresolved incident of this title was there at the same time (opened by a concurrent run, or missed by the look): using ${survivor.id}; this run's ${item.id} was resolved as its duplicate.`
+  const line = `A concurrent run opened an incident of this title at the same time: using ${survivor.id}, the first in order (every run uses it); this run's ${item.id} was resolved as its duplicate.`
   ctx.log.info(line)
   const updated = await apply(ctx, survivor, body, 'Incident opened')
   updated.outputs.changed = true
@@ -179,22 +174,19 @@ export const createIncident: Operation = ctx => create(ctx)
 
 export const openIncident: Operation = async ctx => {
   const title = str(ctx.config.incident.title)
-  const first = await ctx.api.listIncidents()
-  let titled = byTitle(first, title)
+  // Opened only when two full reads prove no unresolved incident has the title (snapshot.ts).
+  const look = await lookUp(
+    () => ctx.api.readIncidents(),
+    list => !!byTitle(list, title).incident
+  )
+  const titled = byTitle(look.items, title)
   if (!titled.incident) {
-    // A miss is confirmed by a second full read before anything is created (converge.ts).
-    const read = await confirmMiss(
-      first,
-      () => ctx.api.listIncidents(),
-      list => !!byTitle(list, title).incident
-    )
-    titled = byTitle(read.list, title)
-    if (!titled.incident) {
-      if (!read.agreed) ctx.log.info(unagreedLine('incident', read.reads))
-      return create(ctx, read.list, { confirmed: read.agreed })
-    }
+    if (!look.proven) ctx.log.warning(unprovenLine('incident', look.reads, look.doubt))
+    return create(ctx, look)
+  }
+  if (look.reads > 1) {
     ctx.log.info(
-      `The first read of the incidents did not show an unresolved ${JSON.stringify(title)}; the next read did (the list shifted while it was read): using ${titled.incident.id}, nothing opened.`
+      `The first read of the incidents did not show an unresolved ${JSON.stringify(title)}; a later read did (the list moved while it was read): using ${titled.incident.id}, nothing opened.`
     )
   }
   const current = titled.incident

@@ -1,44 +1,18 @@
 /**
  * export-checks: bring an account under code. Every check (or those under
  * name-prefix) written as a checks file that sync-checks accepts and that
- * plans nothing right after: read until two reads agree, written whole or not at all, sorted by name,
+ * plans nothing right after: from a whole list (snapshot.ts), written whole or not at all, sorted by name,
  * values in secret positions as variables the step lists.
  */
 import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
 import { str } from '../common.js'
-import type { Check } from '../../api/schemas.js'
-import type { Operation, OperationContext } from '../types.js'
+import { wholeList } from '../snapshot.js'
+import type { Operation } from '../types.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
 import { MAX_CHECKS_FILE_BYTES } from './checks-file-read.js'
 import { ExportError, checksFileText, exportEntries } from './export-file.js'
-
-/** Most full reads of the list before two agree. */
-const MAX_READS = 4
-
-/**
- * The service's checks, read until two full reads in a row hold the same
- * ids. A list that shifts while it is read (offset paging while someone
- * creates or deletes) can skip a row: a file without it would make a later
- * sync with prune delete a check that exists. Two reads that agree are
- * taken as the list; reads that never agree refuse the export.
- */
-async function steadyList(ctx: OperationContext): Promise<Check[]> {
-  const idsOf = (list: Check[]) => JSON.stringify(list.map(c => c.id).sort())
-  let last = await ctx.api.listChecks()
-  for (let read = 2; read <= MAX_READS; read++) {
-    const next = await ctx.api.listChecks()
-    if (idsOf(next) === idsOf(last)) return next
-    ctx.log.info(
-      `The list of checks changed between two reads (${last.length}, then ${next.length}): reading it again.`
-    )
-    last = next
-  }
-  throw new OperationError(
-    `export-checks: the list of checks changed in each of ${MAX_READS} reads (checks are being created or deleted meanwhile, or the list shifts while it is paged); a file missing a check would make a sync with prune delete it, so nothing was written. Export again when the service is quiet.`
-  )
-}
 
 export const exportChecks: Operation = async ctx => {
   const { config } = ctx
@@ -46,7 +20,8 @@ export const exportChecks: Operation = async ctx => {
   const file = path.resolve(ctx.workspace, given)
   const prefix = config.namePrefix
   await load('yaml')
-  const all = await steadyList(ctx)
+  // A file missing a check would make a later sync with prune delete it: only a whole list is exported.
+  const all = await wholeList(() => ctx.api.readChecks(), 'export-checks', 'nothing was written')
   const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
   let exported: ReturnType<typeof exportEntries>
   try {

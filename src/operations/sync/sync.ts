@@ -10,7 +10,8 @@ import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
 import { convergeChecks, indexChecks, warnDuplicates } from '../check-targets.js'
-import { confirmMiss, keptLine, unagreedLine } from '../converge.js'
+import { keptLine, unprovenLine } from '../converge.js'
+import { lookUp } from '../snapshot.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
 import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
@@ -53,14 +54,17 @@ async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check
  * fields differ from the entry gets them. Returns the names that another run
  * created with another URL or type (left alone).
  */
-async function convergeMade(ctx: OperationContext, made: Made[], confirmed: boolean): Promise<string[]> {
+async function convergeMade(
+  ctx: OperationContext,
+  made: Made[],
+  before: ReadonlySet<string> | undefined
+): Promise<string[]> {
   const slowest = Math.max(...made.map(m => m.tookMs))
   const converged = await convergeChecks(
     ctx,
     made.map(m => ({ ...(m.entry.body as Mapping), ...m.item })),
     slowest,
-    new Set(made.filter(m => m.recovered).map(m => m.item.id)),
-    confirmed
+    before
   )
   const conflicts: string[] = []
   for (const [index, { entry, item }] of made.entries()) {
@@ -70,9 +74,7 @@ async function convergeMade(ctx: OperationContext, made: Made[], confirmed: bool
     if (keptNote) ctx.log.warning(`${entry.name}: ${keptNote}`)
     if (survivor.id === item.id) continue
     entry.id = survivor.id
-    entry.note = confirmed
-      ? `a concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the smallest id (every run uses it); removed this run's ${item.id}`
-      : `another check of this name and URL was there at the same time (a concurrent run's, or one the look missed): using ${survivor.id}; removed this run's ${item.id}`
+    entry.note = `a concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the first in order (every run uses it); removed this run's ${item.id}`
     ctx.log.info(`${entry.name}: ${entry.note}`)
     if (differences(entry.body as Mapping, survivor).length > 0) {
       await ctx.api.updateCheck(survivor.id, { ...writableOf(survivor), ...(entry.body as Mapping) })
@@ -82,36 +84,30 @@ async function convergeMade(ctx: OperationContext, made: Made[], confirmed: bool
 }
 
 /**
- * The service's checks to plan from. When the first full read misses a name
- * of the file, the miss is confirmed by another full read (converge.ts,
- * confirmMiss) before a create is planned: a name a later read shows is
- * updated, never created twice. `confirmed`: the reads agreed.
+ * The service's checks to plan from: one full read, and when it misses a
+ * name of the file, the proof of its absence (snapshot.ts) before a create is
+ * planned; a name a later read shows is updated, never created twice.
+ * `proven`: the ids of the proven read, when the absence was proven.
  */
 async function serverChecks(
   ctx: OperationContext,
   wanted: Mapping[]
-): Promise<{ server: Check[]; confirmed: boolean }> {
-  const first = await ctx.api.listChecks()
+): Promise<{ server: Check[]; proven: ReadonlySet<string> | undefined }> {
   const missing = (list: Check[]) => {
     const have = new Set(list.map(c => c.name))
     return wanted.map(spec => String(spec.name)).filter(name => !have.has(name))
   }
-  const missed = missing(first)
-  if (missed.length === 0) return { server: first, confirmed: true }
-  const read = await confirmMiss(
-    first,
-    () => ctx.api.listChecks(),
+  const look = await lookUp(
+    () => ctx.api.readChecks(),
     list => missing(list).length === 0
   )
-  const still = missing(read.list)
-  const found = missed.filter(name => !still.includes(name))
-  if (found.length > 0) {
+  if (look.reads > 1 && missing(look.items).length === 0) {
     ctx.log.info(
-      `The first read of the checks did not show ${found.map(name => JSON.stringify(name)).join(', ')}; the next read did (the list shifted while it was read): the plan is made from that read.`
+      'The first read of the checks did not show every name of the file; a later read did (the list moved while it was read): the plan is made from that read.'
     )
   }
-  if (!read.agreed && still.length > 0) ctx.log.info(unagreedLine('check', read.reads))
-  return { server: read.list, confirmed: read.agreed }
+  if (!look.proven && missing(look.items).length > 0) ctx.log.warning(unprovenLine('check', look.reads, look.doubt))
+  return { server: look.items, proven: look.proven }
 }
 
 export const syncChecks: Operation = async ctx => {
@@ -136,7 +132,7 @@ export const syncChecks: Operation = async ctx => {
     config.approvedPlan === undefined
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
-  const { server, confirmed } = await serverChecks(ctx, wanted)
+  const { server, proven } = await serverChecks(ctx, wanted)
   const index = indexChecks(server)
   for (const spec of wanted) warnDuplicates(ctx, index.byName(String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
@@ -228,7 +224,7 @@ export const syncChecks: Operation = async ctx => {
   let convergeFailure: unknown
   if (failure === undefined && made.length > 0) {
     try {
-      conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made, confirmed))
+      conflicts = await ctx.log.group('Converge with concurrent runs', () => convergeMade(ctx, made, proven))
     } catch (error) {
       convergeFailure = error
     }
