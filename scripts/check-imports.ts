@@ -14,7 +14,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url))
 export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
 
 /** What every operation module may use beneath it: the API, lazy modules and the ground floor. */
-const OPERATIONS_GROUND = [/^src\/api\//, /^src\/lazy\//, /^src\/(config|parse|specs|values|run-context|secrets)\.ts$/]
+const OPERATIONS_GROUND = [
+  /^src\/api\//,
+  /^src\/lazy\//,
+  /^src\/(config|parse|specs|values|run-context|secrets|secret-positions)\.ts$/
+]
 
 /** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
 export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
@@ -53,7 +57,7 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/api\//,
-    may: [/^src\/api\//, /^src\/(values|secrets)\.ts$/],
+    may: [/^src\/api\//, /^src\/(values|secrets|secret-positions)\.ts$/],
     why: 'the API client knows HTTP, not operations, inputs or the runner'
   },
   {
@@ -63,11 +67,11 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/report\//,
-    may: [/^src\/report\//, /^src\/(secrets|runner|values)\.ts$/, /^src\/operations\/types\.ts$/],
+    may: [/^src\/report\//, /^src\/(secrets|secret-positions|runner|values)\.ts$/, /^src\/operations\/types\.ts$/],
     why: 'reports turn operation results into log lines, outputs and Markdown'
   },
   {
-    room: /^src\/(parse|specs|values|secrets|run-context|runner)\.ts$/,
+    room: /^src\/(parse|specs|values|secrets|secret-positions|run-context|runner)\.ts$/,
     may: [/^src\/(parse|values)\.ts$/, /^src\/lazy\//],
     why: 'the ground floor: plain values, parsers, secrets, facts of the run'
   },

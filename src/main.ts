@@ -13,8 +13,9 @@ import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
-import { plainWord, redact, secretsIn } from './secrets.js'
-import { Dependencies, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
+import { redact } from './secrets.js'
+import { secretsIn } from './secret-positions.js'
+import { Dependencies, addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
 import { debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'
 
@@ -50,7 +51,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     // also each line of one pasted with line breaks, so no line of it is ever shown.
     for (const key of [raw['api-key'] ?? '', raw['github-token'] ?? '']) {
       for (const line of new Set([key, ...key.split(/\r?\n|\r/).map(part => part.trim())])) {
-        addSecret(runner, secrets, line, 1)
+        addSecret(runner, secrets, line)
       }
     }
     failOnError = failOnErrorOf(raw)
@@ -69,7 +70,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     // Values in a secret position of the step's own specs (a URL's token, an Authorization header) are
     // secrets from now on, in every form: a server that echoes one percent-encoded cannot show it.
     for (const value of [...secretsIn(config.check), ...secretsIn(config.incident)]) {
-      if (typeof value === 'string' && !plainWord(value)) addSecret(runner, secrets, value)
+      if (typeof value === 'string') addFoundSecret(runner, secrets, value)
     }
     github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal: controller.signal, secrets })
     jobSummary = config.jobSummary

@@ -9,6 +9,60 @@ export function isMapping(value: unknown): value is Mapping {
   return proto === Object.prototype || proto === null
 }
 
+/** A leaf of a plain value. */
+export type Leaf = string | number | boolean | bigint
+
+/** Where a leaf stands: its key in the list or mapping that holds it, and where that stands (none at the top). */
+export interface Trail {
+  key: string | number
+  holder: Mapping | unknown[]
+  up?: Trail
+}
+
+/** A trail as a field's path: `headers[0]`, `auth.pass`. */
+export function pathOf(trail: Trail | undefined): string {
+  if (!trail) return ''
+  const above = pathOf(trail.up)
+  if (typeof trail.key === 'number') return `${above}[${trail.key}]`
+  return above ? `${above}.${trail.key}` : trail.key
+}
+
+/**
+ * The one walk over a plain value: each leaf replaced by what `leaf` gives,
+ * each key of a mapping by what `key` gives. Copy on write: what holds no
+ * change is the value itself, not a copy (the caller must not change it), and
+ * only the branches that change are copied, so a fleet of 50,000 checks is not
+ * copied whole to change none. An object that is not a plain mapping is
+ * copied as one (its own fields). null and undefined stay.
+ */
+export function rewrite(
+  value: unknown,
+  leaf: (value: Leaf, trail: Trail | undefined) => unknown,
+  key: (key: string) => string = k => k
+): unknown {
+  const walk = (v: unknown, trail: Trail | undefined): unknown => {
+    if (v === null || v === undefined) return v
+    if (typeof v !== 'object') return typeof v === 'function' || typeof v === 'symbol' ? v : leaf(v as Leaf, trail)
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined
+      v.forEach((x, i) => {
+        const y = walk(x, { key: i, holder: v, up: trail })
+        if (y !== x) (out ??= v.slice())[i] = y
+      })
+      return out ?? v
+    }
+    const map = v as Mapping
+    let changed = Object.getPrototypeOf(v) !== Object.prototype
+    const entries = Object.entries(map).map(([k, x]): [string, unknown] => {
+      const [renamed, y] = [key(k), walk(x, { key: k, holder: map, up: trail })]
+      if (renamed !== k || y !== x) changed = true
+      return [renamed, y]
+    })
+    return changed ? Object.fromEntries(entries) : v
+  }
+  return walk(value, undefined)
+}
+
 /** Ids are put into paths: these would name another path, even percent-encoded. */
 export function idProblem(id: string): string | undefined {
   if (id === '' || id === '.' || id === '..') {

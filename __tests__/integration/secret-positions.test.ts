@@ -1,10 +1,13 @@
 /**
- * Secrets by position (contract, version 4): a value standing where secrets
- * stand (a URL's userinfo, a query or fragment parameter named like a token,
- * an Authorization header or other credential field) is never shown, whether
- * it is today's value, the service's old one, or one of a check about to be
- * deleted; a change of it is said as "changed". Export lifts each into a
- * variable, and never lifts (or masks) a value that is not in such a place.
+ * Secrets by position: a value standing where secrets stand (a URL's
+ * userinfo, a query or fragment parameter named like a token whose value runs
+ * to the next `&`, `;` or `#`, an Authorization header or other credential
+ * field, a header line written as a string `Name: value`) is never shown,
+ * whether it is today's value, the service's old one, or one of a check about
+ * to be deleted; a change of it is said as "changed". Names are judged by
+ * their last word, and nothing short or common is masked job-wide. Export
+ * lifts each into a variable, there only, and never lifts (or masks) a value
+ * that is not in such a place.
  */
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -223,5 +226,176 @@ describe('a server error that echoes the request', () => {
     const { core } = await runAction(emulator, { operation: 'upsert-check', check: JSON.stringify(check) }, { env })
     expect(core.failed).toMatch(/POST \/checks.*422/)
     expectNone(core.everything(), ['USERPW1234', 'LITERALSECRET99', 'FRAGTOK5678', 'HDRSECRET777', 'FIELDPW8888'])
+  })
+})
+
+describe('credential headers written as strings', () => {
+  const OLD = ['OLDBEARERabc123', 'OLDAPIKEY456def', 'ROTATEDKEY789gh', 'GONEKEY0123ijkl']
+
+  it('old, rotated and pruned values: *** in the log, result, plan file and summary; a rotation says "changed"', async () => {
+    emulator.seedCheck({
+      name: 'shop',
+      url: 'https://shop.example.com/',
+      headers: ['Authorization: Bearer OLDBEARERabc123', 'Accept: */*'],
+      requestHeaders: 'X-Api-Key: OLDAPIKEY456def'
+    })
+    emulator.seedCheck({ name: 'api', url: 'https://api.example.com/', headers: ['X-Api-Key: ROTATEDKEY789gh'] })
+    emulator.seedCheck({ name: 'gone', url: 'https://gone.example.com/', headers: ['X-Api-Key: GONEKEY0123ijkl'] })
+    writeFileSync(
+      join(dir, 'headers.yml'),
+      [
+        '- name: shop',
+        '  url: https://shop.example.com/',
+        '  headers: ["Authorization: Bearer ${secret:SHOP_BEARER}", "Accept: */*"]',
+        '  requestHeaders: "X-Api-Key: ${SHOP_API_KEY}"',
+        '- name: api',
+        '  url: https://api.example.com/',
+        '  headers: ["X-Api-Key: ${API_KEY}"]',
+        ''
+      ].join('\n')
+    )
+    const NEW = { SHOP_BEARER: 'NEWBEARERmno345', SHOP_API_KEY: 'NEWAPIKEYpqr678', API_KEY: 'NEWKEYstu901vwx' }
+    const { core } = await sync(
+      'headers.yml',
+      { 'dry-run': 'true', prune: 'true', 'plan-file': 'headers-plan.json' },
+      NEW
+    )
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs).toMatchObject({ updated: '2', deleted: '1' })
+    const plan = readFileSync(join(dir, 'headers-plan.json'), 'utf8')
+    expectNone(core.everything() + plan, [...OLD, ...Object.values(NEW)])
+    const result = resultOf(core) as Array<{ name: string; changes: Record<string, unknown> }>
+    const shop = result.find(e => e.name === 'shop')!
+    expect(shop.changes.headers).toEqual({
+      from: ['Authorization: ***', 'Accept: */*'],
+      to: ['Authorization: ***', 'Accept: */*'],
+      secretChanged: true
+    })
+    expect(shop.changes.requestHeaders).toEqual({
+      from: 'X-Api-Key: ***',
+      to: 'X-Api-Key: ***',
+      secretChanged: true
+    })
+    const gone = result.find(e => e.name === 'gone')!
+    expect(gone.changes.headers).toEqual({ from: ['X-Api-Key: ***'] })
+    expect(JSON.parse(plan).checks).toEqual(result)
+  })
+
+  it('get-check, list-checks and a dry-run delete-check show *** where a header line holds a credential', async () => {
+    const check = emulator.seedCheck({
+      name: 'hdr',
+      url: 'https://hdr.example.com/',
+      headers: ['AUTHORIZATION: Bearer READBEARER77', 'Accept: */*'],
+      requestHeaders: 'X-Api-Key: READAPIKEY88'
+    })
+    const steps: Array<Record<string, string>> = [
+      { operation: 'get-check', 'check-id': check.id },
+      { operation: 'list-checks' },
+      { operation: 'delete-check', 'check-id': check.id, 'dry-run': 'true' }
+    ]
+    for (const inputs of steps) {
+      const { core } = await runAction(emulator, inputs, { env })
+      expect(core.failed).toBeUndefined()
+      expectNone(core.everything(), ['READBEARER77', 'READAPIKEY88'])
+      expect(core.outputs.result).toContain('"headers":["AUTHORIZATION: ***","Accept: */*"]')
+      expect(core.outputs.result).toContain('"requestHeaders":"X-Api-Key: ***"')
+    }
+    expect(emulator.checks.has(check.id)).toBe(true)
+  })
+})
+
+describe('a parameter value holding a ?', () => {
+  it('?token=abc?SECRETTAIL is shown as ?token=***, and export lifts the whole value', async () => {
+    const check = emulator.seedCheck({ name: 'tail', url: 'https://t.example.com/h?token=abc?SECRETTAIL&x=1' })
+    const got = await runAction(emulator, { operation: 'get-check', 'check-id': check.id }, { env })
+    expect(got.core.failed).toBeUndefined()
+    expect(got.core.outputs.result).toContain('"url":"https://t.example.com/h?token=***&x=1"')
+    expect(got.core.everything()).not.toContain('SECRETTAIL')
+
+    const exported = await exportTo('tail.yml')
+    expect(exported.core.failed).toBeUndefined()
+    const text = readFileSync(join(dir, 'tail.yml'), 'utf8')
+    expect(text).toContain('"https://t.example.com/h?token=${secret:CHECK_TAIL_TOKEN}&x=1"')
+    expect(text + exported.core.everything()).not.toContain('SECRETTAIL')
+    const plan = await sync('tail.yml', { 'dry-run': 'true', prune: 'true' }, { CHECK_TAIL_TOKEN: 'abc?SECRETTAIL' })
+    expect(plan.core.failed).toBeUndefined()
+    expect(plan.core.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '1' })
+  })
+})
+
+describe('harmless values are never masked job-wide', () => {
+  it('AUTH_MODE=main, KEYCLOAK_REGION=europe, KEYWORD=healthy, AUTH_PORT=8443: no mask, the plan shows them', async () => {
+    writeFileSync(
+      join(dir, 'harmless-vars.yml'),
+      [
+        '- name: auth-${AUTH_MODE}',
+        '  url: "https://kc.example.com/${KEYCLOAK_REGION}/?mode=${AUTH_MODE}&expect=${KEYWORD}&port=${AUTH_PORT}&session=${SESSION}"',
+        ''
+      ].join('\n')
+    )
+    const values = {
+      AUTH_MODE: 'main',
+      KEYCLOAK_REGION: 'europe',
+      KEYWORD: 'healthy',
+      AUTH_PORT: '8443',
+      SESSION: 'short'
+    }
+    const { core } = await sync('harmless-vars.yml', { 'dry-run': 'true', 'plan-file': 'harmless-plan.json' }, values)
+    expect(core.failed).toBeUndefined()
+    for (const value of Object.values(values)) expect(core.secrets).not.toContain(value)
+    const result = resultOf(core) as Array<{ name: string; changes: Record<string, { to: unknown }> }>
+    expect(result[0].name).toBe('auth-main')
+    // The session parameter stands in a secret position: *** there, though its value is not masked job-wide.
+    expect(result[0].changes.url.to).toBe(
+      'https://kc.example.com/europe/?mode=main&expect=healthy&port=8443&session=***'
+    )
+    expect(core.summaryText).toContain('auth-main')
+    expect(readFileSync(join(dir, 'harmless-plan.json'), 'utf8')).toContain('"name": "auth-main"')
+  })
+
+  it('export of ?session=main lifts it into a variable without masking main job-wide', async () => {
+    emulator.seedCheck({ name: 'main-site', url: 'https://main.example.com/' })
+    emulator.seedCheck({ name: 'sess', url: 'https://s.example.com/?session=main' })
+    const { core } = await exportTo('session.yml')
+    expect(core.failed).toBeUndefined()
+    expect(core.secrets).not.toContain('main')
+    expect((resultOf(core) as { variables: string[] }).variables).toEqual(['CHECK_SESS_SESSION'])
+    const text = readFileSync(join(dir, 'session.yml'), 'utf8')
+    expect(text).toContain('"https://s.example.com/?session=${secret:CHECK_SESS_SESSION}"')
+    expect(text).toContain('"https://main.example.com/"')
+    expect(core.summaryText).toContain('main-site')
+  })
+})
+
+describe('export lifts, never refuses, a value in a secret position', () => {
+  it('?auth=internal on one check: lifted there only; the name internal-api of another stays as it is', async () => {
+    emulator.seedCheck({ name: 'internal-api', url: 'https://internal.example.com/health' })
+    emulator.seedCheck({ name: 'probe', url: 'https://p.example.com/?auth=internal', description: 'internal probe' })
+    const { core } = await exportTo('internal.yml')
+    expect(core.failed).toBeUndefined()
+    expect(core.secrets).not.toContain('internal')
+    const text = readFileSync(join(dir, 'internal.yml'), 'utf8')
+    expect(text).toContain('"https://p.example.com/?auth=${secret:CHECK_PROBE_AUTH}"')
+    expect(text).toContain('name: "internal-api"')
+    expect(text).toContain('"https://internal.example.com/health"')
+    expect(text).toContain('description: "internal probe"')
+    expect(core.summaryText).toContain('internal-api')
+    expect(core.everything()).not.toContain('***-api')
+    const plan = await sync('internal.yml', { 'dry-run': 'true', prune: 'true' }, { CHECK_PROBE_AUTH: 'internal' })
+    expect(plan.core.failed).toBeUndefined()
+    expect(plan.core.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '2' })
+  })
+
+  it('a secret also written where no variable can stand: refused, naming the check and the field', async () => {
+    const leaky = emulator.seedCheck({
+      name: 'leaky',
+      url: 'https://l.example.com/?token=LEAKYTOKEN12345',
+      notes: 'rotate LEAKYTOKEN12345 monthly'
+    })
+    const { core } = await exportTo('leaky.yml')
+    expect(core.failed).toContain(`check ${leaky.id} ("leaky")`)
+    expect(core.failed).toContain('field notes')
+    expect(core.everything()).not.toContain('LEAKYTOKEN12345')
+    expect(existsSync(join(dir, 'leaky.yml'))).toBe(false)
   })
 })

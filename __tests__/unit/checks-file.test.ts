@@ -227,11 +227,12 @@ describe('secrets and the runner in ${NAME}', () => {
     expect(secrets).toEqual(['tok-123456', 'key-987654'])
   })
 
-  it('common secret names count too (any PASS, KEY, SIGN, CERT...); names that say nothing do not', () => {
-    const names = ['DB_PASS', 'PASSPHRASE', 'HEALTH_KEY', 'SIGNING_KEY', 'CLIENT_CERT', 'SESSION_ID', 'SENTRY_DSN']
-    const env = Object.fromEntries(names.map((n, i) => [n, `value-${i}-of-it`]))
+  it('a name whose last word is a secret word counts; one that only holds such a word does not', () => {
+    const names = ['DB_PASS', 'PASSPHRASE', 'HEALTH_KEY', 'SIGNING_KEY', 'sessionCookie', 'API_TOKEN']
+    const others = ['AUTH_MODE', 'KEYCLOAK_REALM', 'KEYWORD', 'AUTH_PORT', 'SESSION_ID', 'CLIENT_CERT', 'SENTRY_DSN']
+    const env = Object.fromEntries([...names, ...others].map((n, i) => [n, `value-${i}-of-it`]))
     const secrets: string[] = []
-    const url = `https://a/?${names.map(n => `${n.toLowerCase()}=\${${n}}`).join('&')}`
+    const url = `https://a/?${[...names, ...others].map(n => `${n.toLowerCase()}=\${${n}}`).join('&')}`
     parseChecksFile(`- name: \${STAGE}\n  url: "${url}"\n  region: \${REGION}\n`, 'checks.yml', {
       env: { ...env, STAGE: 'preview', REGION: 'eu-west' },
       secret: v => secrets.push(v)

@@ -1,10 +1,18 @@
 /**
- * Secrets by position (src/secrets.ts): which names are a secret's, which
+ * Secrets by position (src/secret-positions.ts): which names are a secret's, which
  * values no position makes secret, what free text keeps, and the path
  * segment that looks like a token (src/operations/sync/export-file.ts).
  */
 import { describe, expect, it } from '@jest/globals'
-import { maskPositions, maskText, plainWord, secretName, secretSpans } from '../../src/secrets.js'
+import {
+  maskPositions,
+  maskText,
+  plainWord,
+  secretName,
+  secretSpans,
+  withoutCredentials
+} from '../../src/secret-positions.js'
+import { redact, redactValue, registrable } from '../../src/secrets.js'
 import { tokenLike } from '../../src/operations/sync/export-file.js'
 
 describe('secretName: the whole name or its last word', () => {
@@ -31,7 +39,6 @@ describe('plainWord: never a secret wherever it stands', () => {
   it('booleans, common words, short values and (by default) numbers', () => {
     for (const word of ['true', 'FALSE', 'null', 'off', 'basic', 'abc', '1234', '3.5'])
       expect(plainWord(word)).toBe(true)
-    expect(plainWord('1234', false)).toBe(false)
     for (const secret of ['hunter22', 'Bearer x1y2', 'tok-3f9a']) expect(plainWord(secret)).toBe(false)
   })
 })
@@ -131,5 +138,96 @@ describe('tokenLike: a path segment that looks like a token', () => {
       'aaaaaaaaaaaaaaaaaaaaaa11'
     ])
       expect(tokenLike(segment)).toBe(false)
+  })
+})
+
+describe('the grammar at its edges', () => {
+  it('a name that holds a secret word but does not end with one is no secret', () => {
+    for (const name of ['AUTH_MODE', 'KEYCLOAK_REALM', 'keyword', 'author', 'KEYWORD', 'AUTH_PORT', 'tokenCount'])
+      expect([name, secretName(name)]).toEqual([name, false])
+    for (const name of ['DB_PASSWORD', 'sessionCookie', 'X-API-KEY', 'client.secret', 'PASSPHRASE'])
+      expect([name, secretName(name)]).toEqual([name, true])
+    const url = 'https://h/?auth_mode=main&keyword=healthy&author=ann&keycloak_realm=eu'
+    expect(maskPositions({ url })).toEqual({ url })
+    expect(maskText(url)).toBe(url)
+  })
+
+  it('a percent-encoded parameter name is decoded before it is judged: api%5Fkey is api_key', () => {
+    expect(secretSpans('https://h/?api%5Fkey=abc12345&x=1').map(s => s.where)).toEqual(['query parameter api_key'])
+    expect(maskText('GET https://h/?API%5FKEY=abc12345&x=1')).toBe('GET https://h/?API%5FKEY=***&x=1')
+  })
+
+  it('a ? inside a parameter value belongs to it', () => {
+    const url = 'https://h/?token=abc?SECRETTAIL&x=1#sig=q?r;state=s'
+    expect(maskPositions({ url }).url).toBe('https://h/?token=***&x=1#sig=***;state=s')
+    expect(maskText(`see ${url}`)).toBe('see https://h/?token=***&x=1#sig=***;state=s')
+    expect(secretSpans('https://h/?next=/a?token=x&y=1').map(s => s.where)).toEqual(['query parameter token'])
+  })
+
+  it('a letters-only Bearer token under 16 characters is still masked, though never masked job-wide', () => {
+    expect(maskText('sent Authorization: Bearer abcdefgh')).toBe('sent Authorization: ***')
+    expect(maskPositions({ headers: ['Authorization: Bearer abcdefgh'] })).toEqual({ headers: ['Authorization: ***'] })
+    expect(maskPositions({ headers: { Authorization: 'Bearer abcdefgh' } })).toEqual({
+      headers: { Authorization: '***' }
+    })
+    expect(registrable('abcdefgh')).toBe(false)
+  })
+
+  it('header lines as strings, upper-case names, and {name, value} pairs with keys in any case', () => {
+    expect(
+      maskPositions({
+        headers: ['AUTHORIZATION: Bearer x1', 'X-API-KEY:k2', 'Accept: */*'],
+        requestHeaders: 'Accept: text/html\nCookie: session=s3\nx-auth-token: t4',
+        pairs: [
+          { Name: 'X-API-KEY', Value: 'k5' },
+          { header: 'authorization', value: 'Basic b6' },
+          { key: 'Accept', value: 'text/plain' }
+        ],
+        description: 'https://example.com/status'
+      })
+    ).toEqual({
+      headers: ['AUTHORIZATION: ***', 'X-API-KEY:***', 'Accept: */*'],
+      requestHeaders: 'Accept: text/html\nCookie: ***\nx-auth-token: ***',
+      pairs: [
+        { Name: 'X-API-KEY', Value: '***' },
+        { header: 'authorization', value: '***' },
+        { key: 'Accept', value: 'text/plain' }
+      ],
+      description: 'https://example.com/status'
+    })
+    expect(maskText('{"headers":["X-Api-Key: abcdefgh","Accept: */*"]}')).toBe(
+      '{"headers":["X-Api-Key: ***","Accept: */*"]}'
+    )
+  })
+
+  it('a proxy URL with a password and no user', () => {
+    expect(maskText('proxy http://:pr0xyPass@proxy.example.com:8080 refused')).toBe(
+      'proxy http://***@proxy.example.com:8080 refused'
+    )
+    expect(maskPositions({ proxy: 'http://:pr0xyPass@proxy.example.com:8080' })).toEqual({
+      proxy: 'http://***@proxy.example.com:8080'
+    })
+    expect(withoutCredentials('http://:pr0xyPass@proxy.example.com:8080')).toBe('http://proxy.example.com:8080/')
+  })
+})
+
+describe('secrets by value', () => {
+  it('the longer of two forms is replaced first: abcd1234 never shows as ***1234', () => {
+    for (const secrets of [
+      ['abcd', 'abcd1234'],
+      ['abcd1234', 'abcd']
+    ]) {
+      expect(redact('x abcd1234 y abcd z', secrets)).toBe('x *** y *** z')
+      expect(redactValue({ a: 'abcd1234', b: ['abcd'] }, secrets)).toEqual({ a: '***', b: ['***'] })
+    }
+    // Percent-encoded and raw forms of one secret: the encoded one is not cut by the raw one inside it.
+    expect(redact('p%40ss1234 and p@ss1234', ['p@ss1234'])).toBe('*** and ***')
+  })
+
+  it('registrable: nothing short, numeric or an everyday word is masked job-wide', () => {
+    for (const value of ['main', 'europe', 'healthy', '8443', 'internal', 'true', 'disabled', 'Production', '73914682'])
+      expect([value, registrable(value)]).toEqual([value, false])
+    for (const value of ['hunter22', 'tok-3f9a8b7c', 'correcthorsebattery', 'Bearer abcdefgh', 'k3y0123456789abc'])
+      expect([value, registrable(value)]).toEqual([value, true])
   })
 })

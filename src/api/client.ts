@@ -14,7 +14,8 @@ import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pace
 import { Method, decide, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
-import { redact, withoutCredentials } from '../secrets.js'
+import { redact } from '../secrets.js'
+import { withoutCredentials } from '../secret-positions.js'
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024

@@ -2,7 +2,7 @@
 import type { Mapping } from '../values.js'
 import { READ_ONLY_FIELDS } from '../api/schemas.js'
 import type { OperationContext } from './types.js'
-import { maskPositions } from '../secrets.js'
+import { maskPositions } from '../secret-positions.js'
 
 /** JSON with sorted keys, so that equal values print equal. */
 export function canonical(value: unknown): string {

@@ -6,7 +6,8 @@
  */
 import type { Annotation, CoreLike } from '../runner.js'
 import type { FilePlace, OperationLog } from '../operations/types.js'
-import { maskText, redact } from '../secrets.js'
+import { redact } from '../secrets.js'
+import { maskText } from '../secret-positions.js'
 import { logLine } from './text.js'
 
 export interface ActionLog extends OperationLog {

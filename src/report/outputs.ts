@@ -1,6 +1,7 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
-import { maskPositions, maskText, redact, redactValue } from '../secrets.js'
+import { redact, redactValue } from '../secrets.js'
+import { maskPositions, maskText } from '../secret-positions.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [

@@ -4,7 +4,8 @@
  * the runner's 1 MiB step-summary limit, counted in bytes.
  */
 import type { Summary } from '../operations/types.js'
-import { maskText, redact, redactValue } from '../secrets.js'
+import { redact, redactValue } from '../secrets.js'
+import { maskText } from '../secret-positions.js'
 import { cutToBytes, defused, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */

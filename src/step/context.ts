@@ -10,7 +10,7 @@ import { Clock, realClock } from '../api/pacer.js'
 import type { Config } from '../config.js'
 import type { OperationContext, OperationLog } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-import { formsOf, redact, redactValue } from '../secrets.js'
+import { formsOf, redact, redactValue, registrable } from '../secrets.js'
 import { RunContext, loadRunContext } from '../run-context.js'
 import type { CoreLike } from '../runner.js'
 import type { GitHubSide } from './github.js'
@@ -71,10 +71,18 @@ export function defaultDependencies(): Dependencies {
  * (raw, JSON-escaped, percent-encoded) in the log, and the action's own
  * redaction replaces them in everything it writes.
  */
-export function addSecret(runner: CoreLike, secrets: string[], value: string, minLength = 4): void {
-  if (value.length < minLength || secrets.includes(value)) return
+export function addSecret(runner: CoreLike, secrets: string[], value: string): void {
+  if (value === '' || secrets.includes(value)) return
   for (const form of formsOf(value)) runner.setSecret(form)
   secrets.push(value)
+}
+
+/**
+ * A value found in data (a spec, a checks file, an export) is a secret job-wide
+ * only when it is `registrable`: nothing short, numeric or an everyday word.
+ */
+export function addFoundSecret(runner: CoreLike, secrets: string[], value: string): void {
+  if (registrable(value)) addSecret(runner, secrets, value)
 }
 
 /** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
@@ -97,7 +105,7 @@ export function contextFor(
     jobUrl: github.jobUrl,
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
-    addSecret: value => addSecret(deps.core, secrets, value),
+    addSecret: value => addFoundSecret(deps.core, secrets, value),
     redact: text => redact(text, secrets),
     redactValue: value => redactValue(value, secrets),
     remember: (name, value) => deps.core.saveState(name, value),

@@ -8,6 +8,7 @@ import yaml from '../../lazy/yaml.cjs'
 import { yamlSyntaxError } from '../../parse.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
+import { secretName } from '../../secret-positions.js'
 import type { FilePlace } from '../types.js'
 import { Located, Pair, entryParts, plainEntries } from './checks-file-parts.js'
 
@@ -30,23 +31,14 @@ export interface ChecksFileOptions {
   /** The file as annotations name it (relative to the repository); default: `file`. */
   annotateAs?: string
   /**
-   * A value that came from a variable marked `${secret:NAME}` (`marked`), or
-   * whose name says it may be a secret: to be masked everywhere.
+   * A value that came from a variable marked `${secret:NAME}`, or whose name
+   * is a secret's (secret-positions.ts `secretName`): to be masked everywhere.
    */
-  secret?: (value: string, marked: boolean) => void
+  secret?: (value: string) => void
 }
 
 /** Variables of the runner and of the action itself: never readable from a checks file. */
 const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/
-/**
- * Names that say the value is a secret: masked in the log, *** in outputs,
- * summary, comment and plan file. Wide on purpose (any KEY, PASS, SIGN,
- * CERT...): masking a value that was not secret costs little, posting one
- * that was costs a rotation. `${secret:NAME}` marks any other variable.
- */
-export const SECRET_NAME =
-  /TOKEN|SECRET|PASS|PWD|PRIVATE|CREDENTIAL|KEY|AUTH|SIGN|CERT|SESSION|COOKIE|SALT|BEARER|JWT|DSN|CONN_?STR/i
-
 /** The fields of a check the action knows; the others pass through. */
 const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status']
 
@@ -100,7 +92,7 @@ function inParts(text: string, file: string, options: ChecksFileOptions, plainOn
   const quiet: ChecksFileOptions = {
     ...options,
     warn: (message, place) => told.push(() => options.warn?.(message, place)),
-    secret: (value, marked) => told.push(() => options.secret?.(value, marked))
+    secret: value => told.push(() => options.secret?.(value))
   }
   const names = new Map<string, number>()
   const specs: Mapping[] = []
@@ -157,7 +149,7 @@ function parsePart(
       unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
       return ''
     }
-    if (marked || SECRET_NAME.test(name)) options.secret?.(value as string, marked)
+    if (marked || secretName(name)) options.secret?.(value as string)
     return value as string
   })
   if (unset.size > 0) failUnset(unset, fail)

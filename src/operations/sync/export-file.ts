@@ -3,14 +3,15 @@
  * `sync-checks` of it plans nothing: each entry states what the service has
  * (its writable fields, `status` only when paused), written so the checks
  * file reader gives back the very same values, with every value in a secret
- * position (secrets.ts) replaced by a `${secret:NAME}` placeholder. Pure: the operation lists and writes.
+ * position (secret-positions.ts) replaced, there only, by a `${secret:NAME}`
+ * placeholder. Pure: the operation lists and writes.
  */
 import type { Check } from '../../api/schemas.js'
 import { specProblem, CheckEntrySchema } from '../../specs.js'
-import type { Mapping } from '../../values.js'
+import { type Mapping, pathOf, rewrite } from '../../values.js'
 import yaml from '../../lazy/yaml.cjs'
 import { str, writableOf } from '../common.js'
-import { plainWord, replacePositions } from '../../secrets.js'
+import { plainWord, replacePositions } from '../../secret-positions.js'
 
 /** A value lifted out of an entry: the variable that holds it now, and where it was. */
 export interface Lifted {
@@ -32,23 +33,13 @@ function variableFor(check: string, part: string): string {
 }
 
 /** Every string of a value, with its field's path. */
-function eachString(value: unknown, visit: (text: string, path: string) => void, path = ''): void {
-  if (typeof value === 'string') visit(value, path)
-  else if (Array.isArray(value)) value.forEach((v, i) => eachString(v, visit, `${path}[${i}]`))
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Mapping)) eachString(v, visit, path ? `${path}.${k}` : k)
-  }
+function eachString(value: unknown, visit: (text: string, path: string) => void): void {
+  rewrite(value, (leaf, trail) => (typeof leaf === 'string' && visit(leaf, pathOf(trail)), leaf))
 }
 
 /** A value with `fn` applied to each of its strings. */
-function mapStrings(value: unknown, fn: (text: string) => string): unknown {
-  if (typeof value === 'string') return fn(value)
-  if (Array.isArray(value)) return value.map(v => mapStrings(v, fn))
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Mapping).map(([k, v]) => [k, mapStrings(v, fn)]))
-  }
-  return value
-}
+const mapStrings = (value: unknown, fn: (text: string) => string): unknown =>
+  rewrite(value, leaf => (typeof leaf === 'string' ? fn(leaf) : leaf))
 
 /**
  * A path segment that looks like a token (a webhook's): 20 or more URL-safe
@@ -69,11 +60,12 @@ export function tokenLike(segment: string): boolean {
 /**
  * A check's entry with every value in a secret position (secrets.ts: a URL's
  * userinfo, a query or fragment parameter named like a token, a credential
- * field or header) as a `${secret:NAME}` placeholder, the rest kept to the
- * character (a literal `${` escaped), so the placeholders filled back in give
- * the very values the service has. A word or a number there is no secret and
- * stays (`?token=true`); a number in a credential field cannot be a variable
- * (the file would give back text): an ExportError. `warnings` name the fields
+ * field or header, a header line) as a `${secret:NAME}` placeholder, there
+ * only: the rest is kept to the character (a literal `${` escaped), so the
+ * placeholders filled back in give the very values the service has. A word
+ * like `true` or a number there stays (`?token=true`, plainWord); a number in
+ * a credential field cannot be a variable (the file would give back text): an
+ * ExportError naming the check and the field. `warnings` name the fields
  * whose URL has a path segment that looks like a token (left as it is).
  */
 export function liftSecrets(
@@ -153,13 +145,28 @@ function hasCredentials(url: string): boolean {
 }
 
 /** A literal `${` written so the checks file reader gives it back (`$${`), in every string of a value. */
-function escapeTemplates(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\$\{/g, () => '$${')
-  if (Array.isArray(value)) return value.map(escapeTemplates)
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Mapping).map(([k, v]) => [k, escapeTemplates(v)]))
+const escapeTemplates = (value: unknown): unknown => mapStrings(value, text => text.replace(/\$\{/g, () => '$${'))
+
+/**
+ * The first field of `entries` that still holds a known secret (`redact`
+ * changes it): the api-key, or a value lifted elsewhere that could not be
+ * lifted here, since the field is no secret position. Its entry's index and
+ * the field's path.
+ */
+export function heldSecret(
+  entries: Mapping[],
+  redact: (text: string) => string
+): { index: number; field: string } | undefined {
+  for (const [index, entry] of entries.entries()) {
+    let field: string | undefined
+    eachString(entry, (text, path) => {
+      if (field === undefined && redact(text) !== text) field = path
+    })
+    const json = JSON.stringify(entry)
+    if (field === undefined && redact(json) !== json) field = '(a field name)'
+    if (field !== undefined) return { index, field }
   }
-  return value
+  return undefined
 }
 
 /** Code-unit order: the same on every machine, whatever its locale. */

@@ -12,7 +12,7 @@ import type { Operation } from '../types.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
 import { MAX_CHECKS_FILE_BYTES } from './checks-file-read.js'
-import { ExportError, checksFileText, exportEntries } from './export-file.js'
+import { ExportError, checksFileText, exportEntries, heldSecret } from './export-file.js'
 
 export const exportChecks: Operation = async ctx => {
   const { config } = ctx
@@ -32,14 +32,15 @@ export const exportChecks: Operation = async ctx => {
   }
   const { entries, ids, lifted, warnings } = exported
   for (const warning of warnings) ctx.log.warning(warning)
-  // The values lifted out are secrets from now on: masked in the log, *** in everything written.
+  // The values lifted out are secrets from now on (those that can be masked job-wide: context.ts).
   for (const secret of lifted) ctx.addSecret(secret.value)
-  // A secret (the key, or a lifted value) still in an entry, elsewhere than where it was lifted,
-  // would be committed with the file: refuse instead.
-  const holding = entries.findIndex(e => ctx.redact(JSON.stringify(e)) !== JSON.stringify(e))
-  if (holding >= 0) {
+  // A known secret (the key, or a lifted value) also in a field that is no secret position cannot
+  // become a variable there, and would be committed with the file: refuse, naming the field.
+  const held = heldSecret(entries, ctx.redact)
+  if (held) {
+    const { index, field } = held
     throw new OperationError(
-      `export-checks: check ${ids[holding]} (${JSON.stringify(str(entries[holding].name))}) holds a secret (the api-key, or a value lifted from a URL) in a place export-checks does not turn into a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from there, or export a name-prefix that leaves the check out.`
+      `export-checks: check ${ids[index]} (${JSON.stringify(str(entries[index].name))}) holds a secret (the api-key, or a value lifted from a URL) in the field ${field}, where export-checks cannot put a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from that field, or export a name-prefix that leaves the check out.`
     )
   }
   if (entries.length === 0) {

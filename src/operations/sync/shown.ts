@@ -1,14 +1,14 @@
 /**
  * A plan entry as it is shown anywhere (the log, `result`, the plan file, the
  * summary, the comment, the drift issue, an error): every value in a secret
- * position is *** (secrets.ts), whether it is today's, the service's old one
+ * position is *** (secret-positions.ts), whether it is today's, the service's old one
  * or one of a check about to be deleted, and the step's own secrets are ***
  * in every form. A field whose secrets differ between old and new says so
  * with `"secretChanged": true` (shown as "(secret changed)"), so a rotation is
  * still seen as a change although both sides read the same. The plan itself
  * keeps the real values: only what is shown is masked.
  */
-import { maskPositions, secretsIn } from '../../secrets.js'
+import { maskPositions, secretsIn } from '../../secret-positions.js'
 import { canonical } from '../common.js'
 import type { FieldChange, PlanEntry } from './plan.js'
 

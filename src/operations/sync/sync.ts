@@ -17,7 +17,6 @@ import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
 import { shownEntry, shownPlan } from './shown.js'
-import { plainWord } from '../../secrets.js'
 
 import type { Operation, OperationContext, OperationResult, Outputs } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -119,9 +118,8 @@ export const syncChecks: Operation = async ctx => {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
     annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
-    // A name that only looks secret proves little: a word it holds (BYPASS_CACHE=true) is never masked;
-    // a number still is (TOKEN_TTL=3600 may be a PIN), as value by value it cannot spoil other numbers.
-    secret: (value, marked) => (marked || !plainWord(value, false) ? ctx.addSecret(value) : undefined)
+    // Masked job-wide only when registrable (context.ts): never a word, a number or a short value.
+    secret: value => ctx.addSecret(value)
   })
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
