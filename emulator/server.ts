@@ -169,6 +169,7 @@ export class Emulator {
     this.faultList = new FaultList()
     this.rateWindows.clear()
     this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
+    this.afterAnswer = undefined
     this.generation++
   }
 
@@ -202,6 +203,13 @@ export class Emulator {
   seedIncident(fields: Json): Stored {
     return this.store.seedIncident(fields)
   }
+
+  /**
+   * Called once each API request has been answered (tests): the service's
+   * data may change between two reads of one step, e.g. a probe landing right
+   * after the step's first read of a check. A reset removes it.
+   */
+  afterAnswer?: (request: RequestRecord) => void
 
   /** Probe a check now (tests). */
   probe(id: string): Promise<void> {
@@ -245,5 +253,6 @@ export class Emulator {
     } finally {
       this.inFlight--
     }
+    this.afterAnswer?.(record)
   }
 }

@@ -126,6 +126,31 @@ export function didYouMean(word: string, known: Iterable<string>): string {
 const TIME =
   /^(\d{4})([-/])(\d{2})\2(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?: ?(?:[Zz]|UTC|GMT|([+-])(\d{2})(?::?(\d{2}))?))?)?$/
 
+/**
+ * An HTTP date (RFC 9110's IMF-fixdate, the RFC 1123 form):
+ * `Tue, 24 Nov 2026 10:00:00 GMT`. Always GMT, so it can be placed; a day
+ * name that does not fit the date is refused.
+ */
+const HTTP_DATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** An HTTP date as `placeTime` reads it (whole seconds); undefined when it is not one. */
+function placeHttpDate(text: string): Placed | undefined {
+  const m = HTTP_DATE.exec(text)
+  if (!m) return undefined
+  const [, dayName, d, mon, y, h, mi, s] = m
+  const [day, year, hour, minute, second] = [d, y, h, mi, s].map(Number)
+  const month = MONTHS.indexOf(mon)
+  if (hour > 23 || minute > 59 || second > 59) return undefined
+  const at = new Date(0)
+  at.setUTCFullYear(year, month, day)
+  at.setUTCHours(hour, minute, second, 0)
+  if (at.getUTCMonth() !== month || at.getUTCDate() !== day || DAYS[at.getUTCDay()] !== dayName) return undefined
+  return { ms: at.getTime(), precisionMs: 1000 }
+}
+
 /** A time the action could place: ms since the epoch, and how exactly its text gives it (ms). */
 export interface Placed {
   ms: number
@@ -137,13 +162,15 @@ export interface Placed {
  * The one reader of times from the service (and of `since`). A time without
  * a zone is UTC, whatever the runner's time zone (`Date.parse` would read
  * most such forms as local time, and a self-hosted runner is often not on
- * UTC). Any other form (`Nov 24 2026 03:30`, an epoch number, a day that does
- * not exist, 24:00, a leap second) cannot be placed: undefined, never a guess.
+ * UTC). An HTTP date (`Tue, 24 Nov 2026 10:00:00 GMT`) says its zone, so it
+ * is placed too. Any other form (`Nov 24 2026 03:30`, an epoch number, a day
+ * that does not exist, 24:00, a leap second, an HTTP date without `GMT`)
+ * cannot be placed: undefined, never a guess.
  */
 export function placeTime(value: unknown): Placed | undefined {
   if (typeof value !== 'string') return undefined
   const m = TIME.exec(value.trim())
-  if (!m) return undefined
+  if (!m) return placeHttpDate(value.trim())
   const [, y, , mo, d, h = '0', mi = '0', s, fraction, sign, oh = '0', om = '0'] = m
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s ?? '0'].map(Number)
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined

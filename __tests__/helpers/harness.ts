@@ -176,3 +176,20 @@ export async function until(condition: () => boolean, ms = 10_000): Promise<void
     await new Promise(r => setTimeout(r, 5))
   }
 }
+
+/**
+ * Give each check its first scripted result right after the step's first
+ * read of it (`GET /checks/{id}`, or the list) was answered: a result newer
+ * than what the step first saw, so fresh with `require-fresh`.
+ */
+export function afterFirstRead(on: Emulator, results: Record<string, object>): void {
+  const waiting = new Map(Object.entries(results))
+  on.afterAnswer = request => {
+    if (request.method !== 'GET') return
+    for (const [id, result] of waiting) {
+      if (request.path !== `/checks/${id}` && request.path.split('?')[0] !== '/checks') continue
+      Object.assign(on.checks.get(id) as object, result)
+      waiting.delete(id)
+    }
+  }
+}

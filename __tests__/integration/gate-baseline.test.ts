@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Emulator } from '../../emulator/server.js'
 import { type Clock, realClock } from '../../src/api/pacer.js'
-import { resultOf, runAction, useEmulator } from '../helpers/harness.js'
+import { afterFirstRead, resultOf, runAction, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator()
 /** Pages of 10: the history of a check spans several. */
@@ -57,7 +57,8 @@ function gate(
   options: { on?: Emulator; between?: (poll: number) => void } = {}
 ) {
   const on = options.on ?? emulator
-  for (const [id, results] of Object.entries(script)) Object.assign(on.checks.get(id) as object, results[0])
+  // The first result lands right after the step's first read: fresh (newer than what that read showed).
+  afterFirstRead(on, Object.fromEntries(Object.entries(script).map(([id, results]) => [id, results[0]])))
   return runAction(
     on,
     {
@@ -289,7 +290,8 @@ describe('several checks, each with its own baseline', () => {
       {
         [fast.id]: [up(1, 250), up(2, 250)],
         [slow.id]: [up(1, 250), up(2, 250)],
-        [fresh.id]: [up(-60, 100), up(1, 5_000), up(2, 5_000)]
+        // two probes of 5 s each: more than 5 s apart, or they are one probe
+        [fresh.id]: [up(-60, 100), up(1, 5_000), up(7, 5_000)]
       }
     )
     expect(core.outputs).toMatchObject({ outcome: 'timed-out', 'baseline-p95': '100' })

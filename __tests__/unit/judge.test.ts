@@ -1,6 +1,7 @@
 /** The gate's verdict on one check result. */
 import { describe, expect, it } from '@jest/globals'
 import { judge } from '../../src/operations/gate/judge.js'
+import { checkReading, decide, openLedger } from '../../src/operations/gate/ledger.js'
 
 describe('judge', () => {
   const check = { id: 'c', status: 'UP', responseTime: 300, lastCheckedAt: '2026-01-01T00:00:10Z' }
@@ -9,10 +10,10 @@ describe('judge', () => {
     expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 299 }).missed).toEqual([
       'response time 300 ms is above 299 ms'
     ])
-    expect(judge(check, { expectedStatus: 'up', freshAfter: Date.parse('2026-01-01T00:00:10Z') }).missed[0]).toContain(
-      'stale'
-    )
-    expect(judge({ ...check, lastCheckedAt: null }, { expectedStatus: 'up', freshAfter: 0 }).missed).toEqual([
+    // Freshness is the probe ledger's: the result the step's first read showed is from before the step.
+    const ledger = openLedger(check, Date.parse('2026-01-01T00:00:05Z'), true)
+    expect(decide(ledger, checkReading(check))).toBe('before-step')
+    expect(judge({ ...check, lastCheckedAt: null }, { expectedStatus: 'up', requireFresh: true }).missed).toEqual([
       'never checked'
     ])
     expect(judge({ ...check, responseTime: null }, { expectedStatus: 'up', maxResponseTimeMs: 5 }).missed).toEqual([

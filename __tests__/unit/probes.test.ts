@@ -1,6 +1,9 @@
-/** When two records of a check are one probe (src/operations/gate/probes.ts). */
+/** When two records of a check are one probe (the probe ledger, src/operations/gate/ledger.ts). */
 import { describe, expect, it } from '@jest/globals'
-import { UNREPORTED_PROBE_MS, oneProbe, seenOf, toleranceOf } from '../../src/operations/gate/probes.js'
+import { UNREPORTED_PROBE_MS, oneProbe, readingOf, toleranceOf } from '../../src/operations/gate/ledger.js'
+
+/** A history record (the same-figures rule holds where a history record is one of the two). */
+const seenOf = (time: unknown, rt?: unknown, status?: unknown) => readingOf('history', time, rt, status)
 
 const T = '2026-11-25T04:43:11.600Z'
 const seen = (time: string, rt?: unknown) => seenOf(time, rt) as NonNullable<ReturnType<typeof seenOf>>
@@ -50,7 +53,7 @@ describe('one probe, two records', () => {
 
   it('a time that cannot be placed is no record; a negative or endless response time is not a duration', () => {
     expect(seenOf('Nov 25 2026 04:43:11', 10)).toBeUndefined()
-    expect(seenOf(T, -5)).toEqual({ at: Date.parse(T), precisionMs: 1 })
-    expect(seenOf(T, Infinity)).toEqual({ at: Date.parse(T), precisionMs: 1 })
+    expect(seenOf(T, -5)).toEqual({ from: 'history', at: Date.parse(T), precisionMs: 1 })
+    expect(seenOf(T, Infinity)).toEqual({ from: 'history', at: Date.parse(T), precisionMs: 1 })
   })
 })

@@ -14,6 +14,7 @@ function under(tz: string, body: string): unknown {
   const script = `
     const values = await import('./src/values.ts')
     const judge = await import('./src/operations/gate/judge.ts')
+    const ledger = await import('./src/operations/gate/ledger.ts')
     const parse = await import('./src/parse.ts')
     const out = await (async () => { ${body} })()
     process.stdout.write(JSON.stringify(out))`
@@ -48,6 +49,8 @@ const PLACED: Array<[string, number, number]> = [
   ['2026-11-25T04:43:11+0100', UTC(2026, 11, 25, 3, 43, 11), 1000],
   ['2026-11-25T04:43:11+01', UTC(2026, 11, 25, 3, 43, 11), 1000],
   ['2026-11-25T04:43:11-05:30', UTC(2026, 11, 25, 10, 13, 11), 1000],
+  // an HTTP date (RFC 1123 / IMF-fixdate) says GMT
+  ['Wed, 25 Nov 2026 04:43:11 GMT', UTC(2026, 11, 25, 4, 43, 11), 1000],
   [' 2026-11-25T04:43:11Z\n', UTC(2026, 11, 25, 4, 43, 11), 1000]
 ]
 
@@ -55,6 +58,8 @@ const PLACED: Array<[string, number, number]> = [
 const UNKNOWN = [
   'Nov 25 2026 04:43:11',
   'Wed, 25 Nov 2026 04:43:11',
+  'Thu, 25 Nov 2026 04:43:11 GMT', // the day name does not fit the date
+  'Wed, 25 Nov 2026 04:43:11 EST',
   '25/11/2026 04:43:11',
   '11/25/2026 04:43:11',
   '2026-11-25T04:43:11 EST',
@@ -87,14 +92,19 @@ describe('times under TZ=America/New_York', () => {
     const start = UTC(2026, 11, 25, 4, 53, 11)
     const got = under(
       'America/New_York',
-      `const rules = { expectedStatus: 'up', freshAfter: ${start} - judge.FRESHNESS_SKEW_MS }
-       const at = t => judge.judge({ id: 'chk_1', status: 'up', lastCheckedAt: t }, rules).missed
+      `const rules = { expectedStatus: 'up', requireFresh: true }
+       const check = t => ({ id: 'chk_1', status: 'up', lastCheckedAt: t })
+       const fresh = ledger.openLedger({ id: 'chk_1' }, ${start}, true)
+       const at = t => [ledger.decide(fresh, ledger.checkReading(check(t))), judge.judge(check(t), rules).missed]
        return [at('2026/11/25 04:43:11'), at('Nov 25 2026 04:54:00'), at('2026/11/25 04:54:00')]`
     )
     expect(got).toEqual([
-      ['last checked 2026/11/25 04:43:11, before this step started (stale)'],
-      ['last checked "Nov 25 2026 04:54:00", a time in a form the action cannot read: never counted as fresh'],
-      []
+      ['before-step', []],
+      [
+        'unplaceable',
+        ['last checked "Nov 25 2026 04:54:00", a time in a form the action cannot read: never counted as fresh']
+      ],
+      ['new', []]
     ])
   })
 

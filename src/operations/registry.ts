@@ -83,7 +83,8 @@ export const REGISTRY = {
     byPrefix: true,
     commentTarget: c =>
       [...c.checkIds, ...c.checkNames, ...(c.namePrefix === undefined ? [] : [`prefix:${c.namePrefix}`])].join(','),
-    errorOutputs: { passed: false, outcome: 'error', 'failed-checks': [] }
+    // failed-checks stays unset: `[]` would say the gate passed, and no check is known yet.
+    errorOutputs: { passed: false, outcome: 'error' }
   },
   'sync-checks': {
     run: syncChecks,

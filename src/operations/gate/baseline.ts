@@ -8,8 +8,8 @@
  */
 import type { HistoryEntry } from '../../api/schemas.js'
 import type { Increase } from '../../config.js'
-import { timeOf } from '../../values.js'
-import { canonical, str } from '../common.js'
+import { str } from '../common.js'
+import { windowRows } from './ledger.js'
 import { percentile } from './stats.js'
 
 /** Fewer results than this in the window: the comparison is skipped (a new check has no past). */
@@ -54,21 +54,15 @@ export function windowText(ms: number): string {
 
 /**
  * The baseline of one check from its history: the entries checked in
- * `[from, to)` (undated ones cannot be placed, so they never count; each
- * entry once, should a shifting page show a row twice: the same `id`, or
- * without one the same fields and values; two distinct results at one
- * instant both count), up or without a status, with a response time.
+ * `[from, to)` as the probe ledger counts them (`windowRows`; ones whose time
+ * cannot be placed never count), up or without a status, with a response
+ * time.
  */
 export function baselineOf(entries: HistoryEntry[], from: number, to: number, increase: Increase): Baseline {
   const times: number[] = []
-  const seen = new Set<string>()
   let notUp = 0
   let noResponseTime = 0
-  for (const entry of entries) {
-    const at = timeOf(entry.checkedAt)
-    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
-    if (!(at >= from && at < to) || seen.has(key)) continue
-    seen.add(key)
+  for (const entry of windowRows(entries, from, to).rows) {
     const status = str(entry.status).toLowerCase()
     const rt = entry.responseTime
     if (status !== '' && status !== 'up') notUp++

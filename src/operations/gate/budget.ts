@@ -8,9 +8,9 @@
  */
 import type { HistoryEntry } from '../../api/schemas.js'
 import type { Slo } from '../../config.js'
-import { timeOf } from '../../values.js'
-import { canonical, str } from '../common.js'
+import { str } from '../common.js'
 import { windowText } from './baseline.js'
+import { windowRows } from './ledger.js'
 
 /** Fewer results with a status than this in the window: the budget is not judged (a new check has no past). */
 export const MIN_BUDGET_RESULTS = 5
@@ -31,6 +31,8 @@ export interface Budget {
   spent: boolean
   /** Why the budget is not judged for this check; undefined when it is. */
   skipped?: string
+  /** Rows whose time cannot be placed, and the first such form: the budget is unknown, the gate errs closed. */
+  unplaced?: { rows: number; example: string }
 }
 
 /** `numerator / denominator` in ten-thousandths, rounded down (toward minus infinity), exactly. */
@@ -43,25 +45,26 @@ function cut(numerator: bigint, denominator: bigint): number {
 
 /**
  * The budget of one check from its history: the entries checked in
- * `[from, to)` that carry a status (undated ones cannot be placed; each
- * entry once, should a shifting page show a row twice: the same `id`, or
- * without one the same fields and values). Up is `up` in any case; any other
- * status (down, degraded, ...) is a failed result.
+ * `[from, to)` that carry a status, counted by the probe ledger
+ * (`windowRows`: a row with an id once; rows that cannot be told apart once
+ * when up, each time when failed). Up is `up` in any case; any other status
+ * (down, degraded, paused, ...) is a failed result. Rows with a status whose
+ * time cannot be placed make the budget unknown (`unplaced`): it errs closed.
  */
 export function budgetOf(entries: HistoryEntry[], from: number, to: number, slo: Slo): Budget {
-  const seen = new Set<string>()
-  let results = 0
-  let up = 0
-  for (const entry of entries) {
-    const at = timeOf(entry.checkedAt)
-    const key = typeof entry.id === 'string' ? `id:${entry.id}` : canonical(entry)
-    const status = str(entry.status).trim().toLowerCase()
-    if (!(at >= from && at < to) || status === '' || seen.has(key)) continue
-    seen.add(key)
-    results++
-    if (status === 'up') up++
-  }
+  const withStatus = entries.filter(e => str(e.status).trim() !== '')
+  const { rows, unplaced, example } = windowRows(withStatus, from, to)
+  const results = rows.length
+  const up = rows.filter(e => str(e.status).trim().toLowerCase() === 'up').length
   const base = { from, to, objective: slo.percent, results, up }
+  if (unplaced > 0) {
+    return {
+      ...base,
+      spent: false,
+      unplaced: { rows: unplaced, example: example as string },
+      skipped: `${unplaced} history row(s) with a time the action cannot place (such as ${example}): the budget is unknown`
+    }
+  }
   if (results < MIN_BUDGET_RESULTS) {
     return {
       ...base,
@@ -93,6 +96,7 @@ export function budgetBar(b: Budget): string {
 /** One check's budget in words, for the log, the failure and the reports. */
 export function budgetText(b: Budget): string {
   const window = windowText(b.to - b.from)
+  if (b.unplaced) return `error budget unknown: ${b.skipped}`
   if (b.skipped !== undefined) return `no error budget: ${b.skipped}; the budget is not judged`
   return `availability ${b.availability}% (${b.up} of ${b.results} result(s) up) in the ${window} before the step started against an objective of ${b.objective}%: error budget ${
     b.spent ? `spent (${b.remaining}% left)` : `${b.remaining}% left`
@@ -111,6 +115,21 @@ export function budgetJson(b: Budget | undefined): Record<string, unknown> | nul
     up: b.up,
     from: new Date(b.from).toISOString(),
     to: new Date(b.to).toISOString(),
-    ...(b.skipped !== undefined ? { skipped: b.skipped } : {})
+    ...(b.skipped !== undefined ? { skipped: b.skipped } : {}),
+    ...(b.unplaced ? { unplaced: b.unplaced } : {})
   }
+}
+
+/**
+ * The target with the least budget left, among those whose budget was
+ * judged (the first of equals); undefined when none was.
+ */
+export function worstBudget<T extends { budget?: Budget }>(targets: T[]): T | undefined {
+  let worst: T | undefined
+  for (const t of targets) {
+    const left = t.budget?.remaining
+    if (left === undefined) continue
+    if (worst === undefined || left < (worst.budget?.remaining as number)) worst = t
+  }
+  return worst
 }

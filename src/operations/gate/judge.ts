@@ -1,29 +1,30 @@
 /**
  * The gate's judgement: whether one result of a check meets the rules
- * (status, response time, freshness), and how results add up to a pass
- * (`consecutive-passes`, each newer than every result seen before).
+ * (status, response time, a time it can place), and how results add up to a
+ * pass (`consecutive-passes`): what each reading is (new, a repeat, before
+ * the step, unplaceable) is the probe ledger's answer (`ledger.ts`); this
+ * module obeys it.
  */
 import type { Check } from '../../api/schemas.js'
 import type { Increase } from '../../config.js'
 import { str } from '../common.js'
-import { timeOf } from '../../values.js'
 import { Baseline, increaseText } from './baseline.js'
 import type { Budget } from './budget.js'
-import { Seen, remember, seenOf } from './probes.js'
+import { Ledger, Placement, Reading, checkReading, decide, record } from './ledger.js'
 
-/** Allowance for clock skew between the runner and the service. */
-export const FRESHNESS_SKEW_MS = 5_000
 export interface Verdict {
   passed: boolean
   /** What it missed, in words; empty when passed. */
   missed: string[]
+  /** A result from before the step: neither a pass nor a miss. */
+  beforeStep?: boolean
 }
 
 export interface GateRules {
   expectedStatus: string
   maxResponseTimeMs?: number
-  /** Results at or before this time (ms) are stale; undefined = freshness not required. */
-  freshAfter?: number
+  /** Only a result from after the step's first read counts (`require-fresh`); when it is placed is the ledger's. */
+  requireFresh?: boolean
   /** With a baseline: how far above each check's baseline p95 a response time may be. */
   increase?: Increase
 }
@@ -50,16 +51,13 @@ export function judge(check: Check, rules: GateRules, baseline?: Baseline): Verd
       )
     }
   }
-  if (rules.freshAfter !== undefined) {
-    const at = timeOf(check.lastCheckedAt)
+  if (rules.requireFresh && !checkReading(check)) {
     const when = str(check.lastCheckedAt).trim()
-    if (Number.isNaN(at) && when !== '')
-      missed.push(
-        `last checked ${JSON.stringify(when)}, a time in a form the action cannot read: never counted as fresh`
-      )
-    else if (Number.isNaN(at)) missed.push('never checked')
-    else if (at <= rules.freshAfter)
-      missed.push(`last checked ${str(check.lastCheckedAt)}, before this step started (stale)`)
+    missed.push(
+      when === ''
+        ? 'never checked'
+        : `last checked ${JSON.stringify(when)}, a time in a form the action cannot read: never counted as fresh`
+    )
   }
   return { passed: missed.length === 0, missed }
 }
@@ -75,23 +73,15 @@ export type Outcome = 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
 /** One check through the gate. */
 export interface Track {
   check: Check
-  /** Results in a row that met the condition, each newer than every result seen before it. */
+  /** Results in a row that met the condition, each a new probe (`ledger.ts`). */
   streak: number
-  /**
-   * The latest lastCheckedAt seen (ms; -Infinity for a result without one). A
-   * result counts only when it is newer: a result seen again, or written
-   * another way, or an older one, never counts twice.
-   */
-  seenUpTo?: number
+  /** What this check's readings were: the probes counted, and where freshness starts. */
+  ledger: Ledger
   verdict?: Verdict
-  /** Each poll: ✅ met, ❌ missed, ↺ the same result as the poll before. */
+  /** Each reading: ✅ met, ❌ missed, ↺ no new result, ⏮ before the step. */
   marks: string[]
-  /** Response times of the distinct results seen. */
+  /** Response times of the new probes seen. */
   times: number[]
-  /** The latest results seen, by time: a history entry that is one of them again counts once (probes.ts). */
-  seen: Seen[]
-  /** The history entries already judged between polls (by id, or by all their fields): each is judged once. */
-  judged?: Set<string>
   /** When it passed, in ms after the step started. */
   passedAfterMs?: number
   /** Its baseline, read once at the gate's start (with `baseline`). */
@@ -107,29 +97,60 @@ export function reasonOf(track: Track, needed: number): string {
   return `met the condition in ${track.streak} of ${needed} results in a row`
 }
 
+/** What a reading does to the count, from where the ledger places it and whether it met the condition. */
+type Effect = 'count' | 'reset' | 'nothing' | 'before-step'
+
 /**
- * Count one result of a check; returns what it was, in words. Every result is
- * judged: one that misses resets the count, even when it repeats a time
- * already seen. One that meets the condition counts only when it is newer
- * than every result seen before (its lastCheckedAt, parsed).
+ * The counting rule: a new probe that meets the condition counts; any miss
+ * after the step resets (a repeat too: fewer passes, never more); a repeat
+ * or an unplaceable reading that meets it adds nothing; a result from before
+ * the step is neither.
  */
-export function observe(track: Track, check: Check, rules: GateRules, needed: number, late: boolean): string {
-  const parsed = timeOf(check.lastCheckedAt)
-  const time = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed
-  const newer = track.seenUpTo === undefined || time > track.seenUpTo
-  track.seenUpTo = Math.max(track.seenUpTo ?? Number.NEGATIVE_INFINITY, time)
-  if (newer) remember(track.seen, seenOf(check.lastCheckedAt, check.responseTime, check.status))
+function effectOf(placement: Placement, passed: boolean): Effect {
+  if (placement === 'before-step') return 'before-step'
+  if (!passed) return 'reset'
+  return placement === 'new' ? 'count' : 'nothing'
+}
+
+/** A result of a check to count: as a check (its history's entries are shown as the check), and its reading. */
+export interface Result {
+  check: Check
+  reading: Reading | undefined
+}
+
+/**
+ * Count one result of a check (at a poll, or from its history between
+ * polls); returns what it was, in words. `late`: the answer came after the
+ * timeout, so it never counts.
+ */
+export function observe(
+  track: Track,
+  { check, reading }: Result,
+  rules: GateRules,
+  needed: number,
+  late: boolean
+): string {
+  const placement = decide(track.ledger, reading)
+  if (placement === 'new' && reading) record(track.ledger, reading)
   let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }
+  const effect = effectOf(placement, verdict.passed)
+  if (placement === 'new' && typeof check.responseTime === 'number') track.times.push(check.responseTime)
+  if (effect === 'before-step') {
+    // Not newer than the newest result the step's first read showed (or than the step's start).
+    const text = `last checked ${str(check.lastCheckedAt)}, before this step started (stale), neither a pass nor a miss`
+    track.verdict = { passed: false, missed: [text], beforeStep: true }
+    track.marks.push('⏮')
+    return text
+  }
   track.verdict = verdict
-  if (newer && typeof check.responseTime === 'number') track.times.push(check.responseTime)
-  if (!verdict.passed) {
+  if (effect === 'reset') {
     track.streak = 0
     track.marks.push('❌')
     return verdict.missed.join('; ')
   }
-  if (!newer) {
+  if (effect === 'nothing') {
     track.marks.push('↺')
     return track.streak >= needed ? 'passed' : 'no new result since the last poll'
   }

@@ -12,7 +12,6 @@ import type { HistoryEntry } from '../../api/schemas.js'
 import type { Increase, Slo } from '../../config.js'
 import { str } from '../common.js'
 import type { OperationContext } from '../types.js'
-import { OperationError } from '../types.js'
 import { baselineOf, baselineText, windowText } from './baseline.js'
 import { budgetOf, budgetText } from './budget.js'
 import type { Track } from './judge.js'
@@ -29,39 +28,47 @@ export interface PastRules {
   budget?: { windowMs: number; slo: Slo }
 }
 
+/** A request the deadline stopped (not sent, or cut off): the gate's time is up, not the API down. */
+export const isDeadline = (error: unknown): error is ApiError => error instanceof ApiError && error.kind === 'deadline'
+
 /**
- * Read each check's past and set its baseline and budget. Returns why the
- * gate must stop (the time ran out reading a baseline: the gate closes,
- * `timed-out`), or undefined. With the error budget, a window that cannot be
- * read in time is an error (thrown): the budget is never taken as unspent.
+ * What reading the past came to: read (each track has its baseline and
+ * budget); `timed-out` (a baseline could not be read in time: the gate
+ * closes); `error` (a budget that could not be read in time, or whose rows
+ * cannot all be placed: the budget is unknown, never taken as unspent).
  */
-export async function readPast(ctx: OperationContext, tracks: Track[], rules: PastRules): Promise<string | undefined> {
+export type PastRead = { kind: 'read' } | { kind: 'timed-out'; why: string } | { kind: 'error'; message: string }
+
+/** Read each check's past and set its baseline and budget (the ledger counts the rows). */
+export async function readPast(ctx: OperationContext, tracks: Track[], rules: PastRules): Promise<PastRead> {
   const windowMs = Math.max(rules.baseline?.windowMs ?? 0, rules.budget?.windowMs ?? 0)
   const from = ctx.startedAt - windowMs
   const api = rules.budget ? ctx.api.withMaxPages(BUDGET_MAX_PAGES) : ctx.api
   const what = rules.budget ? `Error budget${rules.baseline ? ' and baseline' : ''}` : 'Baseline'
+  const nameOf = (track: Track) => `${str(track.check.name) || track.check.id} (${track.check.id})`
   return ctx.log.group(
     `${what}: each check's history in the ${windowText(windowMs)} before the step started`,
-    async () => {
+    async (): Promise<PastRead> => {
       for (const track of tracks) {
-        const { check } = track
-        const name = `${str(check.name) || check.id} (${check.id})`
+        const name = nameOf(track)
         let history: HistoryEntry[]
         // A long window takes minutes to read at 100 requests a minute: say what is under way.
         if (rules.budget) ctx.log.info(`${name}: reading its history back to ${new Date(from).toISOString()}`)
         try {
-          history = await api.checkHistory(check.id, from)
+          history = await api.checkHistory(track.check.id, from)
         } catch (error) {
-          if (!(error instanceof ApiError && error.kind === 'deadline')) throw error
+          if (!isDeadline(error)) throw error
           if (rules.budget) {
-            throw new OperationError(
-              `the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's 100 a minute: raise timeout (see "The error budget" in docs/operations.md)`
-            )
+            return {
+              kind: 'error',
+              message: `the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's 100 a minute: raise timeout (see "The error budget" in docs/operations.md)`
+            }
           }
           // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
-          return error.detail.includes('would pass')
+          const why = error.detail.includes('would pass')
             ? `reading the baseline would have waited past the timeout: ${error.message}`
             : `the time ran out reading the baseline: ${error.message}`
+          return { kind: 'timed-out', why }
         }
         if (rules.budget) {
           track.budget = budgetOf(history, ctx.startedAt - rules.budget.windowMs, ctx.startedAt, rules.budget.slo)
@@ -77,7 +84,16 @@ export async function readPast(ctx: OperationContext, tracks: Track[], rules: Pa
           else ctx.log.info(text)
         }
       }
-      return undefined
+      const unknown = tracks.filter(t => t.budget?.unplaced)
+      if (unknown.length === 0) return { kind: 'read' }
+      const named = unknown.map(t => {
+        const { rows, example } = t.budget?.unplaced as { rows: number; example: string }
+        return `${nameOf(t)}: ${rows} history row(s) with a time in a form the action cannot place (such as ${example})`
+      })
+      return {
+        kind: 'error',
+        message: `the error budget of ${unknown.length} of ${tracks.length} check(s) is unknown, so the gate cannot pass: ${named.join(' | ')}. Times are read as ISO 8601 / RFC 3339 (2026-11-24T10:00:00Z) or as an HTTP date (Tue, 24 Nov 2026 10:00:00 GMT)`
+      }
     }
   )
 }

@@ -9,7 +9,7 @@ import { checkOutputs } from '../check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
 import { Baseline, baselineJson, baselineText, increaseText, windowText } from './baseline.js'
-import { Budget, budgetBar, budgetJson, budgetText } from './budget.js'
+import { Budget, budgetBar, budgetJson, budgetText, worstBudget } from './budget.js'
 import type { OperationContext, OperationResult, Outputs, Summary, SummaryTable } from '../types.js'
 import type { Increase } from '../../config.js'
 import { OperationError } from '../types.js'
@@ -42,26 +42,39 @@ export async function report(
     ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
     ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {})
   })
-  const first = tracks[0]?.budget
-  const failedChecks = failed.map(t => ({
-    id: t.check.id,
-    name: t.check.name ?? null,
-    status: t.check.status ?? null,
-    responseTime: t.check.responseTime ?? null,
-    lastCheckedAt: t.check.lastCheckedAt ?? null,
-    reason: reason(t),
-    ...withBaseline(t)
-  }))
+  // A budget-exhausted gate closed before any poll: the checks whose budget is not spent did not fail, they were never polled.
+  const notPolled = outcome === 'budget-exhausted' ? failed.filter(t => !t.budget?.spent) : []
+  const worst = worstBudget(tracks)
+  const failedChecks = failed
+    .filter(t => !notPolled.includes(t))
+    .map(t => ({
+      id: t.check.id,
+      name: t.check.name ?? null,
+      status: t.check.status ?? null,
+      responseTime: t.check.responseTime ?? null,
+      lastCheckedAt: t.check.lastCheckedAt ?? null,
+      reason: reason(t),
+      ...withBaseline(t)
+    }))
   const outputs: Outputs = {
-    ...checkOutputs((tracks.find(t => t.budget?.spent) ?? failed[0] ?? tracks[0])?.check),
-    result: tracks.map(t => ({ ...t.check, ...withBaseline(t) })),
+    ...checkOutputs(((worst?.budget?.spent ? worst : undefined) ?? failed[0] ?? tracks[0])?.check),
+    result: tracks.map(t => ({
+      ...t.check,
+      ...withBaseline(t),
+      ...(notPolled.includes(t) ? { notPolled: true } : {})
+    })),
     passed: outcome === 'passed',
     outcome,
-    'failed-checks': failedChecks,
+    // `[]` says the gate passed: with no target known (an error before them), there is no list to give.
+    ...(tracks.length > 0 ? { 'failed-checks': failedChecks } : {}),
     // The first check's, in the order targeted (each one's is in result and failed-checks).
     ...(compared ? { 'baseline-p95': String(tracks[0]?.baseline?.p95 ?? '') } : {}),
+    // The target with the least budget left (each one's is in result).
     ...(budgeted
-      ? { availability: String(first?.availability ?? ''), 'error-budget-remaining': String(first?.remaining ?? '') }
+      ? {
+          availability: String(worst?.budget?.availability ?? ''),
+          'error-budget-remaining': String(worst?.budget?.remaining ?? '')
+        }
       : {})
   }
   const elapsedMs = now - ctx.startedAt
@@ -91,6 +104,11 @@ export async function report(
           ? `${tracks.filter(t => t.budget?.spent).length} of ${tracks.length} check(s) had spent the error budget: the gate closed before any poll (${elapsed} s).`
           : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
       ...(error ? [`Error: ${error}`] : []),
+      ...(notPolled.length > 0
+        ? [
+            `Not polled (the gate closed before any poll; their budgets are not spent): ${notPolled.map(t => `${str(t.check.name) || t.check.id} (${t.check.id})`).join(', ')}.`
+          ]
+        : []),
       ...(budgeted ? budgetLines(tracks) : []),
       ...(compared ? baselineLines(tracks, config.baselineMs as number, config.maxIncrease as Increase) : [])
     ],
@@ -108,7 +126,7 @@ export async function report(
           'Verdict'
         ],
         rows: tracks.map(t => [
-          t.streak >= needed ? '✅' : statusMark(t.check.status, config.expectedStatus) === '⏸' ? '⏸' : '❌',
+          markOf(t, needed, config.expectedStatus),
           t.check.name,
           t.check.id,
           t.check.status,
@@ -122,7 +140,7 @@ export async function report(
       {
         head: [
           'Check',
-          'Polls, oldest first (✅ met, ❌ missed, ↺ no new result)',
+          `Polls, oldest first (✅ met, ❌ missed, ↺ no new result${tracks.some(t => t.marks.includes('⏮')) ? ', ⏮ before the step' : ''})`,
           'Response time min / avg / p95 (ms)',
           'Trend',
           ...(compared ? ['Against the limit'] : [])
@@ -139,6 +157,13 @@ export async function report(
     ]
   }
   return { outputs, summary }
+}
+
+/** A check's mark in the summary: passed, paused, a result from before the step (not a failure), or missed. */
+function markOf(t: Track, needed: number, expected: string): string {
+  if (t.streak >= needed) return '✅'
+  if (statusMark(t.check.status, expected) === '⏸') return '⏸'
+  return t.verdict?.beforeStep ? '⏮' : '❌'
 }
 
 /** Why a check did not pass a gate closed by a spent budget: its own budget, or another's. */
@@ -170,7 +195,9 @@ function budgetTable(tracks: Track[]): SummaryTable {
         windowText(b.to - b.from),
         b.results,
         b.up,
-        b.availability ?? `too few results (${b.results})`,
+        b.unplaced
+          ? `unknown (${b.unplaced.rows} row(s) not placed)`
+          : (b.availability ?? `too few results (${b.results})`),
         b.objective,
         b.skipped !== undefined ? 'not judged' : budgetBar(b)
       ]

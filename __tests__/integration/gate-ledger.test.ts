@@ -1,0 +1,253 @@
+/**
+ * The probe ledger through the whole gate, against the emulator over HTTP:
+ * one probe shown at two precisions counts once between polls; fresh means
+ * newer than what the step first saw (no allowance), and a result from before
+ * the step neither passes nor resets; the error budget errs closed (times it
+ * cannot place, failed results that look identical); the budget outputs name
+ * the worst target; and an error before the targets are known never says
+ * `failed-checks=[]`.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { Emulator } from '../../emulator/server.js'
+import type { Clock } from '../../src/api/pacer.js'
+import { afterFirstRead, resultOf, runAction, useEmulator } from '../helpers/harness.js'
+
+const emulator = useEmulator()
+const START = Date.parse('2026-11-23T08:00:00Z')
+const at = (s: number) => new Date(START + s * 1000).toISOString()
+
+type Result = { status?: string; lastCheckedAt?: string; responseTime?: number }
+
+/** A clock from START; each sleep moves it on and gives each check its next scripted result. */
+function scripted(on: Emulator, script: Record<string, Result[]>): Clock {
+  let now = START
+  let poll = 0
+  return {
+    now: () => now,
+    sleep: async ms => {
+      now += ms
+      poll++
+      for (const [id, results] of Object.entries(script)) {
+        Object.assign(on.checks.get(id) as object, results[Math.min(poll, results.length - 1)])
+      }
+    }
+  }
+}
+
+const progressOf = (logs: string[], name: string) =>
+  logs
+    .filter(l => l.startsWith(`info: ${name} (`) && l.includes('): status '))
+    .map(l => l.slice(l.lastIndexOf(': ') + 2))
+
+/** Results a minute apart before START, newest first; `down` the indices that were down. */
+function past(count: number, down: number[] = []) {
+  return Array.from({ length: count }, (_, i) => ({
+    status: down.includes(i) ? 'down' : 'up',
+    responseTime: 100,
+    checkedAt: new Date(START - (i + 1) * 60_000).toISOString()
+  }))
+}
+
+describe('one probe at two precisions between polls', () => {
+  it('consecutive-passes 2 does not pass on one probe read as …:06Z and then …:06.480Z', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const probe = { status: 'up', responseTime: 40 }
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '2',
+        timeout: '4s',
+        'poll-interval': '1s'
+      },
+      {
+        clock: scripted(emulator, {
+          [c.id]: [
+            { status: 'pending' },
+            { ...probe, lastCheckedAt: '2026-11-23T08:00:06Z' },
+            { ...probe, lastCheckedAt: '2026-11-23T08:00:06.480Z' }
+          ]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(progressOf(core.logs, 'shop').slice(1, 3)).toEqual([
+      'met the condition (1/2)',
+      'no new result since the last poll (1/2)'
+    ])
+  })
+})
+
+describe('fresh means newer than what the step first saw', () => {
+  it('a result probed 2.4 s before the step started is not fresh (no allowance for clock skew)', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, timeout: '2s', 'poll-interval': '1s' },
+      {
+        clock: scripted(emulator, {
+          [c.id]: [{ status: 'pending' }, { status: 'up', responseTime: 50, lastCheckedAt: at(-2.4) }]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(core.failed).toContain('before this step started (stale)')
+  })
+
+  it('the result the first read showed, though stamped after the start, is not fresh; the next one is', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    Object.assign(emulator.checks.get(c.id) as object, { status: 'up', responseTime: 50, lastCheckedAt: at(0.2) })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, timeout: '3s', 'poll-interval': '1s' },
+      {
+        clock: scripted(emulator, {
+          [c.id]: [
+            { status: 'up', responseTime: 50, lastCheckedAt: at(0.2) },
+            { status: 'up', responseTime: 50, lastCheckedAt: at(2) }
+          ]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
+    expect(progressOf(core.logs, 'shop')).toEqual([
+      `last checked ${at(0.2)}, before this step started (stale), neither a pass nor a miss (0/1)`,
+      'passed (1/1)'
+    ])
+  })
+
+  it('a history row from before the step between two fresh ups neither resets the count nor shows as ❌', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    // The history: an up 6 s before the start (between the polls, it may lie after the first fresh one), then the two fresh ones.
+    emulator.history.set(c.id, [
+      { status: 'up', responseTime: 50, checkedAt: at(4) },
+      { status: 'up', responseTime: 50, checkedAt: at(2) },
+      { status: 'up', responseTime: 300, checkedAt: at(-6) }
+    ])
+    afterFirstRead(emulator, { [c.id]: { status: 'up', responseTime: 50, lastCheckedAt: at(2) } })
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '2',
+        timeout: '3s',
+        'poll-interval': '1s'
+      },
+      {
+        clock: scripted(emulator, {
+          [c.id]: [
+            { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
+            { status: 'up', responseTime: 50, lastCheckedAt: at(4) }
+          ]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
+    expect(progressOf(core.logs, 'shop')).toEqual(['met the condition (1/2)', 'passed (2/2)'])
+    expect(core.summaryText).toContain('| shop | ✅⏮✅ |')
+    expect(core.summaryText).toContain('(✅ met, ❌ missed, ↺ no new result, ⏮ before the step)')
+  })
+})
+
+describe('the error budget errs closed', () => {
+  it('history times in a form the action cannot place: outcome error naming how many rows and the form, never a pass', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    emulator.history.set(
+      c.id,
+      past(10, [0, 1, 2]).map((e, i) => ({ ...e, checkedAt: `Nov 2${i % 9} 2026 10:00:00` }))
+    )
+    Object.assign(emulator.checks.get(c.id) as object, { status: 'up', responseTime: 50, lastCheckedAt: at(0.5) })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s', 'fail-on-error': 'false' },
+      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(core.outputs.error).toContain(
+      '10 history row(s) with a time in a form the action cannot place (such as "Nov 20 2026 10:00:00")'
+    )
+    expect(core.outputs.error).not.toContain('0 result(s)')
+    expect(JSON.parse(core.outputs['failed-checks'])).toHaveLength(1)
+  })
+
+  it('RFC 1123 times (an HTTP date, always GMT) are placed: a spent budget closes the gate', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    // 100 results, 2 down: 98% against 99.9%
+    emulator.history.set(
+      c.id,
+      past(100, [3, 40]).map(e => ({ ...e, checkedAt: new Date(e.checkedAt).toUTCString() }))
+    )
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s' },
+      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+    )
+    expect(emulator.history.get(c.id)?.[0].checkedAt).toBe('Mon, 23 Nov 2026 07:59:00 GMT')
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'budget-exhausted', availability: '98' })
+  })
+
+  it('failed results that look identical (three locations at one instant, no id) count each time; identical ups once', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const down = { status: 'down', responseTime: 30_000, checkedAt: at(-30) }
+    const up = { status: 'up', responseTime: 100, checkedAt: at(-90) }
+    // 1000 distinct ups, three identical downs, and one up shown three times: 3 of 1004 down is past a 99.9% budget
+    emulator.history.set(c.id, [down, down, down, up, up, up, ...past(1000).slice(2)])
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s' },
+      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'budget-exhausted' })
+    const budget = (resultOf(core) as Array<{ errorBudget: { results: number; up: number } }>)[0].errorBudget
+    expect(budget).toMatchObject({ results: 1002, up: 999 })
+  })
+})
+
+describe('budget outputs name the worst target', () => {
+  it('three targets, the second spent: availability and budget of the second; failed-checks only it; the others named apart', async () => {
+    const ids = ['web', 'shop', 'api'].map(name => emulator.seedCheck({ name, url: `https://${name}.example.com/` }).id)
+    emulator.history.set(ids[0], past(1000))
+    emulator.history.set(ids[1], past(1000, [1, 2, 3]))
+    emulator.history.set(ids[2], past(1000))
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': ids.join(','), slo: '99.9%', timeout: '3s' },
+      { clock: scripted(emulator, {}) }
+    )
+    expect(core.outputs).toMatchObject({
+      outcome: 'budget-exhausted',
+      availability: '99.7',
+      'error-budget-remaining': '-200',
+      'check-id': ids[1]
+    })
+    expect(JSON.parse(core.outputs['failed-checks']).map((f: { id: string }) => f.id)).toEqual([ids[1]])
+    const result = resultOf(core) as Array<{ id: string; notPolled?: boolean; errorBudget: { remaining: number } }>
+    expect(result.map(r => [r.id, r.errorBudget.remaining, r.notPolled ?? false])).toEqual([
+      [ids[0], 100, true],
+      [ids[1], -200, false],
+      [ids[2], 100, true]
+    ])
+    const escaped = (id: string) => id.replace('_', '\\_')
+    expect(core.summaryText).toContain(
+      `Not polled (the gate closed before any poll; their budgets are not spent): web (${escaped(ids[0])}), api (${escaped(ids[2])}).`
+    )
+  })
+})
+
+describe('an error before the targets are known', () => {
+  it('a prefix that matches nothing, with fail-on-error false: outcome error, passed false, failed-checks never []', async () => {
+    emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    const { core } = await runAction(emulator, {
+      operation: 'wait-for-check',
+      'name-prefix': 'nothing-',
+      'fail-on-error': 'false',
+      timeout: '2s'
+    })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(core.outputs['failed-checks']).not.toBe('[]')
+    expect(core.outputs.error).toContain('nothing-')
+  })
+})

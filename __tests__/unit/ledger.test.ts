@@ -1,0 +1,109 @@
+/** The probe ledger at its edges (src/operations/gate/ledger.ts): what a reading is, and how a window's rows count. */
+import { describe, expect, it } from '@jest/globals'
+import { budgetOf } from '../../src/operations/gate/budget.js'
+import { judge } from '../../src/operations/gate/judge.js'
+import {
+  checkReading,
+  decide,
+  entryReading,
+  oneProbe,
+  openLedger,
+  readingOf,
+  record,
+  toleranceOf,
+  windowRows
+} from '../../src/operations/gate/ledger.js'
+import { parseSlo } from '../../src/parse.js'
+
+const START = Date.parse('2026-11-23T08:00:00Z')
+const at = (s: number) => new Date(START + s * 1000).toISOString()
+const check = (time: string | undefined, responseTime?: number, status = 'up') =>
+  checkReading({ id: 'c', status, responseTime, lastCheckedAt: time })
+const counted = (...readings: Array<ReturnType<typeof check>>) => {
+  const ledger = openLedger({ id: 'c' }, START, true)
+  for (const r of readings) record(ledger, r!)
+  return ledger
+}
+
+describe('what a reading is', () => {
+  it('equal times are one probe: a repeat', () => {
+    expect(decide(counted(check(at(5), 40)), check(at(5), 40))).toBe('repeat')
+  })
+
+  it('whole seconds beside milliseconds, at two polls: one probe (a second of precision plus the duration)', () => {
+    const ledger = counted(check('2026-11-23T08:00:06Z', 40))
+    expect(decide(ledger, check('2026-11-23T08:00:06.480Z', 40))).toBe('repeat')
+    expect(decide(ledger, check('2026-11-23T08:00:07.100Z', 40))).toBe('new')
+  })
+
+  it('two readings with different response times: the tolerance is from the larger; durations within max(2 ms, 5%) are close', () => {
+    const a = readingOf('check', at(5), 100)!
+    const b = readingOf('check', at(5.9), 950)!
+    expect(toleranceOf(a, b)).toBe(950 + 1 + 1)
+    expect(oneProbe(a, b)).toBe(true)
+    expect(oneProbe(a, readingOf('check', at(6.2), 950)!)).toBe(false)
+    // a history entry stamped 10 s earlier with the same figures: one probe; a response time 6% off: two
+    const h = (rt: number) => readingOf('history', at(-5), rt, 'up')!
+    expect(oneProbe(readingOf('check', at(5), 100, 'up')!, h(105))).toBe(true)
+    expect(oneProbe(readingOf('check', at(5), 100, 'up')!, h(106))).toBe(false)
+    expect(oneProbe(readingOf('check', at(5), 1, 'up')!, h(3))).toBe(true) // within 2 ms
+  })
+
+  it('fresh is newer than the first read showed; without one, than the start, with no allowance', () => {
+    const none = openLedger({ id: 'c' }, START, true)
+    // exactly at the old 5 s allowance, inside it, at the start: all before the step
+    expect(decide(none, check(at(-5), 40))).toBe('before-step')
+    expect(decide(none, check(at(-2.4), 40))).toBe('before-step')
+    expect(decide(none, check(at(0), 40))).toBe('before-step')
+    expect(decide(none, check(at(0.001), 40))).toBe('new')
+    const shown = openLedger({ id: 'c', lastCheckedAt: at(3), responseTime: 40 }, START, true)
+    expect(decide(shown, check(at(3), 40))).toBe('before-step')
+    expect(decide(shown, check('2026-11-23T08:00:03.020Z', 40))).toBe('before-step') // the same probe, another precision
+    expect(decide(shown, check(at(4), 40))).toBe('new')
+    // without require-fresh, nothing is before the step
+    expect(decide(openLedger({ id: 'c' }, START, false), check(at(-60), 40))).toBe('new')
+  })
+
+  it('a time it cannot place is unplaceable; an older one than the newest counted adds nothing', () => {
+    expect(decide(counted(), check('Nov 23 2026 08:00:05', 40))).toBe('unplaceable')
+    expect(decide(counted(), check(undefined))).toBe('unplaceable')
+    expect(decide(counted(check(at(9), 40)), check(at(5), 40))).toBe('repeat')
+  })
+
+  it('an upper-case status is the same status; an empty or missing one never passes', () => {
+    expect(entryReading({ checkedAt: at(1), status: 'UP' })?.status).toBe('up')
+    expect(entryReading({ checkedAt: at(1), status: 'PAUSED' })?.status).toBe('paused')
+    expect(judge({ id: 'c', status: 'UP' }, { expectedStatus: 'up' }).passed).toBe(true)
+    expect(judge({ id: 'c', status: 'PAUSED' }, { expectedStatus: 'up' }).passed).toBe(false)
+    expect(judge({ id: 'c', status: '' }, { expectedStatus: 'up' }).missed).toEqual(['status is empty, expected up'])
+    expect(judge({ id: 'c' }, { expectedStatus: 'up' }).passed).toBe(false)
+  })
+})
+
+describe("a window's rows", () => {
+  const slo = parseSlo('99%')
+  const row = (s: number, status: string, extra = {}) => ({ checkedAt: at(s), status, responseTime: 100, ...extra })
+
+  it('identical rows without an id: ups once, failures each time; a row with an id once', () => {
+    const rows = [row(-10, 'down'), row(-10, 'down'), row(-20, 'up'), row(-20, 'up'), row(-30, 'down', { id: 'h1' })]
+    expect(windowRows([...rows, rows[4]], START - 60_000, START).rows).toHaveLength(4)
+  })
+
+  it('a degraded result is not up; exactly 5 results are judged, not skipped', () => {
+    const five = [row(-1, 'up'), row(-2, 'UP'), row(-3, 'degraded'), row(-4, 'up'), row(-5, 'up')]
+    const b = budgetOf(five, START - 60_000, START, slo)
+    expect(b).toMatchObject({ results: 5, up: 4, availability: 80, spent: true })
+    expect(b.skipped).toBeUndefined()
+  })
+
+  it('rows without a status are not results; a row whose time cannot be placed makes the budget unknown', () => {
+    const ok = [1, 2, 3, 4, 5].map(i => row(-i, 'up'))
+    expect(
+      budgetOf([...ok, { checkedAt: at(-6) }, { checkedAt: at(-7), status: '' }], START - 60_000, START, slo)
+    ).toMatchObject({
+      results: 5
+    })
+    const b = budgetOf([...ok, row(0, 'up', { checkedAt: 'Mon, 23 Nov 2026 07:59:00' })], START - 60_000, START, slo)
+    expect(b).toMatchObject({ spent: false, unplaced: { rows: 1, example: '"Mon, 23 Nov 2026 07:59:00"' } })
+  })
+})
