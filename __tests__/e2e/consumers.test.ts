@@ -19,7 +19,7 @@ import {
   renderGfm,
   renderedProblems
 } from '../helpers/consumers.js'
-import { GITHUB_ENV, KEY, useEmulator } from '../helpers/harness.js'
+import { GITHUB_ENV, KEY, afterFirstRead, useEmulator } from '../helpers/harness.js'
 import { FakeGitHub, runStep } from '../helpers/runner.js'
 
 const emulator = useEmulator()
@@ -182,9 +182,11 @@ describe('JUnit: a published schema and the parser a reporter reads it with', ()
       name: 'ok <b>&amp; "quoted"',
       url: 'https://ok.example.com/',
       status: 'up',
-      lastCheckedAt: new Date(Date.now() + 60_000).toISOString()
+      lastCheckedAt: new Date(Date.now() - 60_000).toISOString()
     })
     emulator.seedCheck({ id: 'chk_down', name: HOSTILE[2], url: 'https://d.example.com/', status: 'down' })
+    // A probe after the step's first read of chk_ok: a fresh result.
+    afterFirstRead(emulator, { chk_ok: { lastCheckedAt: new Date(Date.now() + 60_000).toISOString() } })
     const file = join(dir, 'reports', 'gate.xml')
     const timedOut = await step({
       operation: 'wait-for-check',

@@ -36,7 +36,7 @@ describe('a zone-less time in another form, on a runner west of UTC', () => {
     expect(r.code).toBe(1)
     expect(r.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
     expect(JSON.parse(r.outputs['failed-checks'])[0].reason).toBe(
-      `last checked ${lastCheckedAt}, before this step started (stale)`
+      `last checked ${lastCheckedAt}, before this step started (stale), neither a pass nor a miss`
     )
   })
 

@@ -62,9 +62,10 @@ describe('a templated secret never shows, in any form', () => {
 
   it('a numeric secret keeps result and the plan file valid JSON, and the approved apply goes through', async () => {
     emulator.seedCheck({ name: 'ttl', url: 'https://t.example.com/', interval: 60, tokenTtl: 60 })
+    // Declared a secret (TOKEN_TTL's last word is no secret word: without the mark, 3600 is shown).
     writeFileSync(
       join(workspace, 'ttl.yml'),
-      '- name: ttl\n  url: https://t.example.com/\n  interval: 36000\n  tokenTtl: ${TOKEN_TTL}\n'
+      '- name: ttl\n  url: https://t.example.com/\n  interval: 36000\n  tokenTtl: ${secret:TOKEN_TTL}\n'
     )
     const inputs = { operation: 'sync-checks', 'checks-file': 'ttl.yml' }
     const env = { TOKEN_TTL: '3600' }
@@ -80,6 +81,8 @@ describe('a templated secret never shows, in any form', () => {
     expect(applied.stderr + applied.stdout).not.toContain('::error::')
     expect(applied.code).toBe(0)
     expect([...emulator.checks.values()][0]).toMatchObject({ tokenTtl: 3600, interval: 36000 })
+    // A number is never masked job-wide: it would spoil every later log line that holds it.
+    expect(dry.stdout).not.toContain('::add-mask::3600')
   })
 })
 

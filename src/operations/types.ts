@@ -34,8 +34,18 @@ export interface OperationContext {
   workspace: string
   /** The step's environment (checks-file templates read it). */
   env: NodeJS.ProcessEnv
-  /** A value to treat as a secret from now on: masked in the log, *** in outputs, summary and reports. */
+  /**
+   * A value found standing in a secret position (an export's lifted value):
+   * masked job-wide and *** in everything the action writes, when registrable
+   * (secrets.ts); else left to the grammar of positions.
+   */
   addSecret: (value: string) => void
+  /**
+   * A value the user declared a secret (`${secret:NAME}`, a variable named
+   * like one): *** in everything the action writes, always; masked job-wide
+   * only when registrable.
+   */
+  declareSecret: (value: string) => void
   /** Text with every form of every secret known so far replaced by ***, for files the action writes. */
   redact: (text: string) => string
   /** A value with every secret in it replaced field by field (secrets.ts): serialise it after, never before. */

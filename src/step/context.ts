@@ -85,6 +85,15 @@ export function addFoundSecret(runner: CoreLike, secrets: string[], value: strin
   if (registrable(value)) addSecret(runner, secrets, value)
 }
 
+/**
+ * A value the user declared a secret is never shown by the action (its own
+ * redaction by value), and masked job-wide only when it is `registrable`.
+ */
+export function addDeclaredSecret(runner: CoreLike, secrets: string[], value: string): void {
+  if (registrable(value)) addSecret(runner, secrets, value)
+  else if (value !== '' && !secrets.includes(value)) secrets.push(value)
+}
+
 /** What an operation is given: the config, an API client, the log, the clock, the run, the cancel signal. */
 export function contextFor(
   deps: Dependencies,
@@ -106,6 +115,7 @@ export function contextFor(
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
     addSecret: value => addFoundSecret(deps.core, secrets, value),
+    declareSecret: value => addDeclaredSecret(deps.core, secrets, value),
     redact: text => redact(text, secrets),
     redactValue: value => redactValue(value, secrets),
     remember: (name, value) => deps.core.saveState(name, value),

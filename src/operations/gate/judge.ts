@@ -131,7 +131,7 @@ export function observe(
   late: boolean
 ): string {
   const placement = decide(track.ledger, reading)
-  if (placement === 'new' && reading) record(track.ledger, reading)
+  if (placement === 'new') record(track.ledger, reading)
   let verdict = judge(check, rules, track.baseline)
   // A gate whose time ran out never passes: an answer that arrives after the timeout is reported, but does not count.
   if (verdict.passed && late) verdict = { passed: false, missed: ['the answer arrived after the timeout'] }

@@ -59,6 +59,8 @@ export interface Ledger {
   newest?: number
   /** History entries already taken between polls (`entryKey`): each is taken once. */
   taken: Set<string>
+  /** A reading without a time was counted (freshness not required): no later unplaced one counts. */
+  countedUnplaced?: boolean
 }
 
 /** A check's reading (its `lastCheckedAt`, response time and status); undefined when its time cannot be placed. */
@@ -151,7 +153,12 @@ export function oneProbe(a: Reading, b: Reading): boolean {
 
 /** What a reading of this check is. Pure: `record` is what changes the ledger. */
 export function decide(ledger: Ledger, reading: Reading | undefined): Placement {
-  if (!reading) return 'unplaceable'
+  // A time that cannot be placed is never fresh; without freshness, the first such reading is a result
+  // (a check that reports none), and no later unplaced one can be told apart from it: fewer, never more.
+  if (!reading) {
+    const first = ledger.counted.length === 0 && !ledger.countedUnplaced
+    return ledger.freshAfter === undefined && first ? 'new' : 'unplaceable'
+  }
   if (ledger.counted.some(c => oneProbe(c, reading))) return 'repeat'
   if (ledger.freshAfter !== undefined) {
     if (reading.at <= ledger.freshAfter) return 'before-step'
@@ -162,7 +169,8 @@ export function decide(ledger: Ledger, reading: Reading | undefined): Placement 
 }
 
 /** Note a reading decided `new` (a pass or a miss): later readings of the same probe are repeats. */
-export function record(ledger: Ledger, reading: Reading): void {
+export function record(ledger: Ledger, reading: Reading | undefined): void {
+  if (!reading) return void (ledger.countedUnplaced = true)
   ledger.counted.push(reading)
   if (ledger.counted.length > KEPT) ledger.counted.splice(0, ledger.counted.length - KEPT)
   ledger.newest = Math.max(ledger.newest ?? Number.NEGATIVE_INFINITY, reading.at)

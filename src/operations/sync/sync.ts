@@ -118,8 +118,9 @@ export const syncChecks: Operation = async ctx => {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
     annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
-    // Masked job-wide only when registrable (context.ts): never a word, a number or a short value.
-    secret: value => ctx.addSecret(value)
+    // Declared by the file (`${secret:NAME}`, a secret variable name): never shown by the action; masked
+    // job-wide only when registrable (context.ts): never a word, a number or a short value.
+    secret: value => ctx.declareSecret(value)
   })
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
