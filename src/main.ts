@@ -117,7 +117,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
         log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`)
       }
     }
-    if (config?.driftIssue && config.operation === 'sync-checks' && summary && github) {
+    if (config?.driftIssue && entryOf(config.operation).reportsDrift && summary && github) {
       try {
         if (typeof outputs.drift !== 'boolean') {
           log.info(

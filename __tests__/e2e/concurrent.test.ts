@@ -59,7 +59,7 @@ describe(`${RUNS} processes of the bundle at once`, () => {
   })
 })
 
-describe('racing creates under faults (v4: a confirmed miss converges to one)', () => {
+describe('racing creates under faults (a proven miss converges to one)', () => {
   const race = (count: number, inputs: Record<string, string>) =>
     Promise.all(
       Array.from({ length: count }, () =>

@@ -2,7 +2,7 @@
  * Lists that shift under the reader (offset paging while others write),
  * through dist/index.js: a row repeated across two page reads is one resource
  * (never deleted or resolved as its own duplicate), and a row skipped by the
- * first look is found by the second full read that confirms a miss (v4):
+ * first look is found by a later full read before anything is created:
  * used, never created twice, never deleted.
  */
 import { describe, expect, it } from '@jest/globals'
@@ -71,8 +71,7 @@ describe('a row repeated across page reads is one resource', () => {
 })
 
 describe('a row the first look skipped is found by the second read: never created twice, never deleted', () => {
-  // v3 kept both (a second "shop" was created and the old one kept, with a warning); v4 confirms a
-  // miss with a second full read before creating, and that read shows the row.
+  // A miss is proven by later full reads before a create, and such a read shows the row.
   it('upsert-check on a service without createdAt uses the check that was there: nothing created or deleted', async () => {
     emulator.seedCheck({ name: 'a', url: site('a') })
     emulator.seedCheck({ name: 'b', url: site('b') })

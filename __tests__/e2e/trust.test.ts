@@ -1,5 +1,5 @@
 /**
- * The version 3 rules for trust through dist/index.js, as the runner runs it:
+ * The rules for trust through dist/index.js, as the runner runs it:
  * secrets in every form, times without a zone, the post stage that a
  * workflow's env cannot forge, and whole values in a reviewed plan.
  */

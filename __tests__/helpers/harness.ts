@@ -193,3 +193,34 @@ export function afterFirstRead(on: Emulator, results: Record<string, object>): v
     }
   }
 }
+
+/** The gate tests' scripted start: every scripted clock begins here. */
+export const SCRIPT_START = Date.parse('2026-11-23T08:00:00Z')
+
+/** A check's fields a script sets at a poll. */
+export type ScriptedResult = { status?: string; lastCheckedAt?: string; responseTime?: number }
+
+/**
+ * A clock from SCRIPT_START; each sleep moves it on and gives each check of
+ * `script` its next scripted result (the last one again when they run out),
+ * after `between(poll)`: so every count a gate makes is exact.
+ */
+export function scriptedClock(
+  on: Emulator,
+  script: Record<string, ScriptedResult[]>,
+  between?: (poll: number) => void
+): Clock {
+  let now = SCRIPT_START
+  let poll = 0
+  return {
+    now: () => now,
+    sleep: async ms => {
+      now += ms
+      poll++
+      between?.(poll)
+      for (const [id, results] of Object.entries(script)) {
+        Object.assign(on.checks.get(id) as object, results[Math.min(poll, results.length - 1)])
+      }
+    }
+  }
+}

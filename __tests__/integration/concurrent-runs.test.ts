@@ -152,7 +152,7 @@ describe('concurrent runs of the same step end with one resource', () => {
   })
 })
 
-describe('racing creates under faults: a confirmed miss converges to exactly one, every run agreeing (v4)', () => {
+describe('racing creates under faults: a proven miss converges to exactly one, every run agreeing', () => {
   // Both runs read (twice: the miss is confirmed) before either create lands, so both create.
   const faults: Array<[string, Record<string, unknown>]> = [
     ['a create applied, then answered 500', { after: true, status: 500, body: { error: 'internal' } }],

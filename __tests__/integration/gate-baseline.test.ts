@@ -2,7 +2,7 @@
  * The gate against each check's own past (`baseline`, `max-response-time-increase`,
  * `baseline-p95`): the window read once at the start, its p95, the limit, a
  * slower result as a miss, several checks each with their own, the reports,
- * the request counts and the timeout. As in gate-v2, the emulator does not
+ * the request counts and the timeout. As in gate-outcomes, the emulator does not
  * probe: a scripted clock sets each check's next result between polls.
  */
 import { describe, expect, it } from '@jest/globals'
@@ -11,18 +11,26 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Emulator } from '../../emulator/server.js'
-import { type Clock, realClock } from '../../src/api/pacer.js'
-import { afterFirstRead, resultOf, runAction, useEmulator } from '../helpers/harness.js'
+import { realClock } from '../../src/api/pacer.js'
+import {
+  SCRIPT_START,
+  type ScriptedResult,
+  afterFirstRead,
+  resultOf,
+  runAction,
+  useEmulator,
+  scriptedClock
+} from '../helpers/harness.js'
 
 const emulator = useEmulator()
 /** Pages of 10: the history of a check spans several. */
 const paged = useEmulator({ pageSize: 10 })
 const dir = mkdtempSync(join(tmpdir(), 'gate-baseline-'))
-const START = Date.parse('2026-11-23T08:00:00Z')
+const START = SCRIPT_START
 const MINUTE = 60_000
 const at = (s: number) => new Date(START + s * 1000).toISOString()
 
-type Result = { status?: string; lastCheckedAt?: string; responseTime?: number }
+type Result = ScriptedResult
 const up = (s: number, responseTime: number): Result => ({ status: 'up', lastCheckedAt: at(s), responseTime })
 
 /** History entries, newest first as the service lists them: `times[i]` checked `i + 1` minutes before the start. */
@@ -32,23 +40,6 @@ function past(times: number[], status = 'up', startMinutes = 1) {
     responseTime,
     checkedAt: new Date(START - (startMinutes + i) * MINUTE).toISOString()
   }))
-}
-
-/** A clock that starts at START; each sleep moves it on and gives each check its next scripted result. */
-function scripted(on: Emulator, script: Record<string, Result[]>, between?: (poll: number) => void): Clock {
-  let now = START
-  let poll = 0
-  return {
-    now: () => now,
-    sleep: async ms => {
-      now += ms
-      poll++
-      between?.(poll)
-      for (const [id, results] of Object.entries(script)) {
-        Object.assign(on.checks.get(id) as object, results[Math.min(poll, results.length - 1)])
-      }
-    }
-  }
 }
 
 function gate(
@@ -69,7 +60,7 @@ function gate(
       'max-response-time-increase': '20%',
       ...inputs
     },
-    { clock: scripted(on, script, options.between), env: { GITHUB_WORKSPACE: dir } }
+    { clock: scriptedClock(on, script, options.between), env: { GITHUB_WORKSPACE: dir } }
   )
 }
 

@@ -8,31 +8,11 @@
  * `failed-checks=[]`.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { Emulator } from '../../emulator/server.js'
-import type { Clock } from '../../src/api/pacer.js'
-import { afterFirstRead, resultOf, runAction, useEmulator } from '../helpers/harness.js'
+import { SCRIPT_START, afterFirstRead, resultOf, runAction, useEmulator, scriptedClock } from '../helpers/harness.js'
 
 const emulator = useEmulator()
-const START = Date.parse('2026-11-23T08:00:00Z')
+const START = SCRIPT_START
 const at = (s: number) => new Date(START + s * 1000).toISOString()
-
-type Result = { status?: string; lastCheckedAt?: string; responseTime?: number }
-
-/** A clock from START; each sleep moves it on and gives each check its next scripted result. */
-function scripted(on: Emulator, script: Record<string, Result[]>): Clock {
-  let now = START
-  let poll = 0
-  return {
-    now: () => now,
-    sleep: async ms => {
-      now += ms
-      poll++
-      for (const [id, results] of Object.entries(script)) {
-        Object.assign(on.checks.get(id) as object, results[Math.min(poll, results.length - 1)])
-      }
-    }
-  }
-}
 
 const progressOf = (logs: string[], name: string) =>
   logs
@@ -62,7 +42,7 @@ describe('one probe at two precisions between polls', () => {
         'poll-interval': '1s'
       },
       {
-        clock: scripted(emulator, {
+        clock: scriptedClock(emulator, {
           [c.id]: [
             { status: 'pending' },
             { ...probe, lastCheckedAt: '2026-11-23T08:00:06Z' },
@@ -86,7 +66,7 @@ describe('fresh means newer than what the step first saw', () => {
       emulator,
       { operation: 'wait-for-check', 'check-id': c.id, timeout: '2s', 'poll-interval': '1s' },
       {
-        clock: scripted(emulator, {
+        clock: scriptedClock(emulator, {
           [c.id]: [{ status: 'pending' }, { status: 'up', responseTime: 50, lastCheckedAt: at(-2.4) }]
         })
       }
@@ -102,7 +82,7 @@ describe('fresh means newer than what the step first saw', () => {
       emulator,
       { operation: 'wait-for-check', 'check-id': c.id, timeout: '3s', 'poll-interval': '1s' },
       {
-        clock: scripted(emulator, {
+        clock: scriptedClock(emulator, {
           [c.id]: [
             { status: 'up', responseTime: 50, lastCheckedAt: at(0.2) },
             { status: 'up', responseTime: 50, lastCheckedAt: at(2) }
@@ -136,7 +116,7 @@ describe('fresh means newer than what the step first saw', () => {
         'poll-interval': '1s'
       },
       {
-        clock: scripted(emulator, {
+        clock: scriptedClock(emulator, {
           [c.id]: [
             { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
             { status: 'up', responseTime: 50, lastCheckedAt: at(4) }
@@ -162,7 +142,7 @@ describe('the error budget errs closed', () => {
     const { core } = await runAction(
       emulator,
       { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s', 'fail-on-error': 'false' },
-      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+      { clock: scriptedClock(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
     )
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
     expect(core.outputs.error).toContain(
@@ -182,7 +162,7 @@ describe('the error budget errs closed', () => {
     const { core } = await runAction(
       emulator,
       { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s' },
-      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+      { clock: scriptedClock(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
     )
     expect(emulator.history.get(c.id)?.[0].checkedAt).toBe('Mon, 23 Nov 2026 07:59:00 GMT')
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'budget-exhausted', availability: '98' })
@@ -197,7 +177,7 @@ describe('the error budget errs closed', () => {
     const { core } = await runAction(
       emulator,
       { operation: 'wait-for-check', 'check-id': c.id, slo: '99.9%', timeout: '3s' },
-      { clock: scripted(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+      { clock: scriptedClock(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
     )
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'budget-exhausted' })
     const budget = (resultOf(core) as Array<{ errorBudget: { results: number; up: number } }>)[0].errorBudget
@@ -214,7 +194,7 @@ describe('budget outputs name the worst target', () => {
     const { core } = await runAction(
       emulator,
       { operation: 'wait-for-check', 'check-id': ids.join(','), slo: '99.9%', timeout: '3s' },
-      { clock: scripted(emulator, {}) }
+      { clock: scriptedClock(emulator, {}) }
     )
     expect(core.outputs).toMatchObject({
       outcome: 'budget-exhausted',

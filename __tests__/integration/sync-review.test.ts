@@ -92,7 +92,7 @@ describe('plan-file and approved-plan', () => {
     expect(core.failed).toContain(`update "app-api" (${api.id}) changes interval (approved: 60 → 30; now: 45 → 30)`)
     expect(core.failed).toContain('now also create "app-x"')
     expect(core.failed).toContain('Nothing was written')
-    expect(emulator.count() - before).toBe(2) // the lists only: the second confirms the miss of app-x (v4)
+    expect(emulator.count() - before).toBe(2) // the lists only: the second confirms the miss of app-x (absence proven by two reads)
     expect(emulator.count('PUT') + emulator.count('POST')).toBe(0)
     expect(core.summaryText).toContain('Sync refused')
   })

@@ -35,7 +35,7 @@ describe('sync-checks', () => {
       changed: 'true'
     })
     expect(names()).toEqual(['app-0', 'app-1', 'app-2', 'app-3', 'app-4'])
-    // one list, a second to confirm the misses (v4), one POST per check, one list to look again for
+    // one list, a second to prove the misses absent, one POST per check, one list to look again for
     // checks concurrent runs created
     expect(emulator.count()).toBe(8)
     const before = emulator.count()

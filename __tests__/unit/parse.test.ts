@@ -5,10 +5,10 @@ import {
   parseDuration,
   parseIncrease,
   parseList,
-  parseMapping,
   parseMilliseconds,
   parseWholeNumber
 } from '../../src/parse.js'
+import { parseMapping } from '../../src/parse-yaml.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))

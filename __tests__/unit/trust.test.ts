@@ -1,5 +1,5 @@
 /**
- * The version 3 rules for trust, at the lowest level that shows each: a
+ * The rules for trust, at the lowest level that shows each: a
  * resource is never its own duplicate (convergence: list-snapshot.test.ts); secrets are masked in every form and values stay JSON; times
  * without a zone are UTC; whole values are within a reviewer's reach; text
  * from outside never becomes a link, a mention or a reference.

@@ -127,7 +127,7 @@ function requireForOperation(c: Config<OperationName>): void {
   if (c.prunePrefix !== undefined && !c.prune) {
     throw new InputError('prune-prefix only applies with prune: true')
   }
-  if (c.failOnDrift && c.operation === 'sync-checks' && !c.dryRun) {
+  if (c.failOnDrift && entry.reportsDrift && !c.dryRun) {
     throw new InputError(
       'fail-on-drift applies to a dry run (dry-run: true): a sync that applies the plan corrects the drift it finds. Set dry-run: true for a scheduled drift check, or drop fail-on-drift'
     )

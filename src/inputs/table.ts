@@ -14,7 +14,6 @@ import {
   parseDuration,
   parseIncrease,
   parseList,
-  parseMapping,
   parseMilliseconds,
   parseSince,
   parseSlo,
@@ -22,6 +21,7 @@ import {
   parseWholeNumber,
   quote
 } from '../parse.js'
+import { parseMapping } from '../parse-yaml.js'
 import { OPERATIONS, OperationName, isOperationName } from '../operations/registry.js'
 import { didYouMean } from '../values.js'
 import { load } from '../lazy/modules.cjs'

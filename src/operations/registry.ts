@@ -39,6 +39,8 @@ export interface OperationEntry {
   post?: PostStep
   /** With pr-comment: what this step's comment is about (part of the marker that finds it again). */
   commentTarget?: (config: Config) => string
+  /** Its outputs say whether the service drifted from a file (`drift`): fail-on-drift and drift-issue apply. */
+  reportsDrift?: boolean
   /** Outputs set when the step fails before the handler could say more (a bad input, say). */
   errorOutputs?: Outputs
 }
@@ -90,7 +92,8 @@ export const REGISTRY = {
     run: syncChecks,
     writes: true,
     needs: c => (c.checksFile ? undefined : 'checks-file'),
-    commentTarget: c => c.checksFile ?? ''
+    commentTarget: c => c.checksFile ?? '',
+    reportsDrift: true
   },
   'export-checks': {
     run: exportChecks,

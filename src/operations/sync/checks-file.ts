@@ -5,7 +5,7 @@
  */
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
-import { yamlSyntaxError } from '../../parse.js'
+import { yamlSyntaxError } from '../../parse-yaml.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'

@@ -1,5 +1,5 @@
 /**
- * The gate's version 4 rules through dist/index.js, as the runner runs it:
+ * The gate's times and error budget through dist/index.js, as the runner runs it:
  * every zone-less time is UTC whatever the runner's TZ (a form the action
  * cannot place is never fresh); the error budget (`slo`) closing the gate
  * before any poll, or letting it pass with its figures.

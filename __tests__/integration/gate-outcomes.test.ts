@@ -1,5 +1,5 @@
 /**
- * Gate v2: consecutive passes, the three outcomes, failed-checks, the JUnit
+ * The gate's outcomes: consecutive passes, the three outcomes, failed-checks, the JUnit
  * report, and the summary. The emulator does not probe here: a scripted clock
  * sets each check's next result between polls, so every count is exact.
  */
@@ -9,39 +9,22 @@ import { XMLParser } from 'fast-xml-parser'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Clock, realClock } from '../../src/api/pacer.js'
-import { runAction, useEmulator } from '../helpers/harness.js'
+import { realClock } from '../../src/api/pacer.js'
+import { SCRIPT_START, type ScriptedResult, runAction, useEmulator, scriptedClock } from '../helpers/harness.js'
 
 const emulator = useEmulator()
-const dir = mkdtempSync(join(tmpdir(), 'gate-v2-'))
-const START = Date.parse('2026-11-23T08:00:00Z')
+const dir = mkdtempSync(join(tmpdir(), 'gate-outcomes-'))
+const START = SCRIPT_START
 const at = (s: number) => new Date(START + s * 1000).toISOString()
 
-type Result = { status?: string; lastCheckedAt?: string; responseTime?: number }
-
-/** A clock that starts at START; each sleep moves it on and gives each check its next scripted result. */
-function scripted(script: Record<string, Result[]>): Clock {
-  let now = START
-  let poll = 0
-  return {
-    now: () => now,
-    sleep: async ms => {
-      now += ms
-      poll++
-      for (const [id, results] of Object.entries(script)) {
-        const next = results[Math.min(poll, results.length - 1)]
-        Object.assign(emulator.checks.get(id) as object, next)
-      }
-    }
-  }
-}
+type Result = ScriptedResult
 
 function gate(inputs: Record<string, string>, script: Record<string, Result[]>) {
   for (const [id, results] of Object.entries(script)) Object.assign(emulator.checks.get(id) as object, results[0])
   return runAction(
     emulator,
     { operation: 'wait-for-check', 'poll-interval': '1s', timeout: '20s', 'require-fresh': 'false', ...inputs },
-    { clock: scripted(script), env: { GITHUB_WORKSPACE: dir } }
+    { clock: scriptedClock(emulator, script), env: { GITHUB_WORKSPACE: dir } }
   )
 }
 
@@ -164,7 +147,7 @@ describe('outcomes', () => {
 
   it('error: an API failure ends the gate with outcome error, the pending checks and the reason', async () => {
     const c = emulator.seedCheck({ name: 'api-down', url: 'https://a.example.com/' })
-    const clock = scripted({ [c.id]: [down(1)] })
+    const clock = scriptedClock(emulator, { [c.id]: [down(1)] })
     const sleep = clock.sleep
     clock.sleep = async (ms, signal) => {
       emulator.inject({ status: 500, body: { message: 'database on fire' }, times: Infinity })

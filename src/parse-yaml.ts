@@ -1,0 +1,87 @@
+/**
+ * The YAML (and JSON) of inputs and checks files: parsed with the YAML 1.2
+ * core schema, and a syntax error told by the line the user must look at.
+ */
+import yaml from './lazy/yaml.cjs'
+import { ValueError } from './parse.js'
+import { Mapping, isMapping } from './values.js'
+
+type YamlError = ReturnType<typeof yaml.parseDocument>['errors'][number]
+
+/** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
+const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 'BLOCK_AS_IMPLICIT_KEY']
+
+/**
+ * The line and message of a YAML syntax error, where the user must look. A
+ * tab in a line's indentation is named as such (YAML does not allow one; the
+ * parser often reports something else, or the line above). A line indented
+ * deeper than the one above it continues that line's value, and the parser
+ * places its "implicit key" errors at the value's start, the line above the
+ * fault: point at the line that holds the key, and say why.
+ */
+export function yamlSyntaxError(
+  errors: YamlError[],
+  lines: InstanceType<typeof yaml.LineCounter>,
+  text = ''
+): { line: number; message: string } {
+  const lineOf = (offset: number) => lines.linePos(offset).line
+  const textOf = (line: number) => text.slice(lines.lineStarts[line - 1] ?? 0, lines.lineStarts[line] ?? text.length)
+  // A document in flow style (JSON) may be indented with tabs: there a tab is only a space.
+  const flow = /^\s*[[{]/.test(text)
+  const tabbed = (line: number) => !flow && /^[ ]*\t[ \t]*\S/.test(textOf(line))
+  const tab =
+    errors.find(e => e.code === 'TAB_AS_INDENT') ??
+    errors.find(e => TAB_CAUSED.includes(e.code) && [e.pos[0], e.pos[1]].some(pos => tabbed(lineOf(pos))))
+  if (tab) {
+    const line = [tab.pos[0], tab.pos[1]].map(lineOf).find(tabbed) ?? lineOf(tab.pos[0])
+    return {
+      line,
+      message:
+        'this line is indented with a tab, and a tab is not allowed for indentation in YAML; indent it with spaces'
+    }
+  }
+  const deeper = errors.find(e => e.code === 'MULTILINE_IMPLICIT_KEY')
+  if (deeper) {
+    const above = lineOf(deeper.pos[0])
+    return {
+      line: lineOf(deeper.pos[1]),
+      message: `this line is indented deeper than the line above it, so YAML reads it as part of the value on line ${above}; indent it as the fields above it`
+    }
+  }
+  const first = errors[0]
+  return {
+    line: lineOf(first.pos[0]),
+    message: first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+  }
+}
+
+/**
+ * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
+ * and syntax errors are errors that give the line where the parser knows it.
+ */
+export function parseYaml(text: string): unknown {
+  const lines = new yaml.LineCounter()
+  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
+  if (doc.errors.length > 0) {
+    const { line, message } = yamlSyntaxError(doc.errors, lines, text)
+    throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
+  }
+  return doc.toJS({ maxAliasCount: 100 })
+}
+
+/** A YAML or JSON mapping (object); anything else is an error. */
+export function parseMapping(text: string): Mapping {
+  const value = parseYaml(text)
+  if (!isMapping(value)) {
+    const kind =
+      value === null
+        ? 'empty'
+        : Array.isArray(value)
+          ? 'a list'
+          : typeof value === 'object'
+            ? `a ${(value as object).constructor?.name ?? 'tagged value'}`
+            : `a ${typeof value}`
+    throw new ValueError(`must be a YAML or JSON mapping (key: value), got ${kind}`)
+  }
+  return value
+}
