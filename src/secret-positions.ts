@@ -241,7 +241,23 @@ export function maskText(text: string): string {
     .replace(HEADER_TEXT, (m, before: string, name: string, sep: string, scheme: string | undefined, v: string) =>
       secretName(name) && v !== '***' && (scheme !== undefined || secretLooking(v)) ? `${before}${name}${sep}***` : m
     )
+    .replace(PAIR_TEXT, (m, q: string, name: string, v: string) =>
+      secretName(name) && v !== '***' ? m.slice(0, m.length - v.length - q.length) + `***${q}` : m
+    )
+    .replace(PAIR_TEXT_REVERSED, (m, q: string, v: string, name: string) =>
+      secretName(name) && v !== '***' ? m.replace(`${q}${v}${q}`, `${q}***${q}`) : m
+    )
 }
+
+/**
+ * A `{name, value}` pair in JSON text, plain or escaped inside a string (`q`
+ * is the quote: `"` or `\"`): `"name": "X-Api-Key", "value": "..."`, keys in
+ * any case (`key` for `name`), the value last (PAIR_TEXT) or first.
+ */
+const PAIR_TEXT =
+  /(\\?")(?:name|key)\1\s*:\s*\1([^"\\]{1,80})\1\s*,\s*\1value\1\s*:\s*\1((?:[^"\\]|\\(?!")|\\"(?![,}\]])){1,2000})\1/gi
+const PAIR_TEXT_REVERSED =
+  /(\\?")value\1\s*:\s*\1((?:[^"\\]|\\(?!")){1,2000})\1\s*,\s*\1(?:name|key)\1\s*:\s*\1([^"\\]{1,80})\1/gi
 
 /** A URL without its user name and password (a proxy URL may carry them, a password alone too). */
 export function withoutCredentials(url: string): string {

@@ -132,3 +132,50 @@ describe('a prefix pause acts on each check as it is right before its write', ()
     expect(emulator.checks.get(b.id)?.status).toBe('paused')
   })
 })
+
+describe('resolve-incident on a list that moves while it is read', () => {
+  it('an open incident no read showed is not reported "nothing to resolve" unless the reads prove it: an error, nothing changed', async () => {
+    emulator.seedIncident({ title: 'a', message: 'm', status: 'investigating' })
+    emulator.seedIncident({ title: 'b', message: 'm', status: 'investigating' })
+    const open = emulator.seedIncident({ title: 'Deploy failed', message: 'm', status: 'investigating' })
+    emulator.inject({ method: 'GET', path: '/incidents', shift: 'reorder', moved: open.id, times: Infinity })
+    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': 'Deploy failed' })
+    expect(core.failed).toMatch(
+      /no read showed an unresolved incident titled "Deploy failed", but the 4 reads proved nothing/
+    )
+    expect(core.outputs.changed).toBe('false')
+    expect(emulator.incidents.get(open.id)?.status).toBe('investigating')
+  })
+
+  it('a list that settles: the incident is found by a later read and resolved', async () => {
+    emulator.seedIncident({ title: 'a', message: 'm', status: 'investigating' })
+    emulator.seedIncident({ title: 'b', message: 'm', status: 'investigating' })
+    const open = emulator.seedIncident({ title: 'Deploy failed', message: 'm', status: 'investigating' })
+    emulator.inject({ method: 'GET', path: '/incidents', shift: 'reorder', moved: open.id, times: 2 })
+    const { core } = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': 'Deploy failed' })
+    expect(core.failed).toBeUndefined()
+    expect(emulator.incidents.get(open.id)?.status).toBe('resolved')
+  })
+})
+
+describe('auto-resume resumes only what this step moved from running to paused', () => {
+  it('a check someone set to another status (maintenance) is paused as asked, never recorded, and never set to up afterwards', async () => {
+    const c = emulator.seedCheck({ name: 'shop-a', url: site, status: 'maintenance' })
+    const inputs = { operation: 'pause-check', 'check-name': 'shop-a', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(main.core.failed).toBeUndefined()
+    expect(main.core.state['paused-check-ids']).toBeUndefined()
+    expect(main.core.logs.join('\n')).toContain('"maintenance", set by someone, not running: it is paused')
+    await runAction(emulator, inputs, { state: main.core.state })
+    expect(emulator.checks.get(c.id)?.status).toBe('paused')
+  })
+
+  it('an upper-case running status (UP) is running: paused, recorded and resumed', async () => {
+    const c = emulator.seedCheck({ name: 'shop-b', url: site, status: 'UP' })
+    const inputs = { operation: 'pause-check', 'check-name': 'shop-b', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([c.id])
+    await runAction(emulator, inputs, { state: main.core.state })
+    expect(emulator.checks.get(c.id)?.status).toBe('up')
+  })
+})

@@ -13,7 +13,7 @@ import { describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { resultOf, runAction, useEmulator } from '../helpers/harness.js'
+import { KEY, resultOf, runAction, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator({ pageSize: 3 })
 const dir = mkdtempSync(join(tmpdir(), 'secret-positions-'))
@@ -386,16 +386,57 @@ describe('export lifts, never refuses, a value in a secret position', () => {
     expect(plan.core.outputs).toMatchObject({ created: '0', updated: '0', deleted: '0', unchanged: '2' })
   })
 
-  it('a secret also written where no variable can stand: refused, naming the check and the field', async () => {
+  it('a lifted value also standing in another field: lifted in its position only, the field kept, and a warning names it', async () => {
     const leaky = emulator.seedCheck({
       name: 'leaky',
       url: 'https://l.example.com/?token=LEAKYTOKEN12345',
       notes: 'rotate LEAKYTOKEN12345 monthly'
     })
     const { core } = await exportTo('leaky.yml')
-    expect(core.failed).toContain(`check ${leaky.id} ("leaky")`)
+    expect(core.failed).toBeUndefined()
+    const text = readFileSync(join(dir, 'leaky.yml'), 'utf8')
+    expect(text).toContain('"https://l.example.com/?token=${secret:CHECK_LEAKY_TOKEN}"')
+    expect(text).toContain('notes: "rotate LEAKYTOKEN12345 monthly"')
+    const warning = core.logs.find(l => l.startsWith('warning: export-checks: check'))
+    expect(warning).toContain(`check ${leaky.id} ("leaky") holds, in the field notes, the same text as a value lifted`)
+    expect(warning).not.toContain('LEAKYTOKEN12345')
+  })
+
+  it('a name that holds a long lifted value (internal2026-api) is neither refused nor shown as ***', async () => {
+    emulator.seedCheck({ name: 'probe', url: 'https://p.example.com/?auth=internal2026' })
+    emulator.seedCheck({ name: 'internal2026-api', url: 'https://internal.example.com/health' })
+    const { core } = await exportTo('long-lifted.yml')
+    expect(core.failed).toBeUndefined()
+    expect(readFileSync(join(dir, 'long-lifted.yml'), 'utf8')).toContain('name: "internal2026-api"')
+    expect(core.logs.join('\n')).toContain('holds, in the field name, the same text as a value lifted')
+  })
+
+  it('the api-key in a field where no variable can stand: refused, naming the check and the field', async () => {
+    const leaky = emulator.seedCheck({ name: 'keyed', url: 'https://k.example.com/', notes: `key ${KEY}` })
+    const { core } = await exportTo('keyed.yml')
+    expect(core.failed).toContain(`check ${leaky.id} ("keyed")`)
     expect(core.failed).toContain('field notes')
-    expect(core.everything()).not.toContain('LEAKYTOKEN12345')
-    expect(existsSync(join(dir, 'leaky.yml'))).toBe(false)
+    expect(core.everything()).not.toContain(KEY)
+    expect(existsSync(join(dir, 'keyed.yml'))).toBe(false)
+  })
+})
+
+describe('a server message that repeats a {name, value} header pair', () => {
+  it('a short pair value never shows in the error output or the log: masked by its position', async () => {
+    const spec = JSON.stringify({
+      name: 'shop',
+      url: 'https://shop.example.com/',
+      headers: [{ name: 'X-Api-Key', value: 'k3y-12' }, 'X-Auth-Token: tok9']
+    })
+    emulator.inject({
+      method: 'POST',
+      path: '/checks',
+      status: 422,
+      body: { error: { message: 'invalid headers: [{"name":"X-Api-Key","value":"k3y-12"},"X-Auth-Token: tok9"]' } }
+    })
+    const { core } = await runAction(emulator, { operation: 'create-check', check: spec, 'max-retries': '0' })
+    expect(core.outputs.error).toContain('[{"name":"X-Api-Key","value":"***"},"X-Auth-Token: ***"]')
+    expect(core.everything()).not.toContain('k3y-12')
+    expect(core.everything()).not.toContain('tok9')
   })
 })

@@ -57,6 +57,18 @@ describe('maskPositions copies only what changes', () => {
 })
 
 describe('maskText: free text with every value in a secret position as ***', () => {
+  it('a {name, value} header pair in JSON text, plain or escaped, value last or first, names in any case', () => {
+    expect(maskText('bad: [{"name":"X-Api-Key","value":"k3y-12"},{"name":"Accept","value":"json"}]')).toBe(
+      'bad: [{"name":"X-Api-Key","value":"***"},{"name":"Accept","value":"json"}]'
+    )
+    expect(maskText(JSON.stringify({ m: '[{"Name":"Authorization","Value":"Bearer abc"}]' }))).toBe(
+      JSON.stringify({ m: '[{"Name":"Authorization","Value":"***"}]' })
+    )
+    expect(maskText('{"value":"s3cr3t-v","name":"X-Api-Key"} {"value":"ok","name":"Accept"}')).toBe(
+      '{"value":"***","name":"X-Api-Key"} {"value":"ok","name":"Accept"}'
+    )
+  })
+
   it('userinfo, & ; # parameters, JSON credential fields; a placeholder and other parameters are kept', () => {
     expect(maskText('GET https://ops:p@ss@x.example.com/a?b=1;token=abc&sig=zz#access_token=q1&state=s')).toBe(
       'GET https://***@x.example.com/a?b=1;token=***&sig=***#access_token=***&state=s'

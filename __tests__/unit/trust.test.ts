@@ -16,6 +16,8 @@ import { renderSummary } from '../../src/report/summary.js'
 import { writeOutputs } from '../../src/report/outputs.js'
 import { formsOf, redact, redactValue } from '../../src/secrets.js'
 import { timeOf } from '../../src/values.js'
+import type { CoreLike } from '../../src/runner.js'
+import { addFoundSecret } from '../../src/step/context.js'
 
 describe('a resource is never its own duplicate (the same id listed twice is one)', () => {
   const row: Check = { id: 'chk_1', name: 'shop', url: 'https://s.example.com/', type: 'http' }
@@ -35,6 +37,18 @@ describe('a resource is never its own duplicate (the same id listed twice is one
 
   it('survivorOf with the same id twice is that resource', () => {
     expect(survivorOf([row, { ...row }]).id).toBe('chk_1')
+  })
+})
+
+describe('a secret registered job-wide never registers a short or everyday word among its forms', () => {
+  it('%6D%61%69%6E is masked in its own forms, never as "main"', () => {
+    const masked: string[] = []
+    const runner = { setSecret: (s: string) => void masked.push(s) } as unknown as CoreLike
+    const secrets: string[] = []
+    addFoundSecret(runner, secrets, '%6D%61%69%6E')
+    expect(masked).toContain('%6D%61%69%6E')
+    expect(masked).not.toContain('main')
+    expect(secrets).toEqual(['%6D%61%69%6E'])
   })
 })
 

@@ -54,12 +54,15 @@ export const monitored = (c: Check | Mapping): string => JSON.stringify([str(c.u
 export const sameSettings = (c: Check): string =>
   JSON.stringify([signature(withDefaultType(c), ['status']), statusSetting(c)])
 
-/** Statuses the service measures; any other (paused, disabled, ...) was set by someone and must match. */
+/** Statuses the service measures (a running check); any other (paused, disabled, ...) was set by someone and must match. */
 const MEASURED_STATUSES = ['', 'up', 'down', 'pending']
 const statusSetting = (c: Check): string => {
   const status = str(c.status).toLowerCase()
   return MEASURED_STATUSES.includes(status) ? '' : status
 }
+
+/** A running check: its status is one the service measures (any case), not one someone set. */
+export const isRunning = (c: Check): boolean => statusSetting(c) === ''
 
 export interface Named {
   /** The check the name means: the only one, or the first (in survival order) of identical ones. */

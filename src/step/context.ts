@@ -73,7 +73,8 @@ export function defaultDependencies(): Dependencies {
  */
 export function addSecret(runner: CoreLike, secrets: string[], value: string): void {
   if (value === '' || secrets.includes(value)) return
-  for (const form of formsOf(value)) runner.setSecret(form)
+  // A form that decodes to a short or everyday word (`%6D%61%69%6E` is `main`) is never masked job-wide.
+  for (const form of formsOf(value)) if (form === value || registrable(form)) runner.setSecret(form)
   secrets.push(value)
 }
 

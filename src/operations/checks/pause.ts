@@ -5,7 +5,15 @@
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { PAUSED, type Targets, checkOutputs, checkSummary, isPaused, targetChecks } from '../check-targets.js'
+import {
+  PAUSED,
+  type Targets,
+  checkOutputs,
+  checkSummary,
+  isPaused,
+  isRunning,
+  targetChecks
+} from '../check-targets.js'
 import { dryRunSkips, str, writableOf } from '../common.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
@@ -87,9 +95,17 @@ export const pauseCheck: Operation = async ctx => {
   const targets = await targetChecks(ctx)
   const recorded: string[] = []
   // Each check is recorded before its PUT, so that a failure or cancel later in the
-  // step never hides a check this step may have paused from the post step.
+  // step never hides a check this step may have paused from the post step. Only a
+  // running check is this step's to resume: one someone set to another status
+  // (maintenance, disabled) is paused as asked, and left for its owner afterwards.
   const record = (check: Check) => {
     if (!ctx.config.autoResume) return
+    if (!isRunning(check)) {
+      ctx.log.warning(
+        `${check.id} (${str(check.name)}) was ${JSON.stringify(str(check.status))}, set by someone, not running: it is paused, and the post step will not resume it (resuming sets "up").`
+      )
+      return
+    }
     recorded.push(check.id)
     ctx.remember(PAUSED_STATE, JSON.stringify(recorded))
   }

@@ -156,17 +156,31 @@ async function apply(
  * means (identical duplicates warned about: `notes`).
  */
 async function target(ctx: OperationContext, loose = false): Promise<{ incident?: Incident; notes: string[] }> {
-  const all = await ctx.api.listIncidents()
   const id = ctx.config.incidentId
   if (id) {
+    const all = await ctx.api.listIncidents()
     const incident = all.find(i => i.id === id)
     if (!incident) throw new OperationError(`incident ${id} not found (looked through ${all.length} incidents)`)
     return { incident, notes: [] }
   }
   const title = str(ctx.config.incident.title)
   // The exact title first; only when no unresolved incident has it, the loose match.
-  const exact = byTitle(all, title)
-  const titled = exact.incident || !loose ? exact : byTitle(all, title, true)
+  const titledIn = (list: Incident[]) => {
+    const exact = byTitle(list, title)
+    return exact.incident || !loose ? exact : byTitle(list, title, true)
+  }
+  // "None is open" is a claim of absence: it needs the proof a create needs (snapshot.ts).
+  const look = await lookUp(
+    () => ctx.api.readIncidents(),
+    list => !!titledIn(list).incident
+  )
+  const titled = titledIn(look.items)
+  if (!titled.incident && !look.proven) {
+    throw new OperationError(
+      `no read showed an unresolved incident titled ${JSON.stringify(title)}, but the ${look.reads} reads proved nothing (${look.doubt}): it may be open, so it is not reported absent; nothing was changed. Run the step again, or target it by incident-id.`,
+      { changed: false }
+    )
+  }
   return { incident: titled.incident, notes: warnDuplicates(ctx, titled) }
 }
 

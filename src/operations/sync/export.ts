@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
+import { redact } from '../../secrets.js'
 import { str } from '../common.js'
 import { wholeList } from '../snapshot.js'
 import type { Operation } from '../types.js'
@@ -32,17 +33,27 @@ export const exportChecks: Operation = async ctx => {
   }
   const { entries, ids, lifted, warnings } = exported
   for (const warning of warnings) ctx.log.warning(warning)
-  // The values lifted out are secrets from now on (those that can be masked job-wide: context.ts).
-  for (const secret of lifted) ctx.addSecret(secret.value)
-  // A known secret (the key, or a lifted value) also in a field that is no secret position cannot
-  // become a variable there, and would be committed with the file: refuse, naming the field.
+  // A lifted value is replaced in its secret position only: names and other fields that hold the same
+  // text stay as they are in the file, with a warning. The key (or another secret this step knew before
+  // the lifting) in any other field would be committed with the file: refused.
   const held = heldSecret(entries, ctx.redact)
   if (held) {
     const { index, field } = held
     throw new OperationError(
-      `export-checks: check ${ids[index]} (${JSON.stringify(str(entries[index].name))}) holds a secret (the api-key, or a value lifted from a URL) in the field ${field}, where export-checks cannot put a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from that field, or export a name-prefix that leaves the check out.`
+      `export-checks: check ${ids[index]} (${JSON.stringify(str(entries[index].name))}) holds a secret this step knows (the api-key) in the field ${field}, where export-checks cannot put a variable; a checks file is meant to be committed, so nothing was written. Remove the secret from that field, or export a name-prefix that leaves the check out.`
     )
   }
+  const values = lifted.map(l => l.value)
+  for (const [index, entry] of entries.entries()) {
+    const also = heldSecret([entry], text => redact(text, values))
+    if (also) {
+      ctx.log.warning(
+        `export-checks: check ${ids[index]} (${JSON.stringify(str(entry.name))}) holds, in the field ${also.field}, the same text as a value lifted into a variable; it stays as it is there. Check that field before you commit the file.`
+      )
+    }
+  }
+  // From now on the lifted values are secrets of this job (those that can be masked job-wide: context.ts).
+  for (const value of values) ctx.addSecret(value)
   if (entries.length === 0) {
     ctx.log.warning(
       `export-checks: no check${prefix === undefined ? ' on the service' : ` whose name starts with ${JSON.stringify(prefix)}`}: the file lists none. sync-checks refuses such a file with prune and no prune-prefix (it would delete every check).`
