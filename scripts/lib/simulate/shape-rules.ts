@@ -24,19 +24,25 @@ export function shapeRules(before: Before, after: After, executed: Executed[]): 
   ]
 }
 
-/** A fleet gate passes only with every member: never while one was down all round (a reordered read hid it). */
+/**
+ * A fleet gate over a reordered list judges every member or ends `error`; it never passes while one was
+ * down all round (a reordered read hid it).
+ */
 function fleetGateRule(before: Before, after: After, executed: Executed[]): string[] {
   const out: string[] = []
-  const down = [...before.checks.values()].filter(
-    c =>
-      String(c.name).startsWith(PAUSE_PREFIX) &&
-      c.status === 'down' &&
-      !after.probed.some(p => p.id === c.id && p.status === 'up')
-  )
+  const members = [...before.checks.values()].filter(c => String(c.name).startsWith(PAUSE_PREFIX))
+  const down = members.filter(c => c.status === 'down' && !after.probed.some(p => p.id === c.id && p.status === 'up'))
   for (const { run, steps } of executed) {
     const prefix = run.inputs['name-prefix']
     if (run.inputs.operation !== 'wait-for-check' || prefix !== PAUSE_PREFIX) continue
     const main = steps.find(s => s.what === 'main')
+    // Every member the gate judged is in its result; a gate that could not see them all ends `error`.
+    const outcome = main?.result.outputs.outcome
+    const missing = members.filter(c => !(main?.result.outputs.result ?? '').includes(c.id))
+    if (run.cancelMs === undefined && outcome !== undefined && outcome !== 'error' && missing.length > 0)
+      out.push(
+        `run ${run.n} (fleet gate on ${prefix}) ended ${JSON.stringify(outcome)} without judging ${missing.map(c => JSON.stringify(c.name)).join(', ')} (a gate that cannot see every member ends "error")`
+      )
     if (main?.result.outputs.passed === 'true' && down.length > 0)
       out.push(
         `run ${run.n} (fleet gate on ${prefix}) passed while ${down.map(c => JSON.stringify(c.name)).join(', ')} was down all round (outcome ${JSON.stringify(main.result.outputs.outcome)})`

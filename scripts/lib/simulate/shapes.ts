@@ -23,7 +23,7 @@ import { type PastResult, type Round, type Run, type WorldCheck, PAUSE_PREFIX, r
 
 export interface Shapes {
   /** Another actor pauses this check `atMs` after the round starts (a prefix pause is running). */
-  handPause?: { name: string; atMs: number }
+  handPause?: { name: string; atMs: number; members: string[]; afterWrite: boolean }
   /** A probe of `name` at `atMs`, reported in whole seconds until `restoreMs` later, then with its milliseconds. */
   twoPrecisions?: { name: string; atMs: number; restoreMs: number }
   /** Values the checks files' variables hold that no one may mask. */
@@ -76,7 +76,10 @@ export function drawShapes(round: Round): Shapes {
 
   // A fleet gate by prefix over a down member.
   if (fleet.length > 0 && chance(0.3)) {
-    pick(fleet).down = true
+    const hidden = pick(fleet)
+    hidden.down = true
+    // Hidden from every read of the round (a list sorted by recent activity, the down member checked last).
+    round.faults.push({ method: 'GET', path: '/checks', shift: 'reorder', moved: hidden.name, times: -1 })
     addRun('gate', {
       operation: 'wait-for-check',
       'name-prefix': PAUSE_PREFIX,
@@ -89,8 +92,12 @@ export function drawShapes(round: Round): Shapes {
   // Another actor pauses a running fleet member while a prefix pause runs.
   const pauser = runs.find(r => r.kind === 'prefix-pause')
   const running = fleet.filter(c => !c.paused)
-  if (pauser && running.length > 0 && chance(0.6))
-    shapes.handPause = { name: pick(running).name, atMs: pauser.startMs + int(150, 1200) }
+  if (pauser && running.length > 0 && chance(0.6)) {
+    // Right after the prefix pause's first write (between its read and its other writes), or at a time drawn.
+    const afterWrite = chance(0.7)
+    const atMs = pauser.startMs + (afterWrite ? 0 : int(150, 1200))
+    shapes.handPause = { name: pick(running).name, atMs, members: FLEET, afterWrite }
+  }
 
   // Secrets in the new positions, names that only contain a secret word; an export that reads them.
   if (chance(0.5)) {
@@ -167,7 +174,7 @@ export function drawShapes(round: Round): Shapes {
       path: '/checks',
       shift: 'reorder',
       moved: pick(targets),
-      times: pick([3, 6, -1])
+      times: pick([6, -1, -1])
     }
     round.faults.push(fault)
     round.views.statedTotal = chance(0.5)
