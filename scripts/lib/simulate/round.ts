@@ -110,13 +110,11 @@ function actOnTheSide(
   const pausing = async () => {
     if (!handPause) return
     await sleep(handPause.atMs)
-    // Right after a prefix pause's first write to another member (its list read done, its other writes to come).
+    // Right after a prefix pause reaches another member (its list read done, the last member still to come).
     const others = handPause.members.filter(name => name !== handPause.name).map(name => idOf.get(name))
     const written = () =>
-      emulator.requests.some(
-        r => r.method !== 'GET' && others.some(id => id !== undefined && r.path.startsWith(`/checks/${id}`))
-      )
-    for (let waited = 0; handPause.afterWrite && waited < 10_000 && !written(); waited += 5) await sleep(5)
+      emulator.requests.some(r => others.some(id => id !== undefined && r.path.startsWith(`/checks/${id}`)))
+    for (let waited = 0; handPause.afterReach && waited < 10_000 && !written(); waited += 5) await sleep(5)
     const check = emulator.checks.get(idOf.get(handPause.name) ?? '')
     if (!check || check.status === 'paused') return
     emulator.checks.set(check.id, { ...check, status: 'paused', updatedAt: new Date().toISOString() })

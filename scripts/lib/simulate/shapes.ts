@@ -23,7 +23,7 @@ import { type PastResult, type Round, type Run, type WorldCheck, PAUSE_PREFIX, r
 
 export interface Shapes {
   /** Another actor pauses this check `atMs` after the round starts (a prefix pause is running). */
-  handPause?: { name: string; atMs: number; members: string[]; afterWrite: boolean }
+  handPause?: { name: string; atMs: number; members: string[]; afterReach: boolean }
   /** A probe of `name` at `atMs`, reported in whole seconds until `restoreMs` later, then with its milliseconds. */
   twoPrecisions?: { name: string; atMs: number; restoreMs: number }
   /** Values the checks files' variables hold that no one may mask. */
@@ -93,10 +93,12 @@ export function drawShapes(round: Round): Shapes {
   const pauser = runs.find(r => r.kind === 'prefix-pause')
   const running = fleet.filter(c => !c.paused)
   if (pauser && running.length > 0 && chance(0.6)) {
-    // Right after the prefix pause's first write (between its read and its other writes), or at a time drawn.
-    const afterWrite = chance(0.7)
-    const atMs = pauser.startMs + (afterWrite ? 0 : int(150, 1200))
-    shapes.handPause = { name: pick(running).name, atMs, members: FLEET, afterWrite }
+    // Right after the prefix pause first reaches a member (after its list read), or at a time drawn.
+    const afterReach = chance(0.7)
+    const atMs = pauser.startMs + (afterReach ? 0 : int(150, 1200))
+    // After a write, the member the prefix pause reaches last (the fleet is listed in order).
+    const name = afterReach ? running[running.length - 1].name : pick(running).name
+    shapes.handPause = { name, atMs, members: FLEET, afterReach }
   }
 
   // Secrets in the new positions, names that only contain a secret word; an export that reads them.
