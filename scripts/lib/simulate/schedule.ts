@@ -498,5 +498,5 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
   probes.sort((a, b) => a.atMs - b.atMs)
   const round = { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
-  return { ...round, shapes: drawShapes({ ...round, shapes: { harmless: {} } }) }
+  return { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
 }

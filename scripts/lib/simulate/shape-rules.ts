@@ -12,8 +12,8 @@ import { PAUSE_PREFIX } from './schedule.js'
 
 /** Values that stand beside names containing a secret word (`AUTH_MODE=main`, `?author=ann`): never masked. */
 const WORDS = ['main', 'europe', 'healthy', 'ann']
-/** A history time the action can place: ISO 8601 (the views' zone-less and slash forms are the emulator's). */
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d/
+/** A history time the action can place: ISO 8601, or an HTTP date (RFC 1123, always GMT: the budget judges it). */
+const PLACEABLE = /^\d{4}-\d\d-\d\dT\d\d:\d\d|^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d [A-Z][a-z]{2} \d{4} [\d:]{8} GMT$/
 
 export function shapeRules(before: Before, after: After, executed: Executed[]): string[] {
   return [
@@ -83,7 +83,7 @@ function budgetRule(before: Before, executed: Executed[]): string[] {
     if (run.inputs.slo === undefined) continue
     const was = [...before.checks.values()].find(c => c.name === run.inputs['check-name'])
     const rows = was ? (before.history.get(was.id) ?? []) : []
-    const odd = rows.filter(h => !ISO.test(String(h.checkedAt)))
+    const odd = rows.filter(h => !PLACEABLE.test(String(h.checkedAt)))
     const main = steps.find(s => s.what === 'main')
     if (odd.length > 0 && main?.result.outputs.passed === 'true')
       out.push(

@@ -13,8 +13,8 @@
  *   holding `?`, `/` and `=`, and names that contain but do not end with a
  *   secret word; checks files whose variables (`AUTH_MODE`, `KEYWORD`...)
  *   hold short harmless values;
- * - budget gates whose history holds identical failed rows, or times the
- *   action cannot place;
+ * - budget gates whose history holds identical failed rows, times the action
+ *   cannot place (`Nov 25 2026 10:00:00`), or HTTP dates (placeable: GMT);
  * - one probe reported in whole seconds, then with its milliseconds, under a
  *   gate asking 2 passes.
  */
@@ -22,6 +22,8 @@ import type { Fault } from '../../../emulator/faults.js'
 import { type PastResult, type Round, type Run, type WorldCheck, PAUSE_PREFIX, random, urlOf } from './schedule.js'
 
 export interface Shapes {
+  /** Half the rounds draw the shapes; the others stay as they were drawn before them. */
+  drawn: boolean
   /** Another actor pauses this check `atMs` after the round starts (a prefix pause is running). */
   handPause?: { name: string; atMs: number; members: string[]; afterReach: boolean }
   /** A probe of `name` at `atMs`, reported in whole seconds until `restoreMs` later, then with its milliseconds. */
@@ -30,7 +32,7 @@ export interface Shapes {
   harmless: Record<string, string>
 }
 
-/** A time as a service may write it that the action cannot place (no ISO form, no zone or an RFC 1123 one). */
+/** A time as a service may write it: one the action cannot place (month first, no zone), or an HTTP date (RFC 1123). */
 export function unplaceable(ms: number, form: 'month-first' | 'rfc1123'): string {
   const d = new Date(ms)
   if (form === 'rfc1123') return d.toUTCString()
@@ -51,7 +53,8 @@ export function drawShapes(round: Round): Shapes {
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]
   const chance = (p: number) => next() < p
-  const shapes: Shapes = { harmless: {} }
+  const shapes: Shapes = { drawn: chance(0.5), harmless: {} }
+  if (!shapes.drawn) return shapes
   const { world, runs } = round
   const all = () => [...world.checks, ...world.more]
   const find = (name: string) => all().find(c => c.name === name)
