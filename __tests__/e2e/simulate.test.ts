@@ -85,10 +85,11 @@ const has = (round: Round, wanted: (run: Round['runs'][number]) => boolean) =>
 const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync', 'prefix-pause', 'budget-gate']
 /**
  * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
- * kinds, and no fleet check that holds an old token (a sync's plan would show it changed), so the real
- * bundle keeps every invariant there.
+ * kinds, no fleet check that holds an old token (a sync's plan would show it changed), none of issue 37's
+ * shapes (shapes.ts), so the real bundle keeps every invariant there.
  */
 const calm = (round: Round) =>
+  !round.shapes.drawn &&
   round.faults.length === 0 &&
   !round.views.slashTimes &&
   round.runs.every(run => PLAIN.includes(run.kind)) &&
@@ -118,7 +119,10 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
   'an export of every check, rotated and planned': r =>
     has(r, run => run.kind === 'export' && run.inputs['name-prefix'] === undefined),
   'a drift watch whose issue a person edits': r => has(r, run => run.kind === 'drift'),
-  'a prune under a prefix': r => has(r, run => run.kind === 'prune')
+  'a prune under a prefix': r => has(r, run => run.kind === 'prune'),
+  // Issue 37's shapes (shapes.ts).
+  'one probe reported at two precisions under a gate asking 2 passes': r =>
+    r.shapes.twoPrecisions !== undefined && has(r, run => run.inputs['check-name'] === r.shapes.twoPrecisions?.name)
 }
 
 /** The fewest seeds (first found, reused when one covers several) whose rounds reach every feature. */

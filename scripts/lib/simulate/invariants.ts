@@ -31,6 +31,8 @@ export interface After {
   /** The checks after the main steps and their later steps, before any post step. */
   midway: Map<string, Stored>
   probed: Probed[]
+  /** Checks another actor moved from running to paused during the round (shapes.ts): they stay paused. */
+  handPaused: string[]
   /** The repository's issues on the fake GitHub. */
   issues: FakeIssue[]
   /** Every request body sent to GitHub (issues, comments, edits). */
@@ -152,8 +154,16 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
   const byName = new Map<string, Stored[]>()
   for (const check of after.checks.values())
     byName.set(String(check.name), [...(byName.get(String(check.name)) ?? []), check])
+  // A create after reads that all shifted may go ahead when the run says so (contract: "Version 5 rules").
+  const unproven = (name: string) =>
+    executed.some(
+      e =>
+        making.has(name) &&
+        (e.run.inputs['check-name'] === name || (FILES[e.run.inputs['checks-file']] ?? []).includes(name)) &&
+        e.steps.some(s => s.result.stdout.includes('proved nothing about what is there'))
+    )
   for (const [name, list] of byName) {
-    if (list.length > 1 && !list.every(c => said.includes(c.id))) {
+    if (list.length > 1 && !list.every(c => said.includes(c.id)) && !unproven(name)) {
       out.push(
         `${list.length} checks are named ${JSON.stringify(name)} (${list.map(c => c.id).join(', ')}) and no run said why`
       )
@@ -183,7 +193,8 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
   for (const [id, check] of after.checks) {
     const was = before.checks.get(id)
     const paused = String(check.status) === 'paused'
-    if (paused && was?.status !== 'paused') out.push(`check ${id} (${JSON.stringify(check.name)}) was left paused`)
+    if (paused && was?.status !== 'paused' && !after.handPaused.includes(id))
+      out.push(`check ${id} (${JSON.stringify(check.name)}) was left paused`)
     if (!paused && was?.status === 'paused' && !applied(String(check.name)))
       out.push(`check ${id} was paused by someone else and is not paused now`)
   }

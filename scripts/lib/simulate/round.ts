@@ -16,6 +16,8 @@ import type { FakeGitHub } from '../fake-github.js'
 import { StepResult, runStep } from '../runner.js'
 import { After, Before, Executed, Probed, violations } from './invariants.js'
 import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
+import { shapeRules } from './shape-rules.js'
+import { unplaceable } from './shapes.js'
 
 export interface Settings {
   key: string
@@ -85,12 +87,65 @@ function seedCheck(emulator: Emulator, c: WorldCheck): Stored {
     responseTime: last.responseTime
   })
   const past = c.history.map(h => ({
-    checkedAt: new Date(lastAt - h.agoMs).toISOString(),
+    checkedAt: h.form ? unplaceable(lastAt - h.agoMs, h.form) : new Date(lastAt - h.agoMs).toISOString(),
     status: h.status,
     responseTime: h.responseTime
   }))
   emulator.history.set(stored.id, [...(c.paused ? [] : [last]), ...past])
   return stored
+}
+
+/**
+ * What others do beside the runs (shapes.ts): a person pauses a fleet member (its id kept when that moved it
+ * from running to paused), and the service reports one probe in whole seconds, then with its milliseconds.
+ */
+function actOnTheSide(
+  emulator: Emulator,
+  round: Round,
+  idOf: Map<string, string>,
+  probed: Probed[]
+): { ids: string[]; done: Promise<unknown> } {
+  const ids: string[] = []
+  const { handPause, twoPrecisions } = round.shapes
+  const pausing = async () => {
+    if (!handPause) return
+    await sleep(handPause.atMs)
+    // Right after a prefix pause reaches another member (its list read done, the last member still to come).
+    const others = handPause.members.filter(name => name !== handPause.name).map(name => idOf.get(name))
+    const written = () =>
+      emulator.requests.some(r => others.some(id => id !== undefined && r.path.startsWith(`/checks/${id}`)))
+    for (let waited = 0; handPause.afterReach && waited < 10_000 && !written(); waited += 5) await sleep(5)
+    const check = emulator.checks.get(idOf.get(handPause.name) ?? '')
+    if (!check || check.status === 'paused') return
+    emulator.checks.set(check.id, { ...check, status: 'paused', updatedAt: new Date().toISOString() })
+    ids.push(check.id)
+  }
+  const twice = async () => {
+    const id = idOf.get(twoPrecisions?.name ?? '')
+    if (!twoPrecisions || id === undefined) return
+    await sleep(twoPrecisions.atMs)
+    if (!emulator.recordProbe(id, { status: 'up', responseTime: 40 })) return
+    const precise = String(emulator.checks.get(id)?.lastCheckedAt)
+    const whole = precise.replace(/\.\d+Z$/, 'Z')
+    const at = (text: string) => {
+      const check = emulator.checks.get(id)
+      const head = emulator.history.get(id)?.[0]
+      if (check) check.lastCheckedAt = text
+      if (head) head.checkedAt = text
+    }
+    at(whole)
+    probed.push({
+      name: twoPrecisions.name,
+      atMs: twoPrecisions.atMs,
+      status: 'up',
+      responseTime: 40,
+      id,
+      at: Date.parse(precise)
+    })
+    await sleep(twoPrecisions.restoreMs)
+    at(precise)
+  }
+  return { ids, done: Promise.all([pausing(), twice()]) }
 }
 
 /** What a run's later steps need: a step, the workspace, the round. */
@@ -255,11 +310,14 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       })
     )
 
+    const handPaused = actOnTheSide(emulator, round, idOf, probed)
+
     // The main steps, together, each followed by its job's later steps; then, once the service is quiet,
     // the post steps (the job's end).
     const executed: Executed[] = round.runs.map(run => ({ run, steps: [], secrets: [] }))
     await Promise.all([
       probing,
+      handPaused.done,
       ...executed.map(async e => {
         await sleep(Math.max(0, started + e.run.startMs - Date.now()))
         const startedAt = Date.now()
@@ -303,6 +361,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       deleted: [...emulator.deletedChecks],
       midway,
       probed,
+      handPaused: handPaused.ids,
       issues: settings.github.issues.get(REPO) ?? [],
       github: settings.github.requests.map(r => r.body)
     }
@@ -314,7 +373,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
     ]
     return {
-      violations: violations(before, after, executed, secrets),
+      violations: [...violations(before, after, executed, secrets), ...shapeRules(before, after, executed)],
       runs: round.runs.length,
       processes: executed.reduce((n, e) => n + e.steps.length, 0),
       cancels: round.runs.filter(r => r.cancelMs !== undefined).length,
@@ -324,7 +383,8 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         (round.views.zonelessTimes ? 1 : 0) +
         (round.views.historyStartedAt ? 1 : 0) +
         (round.views.historyWholeSeconds ? 1 : 0) +
-        (round.views.slashTimes ? 1 : 0),
+        (round.views.slashTimes ? 1 : 0) +
+        (round.views.statedTotal ? 1 : 0),
       probes: probed.length
     }
   } finally {

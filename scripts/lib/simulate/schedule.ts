@@ -13,6 +13,7 @@
  * today: their features are in the bundle).
  */
 import type { Fault } from '../../../emulator/faults.js'
+import { Shapes, drawShapes } from './shapes.js'
 
 /** A small, fast, seedable generator (mulberry32): the schedule is a pure function of the seed. */
 export function random(seed: number): () => number {
@@ -54,6 +55,8 @@ export interface PastResult {
   agoMs: number
   status: string
   responseTime: number
+  /** Its time written in a form the action cannot place (shapes.ts), else ISO 8601. */
+  form?: 'month-first' | 'rfc1123'
 }
 
 export interface WorldCheck {
@@ -97,11 +100,15 @@ export interface Round {
     historyStartedAt: boolean
     historyWholeSeconds: boolean
     slashTimes: boolean
+    /** Collections state their total (set with a reorder: shapes.ts). */
+    statedTotal?: boolean
   }
   /** The checks files the sync runs read, by name. */
   files: Record<string, string>
   /** Values in secret positions that the service holds before the round (to be rotated): never shown. */
   secrets: string[]
+  /** The shapes that broke main ff43772 (issue 37): shapes.ts. */
+  shapes: Shapes
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -490,5 +497,6 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   }
   const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
   probes.sort((a, b) => a.atMs - b.atMs)
-  return { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
+  const round = { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
+  return { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
 }
