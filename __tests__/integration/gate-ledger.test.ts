@@ -131,6 +131,72 @@ describe('fresh means newer than what the step first saw', () => {
   })
 })
 
+describe('a miss is never lost to the one-probe tolerance', () => {
+  it('a slow miss in the history within one probe of the next result resets the count: no pass on one good probe', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    // Fresh results at 2 s (up), 6 s (up but 3 s slow: a miss) and 7 s (up). The 3 s probe's duration makes
+    // its time and the next one's "within one probe": taken as one, the miss would vanish and 2/2 pass.
+    emulator.history.set(c.id, [
+      { status: 'up', responseTime: 50, checkedAt: at(7) },
+      { status: 'up', responseTime: 3000, checkedAt: at(6) },
+      { status: 'up', responseTime: 50, checkedAt: at(2) }
+    ])
+    afterFirstRead(emulator, { [c.id]: { status: 'up', responseTime: 50, lastCheckedAt: at(2) } })
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '2',
+        'max-response-time': '1000',
+        timeout: '3s',
+        'poll-interval': '1s'
+      },
+      {
+        clock: scriptedClock(emulator, {
+          [c.id]: [
+            { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
+            { status: 'up', responseTime: 50, lastCheckedAt: at(7) }
+          ]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(core.summaryText).toContain('❌')
+  })
+})
+
+describe('a miss within one probe of the first read, after a pass, still resets', () => {
+  it('a slow down probe at the first read, an up, then a down within its duration: the down resets, no pass', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    // The first read shows a 3.5 s probe (down) at -0.5 s. Then up at 0.1 s (another status: another probe,
+    // counted), then down at 0.75 s: within 3.5 s of the first read's probe, yet after the counted up.
+    Object.assign(emulator.checks.get(c.id) as object, { status: 'down', responseTime: 3472, lastCheckedAt: at(-0.5) })
+    const { core } = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': c.id,
+        'consecutive-passes': '2',
+        timeout: '3s',
+        'poll-interval': '1s'
+      },
+      {
+        clock: scriptedClock(emulator, {
+          [c.id]: [
+            { status: 'down', responseTime: 3472, lastCheckedAt: at(-0.5) },
+            { status: 'up', responseTime: 87, lastCheckedAt: at(0.1) },
+            { status: 'down', responseTime: 66, lastCheckedAt: at(0.75) },
+            { status: 'up', responseTime: 36, lastCheckedAt: at(1.7) }
+          ]
+        })
+      }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    expect(progressOf(core.logs, 'shop')).toContain('status is down, expected up (0/2)')
+  })
+})
+
 describe('the error budget errs closed', () => {
   it('history times in a form the action cannot place: outcome error naming how many rows and the form, never a pass', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })

@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { budgetOf } from '../../src/operations/gate/budget.js'
 import { judge } from '../../src/operations/gate/judge.js'
 import {
+  between,
   checkReading,
   decide,
   entryReading,
@@ -58,7 +59,9 @@ describe('what a reading is', () => {
     expect(decide(none, check(at(0.001), 40))).toBe('new')
     const shown = openLedger({ id: 'c', lastCheckedAt: at(3), responseTime: 40 }, START, true)
     expect(decide(shown, check(at(3), 40))).toBe('before-step')
-    expect(decide(shown, check('2026-11-23T08:00:03.020Z', 40))).toBe('before-step') // the same probe, another precision
+    // The same probe at another precision, or a new one within its duration: maybe the first read's probe
+    // (a pass there does not count; a miss resets: judge.ts).
+    expect(decide(shown, check('2026-11-23T08:00:03.020Z', 40))).toBe('as-first')
     expect(decide(shown, check(at(4), 40))).toBe('new')
     // without require-fresh, nothing is before the step
     expect(decide(openLedger({ id: 'c' }, START, false), check(at(-60), 40))).toBe('new')
@@ -105,5 +108,28 @@ describe("a window's rows", () => {
     })
     const b = budgetOf([...ok, row(0, 'up', { checkedAt: 'Mon, 23 Nov 2026 07:59:00' })], START - 60_000, START, slo)
     expect(b).toMatchObject({ spent: false, unplaced: { rows: 1, example: '"Mon, 23 Nov 2026 07:59:00"' } })
+  })
+})
+
+describe('between: the history rows judged between two polls', () => {
+  const ledger = () => {
+    const l = openLedger({ id: 'c' }, START, true)
+    record(l, readingOf('check', at(2), 50, 'up'))
+    return l
+  }
+  const current = readingOf('check', at(7), 50, 'up')!
+
+  it("the current result's own row (within one probe, reading alike) is left to the current reading", () => {
+    expect(between(ledger(), readingOf('history', at(6.98), 50, 'up')!, current)).toBe(false)
+    expect(between(ledger(), readingOf('history', at(6.98), 51, 'UP')!, current)).toBe(false)
+  })
+
+  it('a row within one probe of it that reads otherwise (slow, or another status) is another probe: judged', () => {
+    expect(between(ledger(), readingOf('history', at(6), 3000, 'up')!, current)).toBe(true)
+    expect(between(ledger(), readingOf('history', at(6.9), 50, 'down')!, current)).toBe(true)
+  })
+
+  it('a row at the current time or later is not between', () => {
+    expect(between(ledger(), readingOf('history', at(7), 3000, 'up')!, current)).toBe(false)
   })
 })

@@ -118,8 +118,10 @@ export async function convergeCreated<T extends Ranked>(
   const gone = new Set<string>()
   if (created.length === 0) return result
   await options.sleep(options.settleMs)
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const look = await steadyRead(options.read)
+  // Without a proven read before the create nothing is ever removed: one look names what is there.
+  const rounds = options.before === undefined ? 1 : MAX_ROUNDS
+  for (let round = 1; round <= rounds; round++) {
+    const look = options.before === undefined ? await options.read() : await steadyRead(options.read)
     // A look that shifted may miss a racing run's create: it decides what to report, never what to remove.
     const before = look.shift ? undefined : options.before
     const named = new Map<string, T[]>()
@@ -161,7 +163,7 @@ export async function convergeCreated<T extends Ranked>(
     }
     if (removedNow === 0 && keptNow === 0) break
     // Kept ones may be the creates of racing runs that have yet to remove their own: give them the time.
-    if (removedNow === 0 && round < MAX_ROUNDS) await options.sleep(options.settleMs)
+    if (removedNow === 0 && round < rounds) await options.sleep(options.settleMs)
     if (round === 1 && removedNow > 0) {
       options.log.info(
         `Concurrent runs created the same ${options.what}: removed ${removedNow} duplicate(s) made by them; looking once more to confirm.`

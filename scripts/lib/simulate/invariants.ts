@@ -33,6 +33,8 @@ export interface After {
   probed: Probed[]
   /** Checks another actor moved from running to paused during the round (shapes.ts): they stay paused. */
   handPaused: string[]
+  /** Of those, the ones paused between a run's read of the check and its write (round.ts): no client can tell. */
+  handPausedInWindow: string[]
   /** The repository's issues on the fake GitHub. */
   issues: FakeIssue[]
   /** Every request body sent to GitHub (issues, comments, edits). */

@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Emulator } from '../../../emulator/server.js'
+import type { Emulator, RequestRecord } from '../../../emulator/server.js'
 import type { Stored } from '../../../emulator/store.js'
 import type { FakeGitHub } from '../fake-github.js'
 import { StepResult, runStep } from '../runner.js'
@@ -104,8 +104,9 @@ function actOnTheSide(
   round: Round,
   idOf: Map<string, string>,
   probed: Probed[]
-): { ids: string[]; done: Promise<unknown> } {
+): { ids: string[]; at: Map<string, number>; done: Promise<unknown> } {
   const ids: string[] = []
+  const at = new Map<string, number>()
   const { handPause, twoPrecisions } = round.shapes
   const pausing = async () => {
     if (!handPause) return
@@ -119,6 +120,7 @@ function actOnTheSide(
     if (!check || check.status === 'paused') return
     emulator.checks.set(check.id, { ...check, status: 'paused', updatedAt: new Date().toISOString() })
     ids.push(check.id)
+    at.set(check.id, Date.now())
   }
   const twice = async () => {
     const id = idOf.get(twoPrecisions?.name ?? '')
@@ -127,13 +129,13 @@ function actOnTheSide(
     if (!emulator.recordProbe(id, { status: 'up', responseTime: 40 })) return
     const precise = String(emulator.checks.get(id)?.lastCheckedAt)
     const whole = precise.replace(/\.\d+Z$/, 'Z')
-    const at = (text: string) => {
+    const stamp = (text: string) => {
       const check = emulator.checks.get(id)
       const head = emulator.history.get(id)?.[0]
       if (check) check.lastCheckedAt = text
       if (head) head.checkedAt = text
     }
-    at(whole)
+    stamp(whole)
     probed.push({
       name: twoPrecisions.name,
       atMs: twoPrecisions.atMs,
@@ -143,9 +145,24 @@ function actOnTheSide(
       at: Date.parse(precise)
     })
     await sleep(twoPrecisions.restoreMs)
-    at(precise)
+    stamp(precise)
   }
-  return { ids, done: Promise.all([pausing(), twice()]) }
+  return { ids, at, done: Promise.all([pausing(), twice()]) }
+}
+
+/**
+ * The hand pauses that landed between a run's read of that check and its write
+ * (its GET /checks/{id} the last request before the pause, its PUT the first
+ * after): the window no client can close without conditional writes, which the
+ * API does not have. A run there took the check as running, as it was when read.
+ */
+export function pausedBetweenReadAndWrite(requests: readonly RequestRecord[], pausedAt: Map<string, number>): string[] {
+  return [...pausedAt].flatMap(([id, at]) => {
+    const own = requests.filter(r => r.path.split('?')[0] === `/checks/${id}`)
+    const before = own.filter(r => r.at <= at).pop()
+    const after = own.find(r => r.at > at)
+    return before?.method === 'GET' && after?.method === 'PUT' ? [id] : []
+  })
 }
 
 /** What a run's later steps need: a step, the workspace, the round. */
@@ -362,6 +379,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       midway,
       probed,
       handPaused: handPaused.ids,
+      handPausedInWindow: pausedBetweenReadAndWrite(emulator.requests, handPaused.at),
       issues: settings.github.issues.get(REPO) ?? [],
       github: settings.github.requests.map(r => r.body)
     }

@@ -51,10 +51,14 @@ function fleetGateRule(before: Before, after: After, executed: Executed[]): stri
   return out
 }
 
-/** A check another actor paused during the round stays paused: no post step resumes what it did not pause. */
+/**
+ * A check another actor paused during the round stays paused: no post step resumes what it did not pause.
+ * But for a pause that landed between a run's read of the check and its write: that run moved it, as far
+ * as any client can know (the API has no conditional write).
+ */
 function handPauseRule(after: After): string[] {
   return after.handPaused
-    .filter(id => after.checks.get(id)?.status !== 'paused')
+    .filter(id => after.checks.get(id)?.status !== 'paused' && !after.handPausedInWindow.includes(id))
     .map(
       id =>
         `check ${id} (${JSON.stringify(after.checks.get(id)?.name)}) was paused by another actor during the round and is not paused now`

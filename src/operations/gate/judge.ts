@@ -108,6 +108,8 @@ type Effect = 'count' | 'reset' | 'nothing' | 'before-step'
  */
 function effectOf(placement: Placement, passed: boolean): Effect {
   if (placement === 'before-step') return 'before-step'
+  // Maybe the first read's probe again: a pass does not count, a miss resets (fewer passes, never more).
+  if (placement === 'as-first') return passed ? 'before-step' : 'reset'
   if (!passed) return 'reset'
   return placement === 'new' ? 'count' : 'nothing'
 }

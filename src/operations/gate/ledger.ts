@@ -32,7 +32,7 @@ export interface Reading {
   status?: string
 }
 
-export type Placement = 'new' | 'repeat' | 'before-step' | 'unplaceable'
+export type Placement = 'new' | 'repeat' | 'before-step' | 'as-first' | 'unplaceable'
 
 /**
  * How long a probe is taken to have lasted when a reading reports no
@@ -162,7 +162,9 @@ export function decide(ledger: Ledger, reading: Reading | undefined): Placement 
   if (ledger.counted.some(c => oneProbe(c, reading))) return 'repeat'
   if (ledger.freshAfter !== undefined) {
     if (reading.at <= ledger.freshAfter) return 'before-step'
-    if (ledger.first && oneProbe(ledger.first, reading)) return 'before-step'
+    // Later than the first read's result, yet within one probe of it: that probe again, or a new one (a
+    // slow first probe's tolerance spans the next ones). The counting rule takes whichever counts fewer.
+    if (ledger.first && oneProbe(ledger.first, reading)) return 'as-first'
   }
   if (ledger.newest !== undefined && reading.at <= ledger.newest) return 'repeat'
   return 'new'
@@ -181,16 +183,26 @@ export function record(ledger: Ledger, reading: Reading | undefined): void {
  * check's reading now (`current`): it may lie after the newest (up to a
  * probe's longest duration and its precision before it: a history stamped at
  * the probe's start, or in whole seconds), it is earlier than `current`, and
- * it is not `current`'s own probe (that one counts as the check says it).
+ * it is not `current`'s own probe: within one probe of it and reading alike
+ * (the same status and response time). A row within one probe of `current`
+ * that reads otherwise (a slow probe just before a fast one) is another probe,
+ * and is judged: a miss among such rows is never lost.
  */
 export function between(ledger: Ledger, reading: Reading, current: Reading): boolean {
   const newest = ledger.newest ?? Number.NEGATIVE_INFINITY
   return (
     reading.at + reading.precisionMs + UNREPORTED_PROBE_MS > newest &&
     reading.at < current.at &&
-    !oneProbe(reading, current)
+    !(oneProbe(reading, current) && readAlike(reading, current))
   )
 }
+
+/** Two readings that report the same status and response time (within `closeDurations`), or neither. */
+const readAlike = (a: Reading, b: Reading): boolean =>
+  a.status === b.status &&
+  (a.durationMs === undefined || b.durationMs === undefined
+    ? a.durationMs === b.durationMs
+    : closeDurations(a.durationMs, b.durationMs))
 
 /** Take a history entry between polls once: false for one taken before (`entryKey`). */
 export function takeOnce(ledger: Ledger, entry: HistoryEntry): boolean {
