@@ -19,18 +19,16 @@
  *   gate asking 2 passes.
  */
 import type { Fault } from '../../../emulator/faults.js'
-import { type PastResult, type Round, type Run, type WorldCheck, PAUSE_PREFIX, random, urlOf } from './schedule.js'
-
-export interface Shapes {
-  /** Half the rounds draw the shapes; the others stay as they were drawn before them. */
-  drawn: boolean
-  /** Another actor pauses this check `atMs` after the round starts (a prefix pause is running). */
-  handPause?: { name: string; atMs: number; members: string[]; afterReach: boolean }
-  /** A probe of `name` at `atMs`, reported in whole seconds until `restoreMs` later, then with its milliseconds. */
-  twoPrecisions?: { name: string; atMs: number; restoreMs: number }
-  /** Values the checks files' variables hold that no one may mask. */
-  harmless: Record<string, string>
-}
+import {
+  type PastResult,
+  type Round,
+  type Run,
+  type Shapes,
+  type WorldCheck,
+  PAUSE_PREFIX,
+  random,
+  urlOf
+} from './world.js'
 
 /** A time as a service may write it: one the action cannot place (month first, no zone), or an HTTP date (RFC 1123). */
 export function unplaceable(ms: number, form: 'month-first' | 'rfc1123'): string {

@@ -1,0 +1,136 @@
+/**
+ * The words of a simulated round, shared by the parts that draw it
+ * (schedule.ts, shapes.ts), play it (round.ts) and judge it (invariants.ts,
+ * shape-rules.ts): its runs, its world of checks, its probes and shapes, the
+ * seeded generator and the fixed names. Data only: it imports none of them.
+ */
+import type { Fault } from '../../../emulator/faults.js'
+
+/** A small, fast, seedable generator (mulberry32): the schedule is a pure function of the seed. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export type Kind =
+  'upsert' | 'sync' | 'pause' | 'resume' | 'open' | 'resolve' | 'gate' | 'export' | 'drift' | 'prune' | FutureKind
+
+/** Kinds for features other branches add (issue 32): `name-prefix` on pause-check, `slo` on wait-for-check. */
+export type FutureKind = 'prefix-pause' | 'budget-gate'
+export const FUTURE_KINDS: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
+/** Future kinds drawn by default: turn one on here once its feature is in the bundle. */
+export const FUTURE_KINDS_ENABLED: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
+
+export interface Run {
+  n: number
+  kind: Kind
+  inputs: Record<string, string>
+  /** Environment beyond the runner's (a checks file's template variables). */
+  env: Record<string, string>
+  /** Start this long after the round starts. */
+  startMs: number
+  /** SIGINT this long after the start (SIGTERM after `termAfterMs` more, if still running). */
+  cancelMs?: number
+  /** Writes something: a failed one is run again once after the faults are cleared. */
+  writes: boolean
+}
+
+/** A result the service recorded before the round, `agoMs` before the world was seeded. */
+export interface PastResult {
+  agoMs: number
+  status: string
+  responseTime: number
+  /** Its time written in a form the action cannot place (shapes.ts), else ISO 8601. */
+  form?: 'month-first' | 'rfc1123'
+}
+
+export interface WorldCheck {
+  name: string
+  url: string
+  paused: boolean
+  /** Its last result is 30 minutes old. */
+  stale: boolean
+  /** Its last result is down. */
+  down: boolean
+  /** Writable fields beyond name and url (a credential header). */
+  fields?: Record<string, unknown>
+  /** Results before the last one, newest first (the last one is in the history too, unless paused). */
+  history: PastResult[]
+}
+
+/** A probe the service makes during the round: `atMs` after the round starts, of the check so named. */
+export interface Probe {
+  name: string
+  atMs: number
+  status: 'up' | 'down'
+  responseTime: number
+}
+
+export interface Round {
+  seed: number
+  world: {
+    /** Checks every kind may target. */
+    checks: WorldCheck[]
+    /** Checks only some kinds reach: secrets in secret positions, prune decoys, a prefix's fleet. */
+    more: WorldCheck[]
+    incidents: string[]
+  }
+  runs: Run[]
+  /** The service's probes while the runs run (each gate's target, while it polls). */
+  probes: Probe[]
+  faults: Fault[]
+  views: {
+    createdAt: boolean
+    zonelessTimes: boolean
+    historyStartedAt: boolean
+    historyWholeSeconds: boolean
+    slashTimes: boolean
+    /** Collections state their total (set with a reorder: shapes.ts). */
+    statedTotal?: boolean
+  }
+  /** The checks files the sync runs read, by name. */
+  files: Record<string, string>
+  /** Values in secret positions that the service holds before the round (to be rotated): never shown. */
+  secrets: string[]
+  /** The shapes that broke main ff43772 (issue 37): shapes.ts. */
+  shapes: Shapes
+}
+
+/** A marker that must never start a line of the log (it would be a workflow command). */
+export const INJECTED = 'INJECTED'
+/** The templated secret the sync runs hold: a quote, a backslash, a tab, a line break, an @. */
+export const SECRET = 'sim"se\\cr\tet\np@ss-4242'
+/** The prefix prune runs may delete under. */
+export const PRUNE_PREFIX = 'sim-fleet-'
+/** The prefix a prefix pause targets. */
+export const PAUSE_PREFIX = 'sim-pp-'
+/** The drift issue's title for a checks file (grouped by it: one workflow, so one issue per file). */
+export const driftTitle = (file: string) => `Monitoring drift: ${file}`
+/** A gate's baseline window and allowed increase (the world's results take 100-200 ms, a slow probe 2.5-4 s). */
+export const BASELINE = { window: '1h', increase: 0.5 }
+/** The error budget's objective and window (future kind): 20 results, so 2 down spend it. */
+export const SLO = { slo: '90%', window: '1h', objective: 0.9 }
+
+export interface Shapes {
+  /** Half the rounds draw the shapes; the others stay as they were drawn before them. */
+  drawn: boolean
+  /** Another actor pauses this check `atMs` after the round starts (a prefix pause is running). */
+  handPause?: { name: string; atMs: number; members: string[]; afterReach: boolean }
+  /** A probe of `name` at `atMs`, reported in whole seconds until `restoreMs` later, then with its milliseconds. */
+  twoPrecisions?: { name: string; atMs: number; restoreMs: number }
+  /** Values the checks files' variables hold that no one may mask. */
+  harmless: Record<string, string>
+}
+
+const slug = (name: string) =>
+  name
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase() || 'x'
+export const urlOf = (name: string) => `https://${slug(name)}.example.com/health`
