@@ -61,7 +61,13 @@ describe('what a reading is', () => {
     expect(decide(shown, check(at(3), 40))).toBe('before-step')
     // The same probe at another precision, or a new one within its duration: maybe the first read's probe
     // (a pass there does not count; a miss resets: judge.ts).
-    expect(decide(shown, check('2026-11-23T08:00:03.020Z', 40))).toBe('as-first')
+    expect(decide(shown, check('2026-11-23T08:00:03.020Z', 40))).toBe('maybe-before')
+    // Whole seconds around the line: 08:00:03 may be after 08:00:03.040: maybe before; a second earlier is before.
+    const line = openLedger({ id: 'c', lastCheckedAt: '2026-11-23T08:00:03.040Z', responseTime: 40 }, START, true)
+    expect(decide(line, check('2026-11-23T08:00:02Z', 40, 'down'))).toBe('before-step')
+    expect(decide(line, readingOf('history', '2026-11-23T08:00:03Z', 10_000, 'down'))).toBe('maybe-before')
+    // The first read's own time, to the millisecond: that result, before the step.
+    expect(decide(line, check('2026-11-23T08:00:03.040Z', 40))).toBe('before-step')
     expect(decide(shown, check(at(4), 40))).toBe('new')
     // without require-fresh, nothing is before the step
     expect(decide(openLedger({ id: 'c' }, START, false), check(at(-60), 40))).toBe('new')

@@ -108,8 +108,8 @@ type Effect = 'count' | 'reset' | 'nothing' | 'before-step'
  */
 function effectOf(placement: Placement, passed: boolean): Effect {
   if (placement === 'before-step') return 'before-step'
-  // Maybe the first read's probe again: a pass does not count, a miss resets (fewer passes, never more).
-  if (placement === 'as-first') return passed ? 'before-step' : 'reset'
+  // Maybe from before the step: a pass does not count, a miss resets (fewer passes, never more).
+  if (placement === 'maybe-before') return passed ? 'before-step' : 'reset'
   if (!passed) return 'reset'
   return placement === 'new' ? 'count' : 'nothing'
 }
@@ -153,7 +153,8 @@ export function observe(
     return verdict.missed.join('; ')
   }
   if (effect === 'nothing') {
-    track.marks.push('↺')
+    // A history row that repeats a result already counted is no poll: the timeline marks polls and results.
+    if (reading?.from !== 'history') track.marks.push('↺')
     return track.streak >= needed ? 'passed' : 'no new result since the last poll'
   }
   track.streak++

@@ -32,7 +32,7 @@ export interface Reading {
   status?: string
 }
 
-export type Placement = 'new' | 'repeat' | 'before-step' | 'as-first' | 'unplaceable'
+export type Placement = 'new' | 'repeat' | 'before-step' | 'maybe-before' | 'unplaceable'
 
 /**
  * How long a probe is taken to have lasted when a reading reports no
@@ -161,10 +161,15 @@ export function decide(ledger: Ledger, reading: Reading | undefined): Placement 
   }
   if (ledger.counted.some(c => oneProbe(c, reading))) return 'repeat'
   if (ledger.freshAfter !== undefined) {
-    if (reading.at <= ledger.freshAfter) return 'before-step'
-    // Later than the first read's result, yet within one probe of it: that probe again, or a new one (a
-    // slow first probe's tolerance spans the next ones). The counting rule takes whichever counts fewer.
-    if (ledger.first && oneProbe(ledger.first, reading)) return 'as-first'
+    // Maybe from before the step: a time too coarse to place against the line (whole seconds around
+    // it), or one within one probe of the first read's result (that probe again, or a new one: a slow
+    // probe's tolerance spans the next ones). The counting rule (judge.ts) takes whichever counts fewer.
+    if (reading.at <= ledger.freshAfter) {
+      return reading.at < ledger.freshAfter && reading.at + reading.precisionMs > ledger.freshAfter
+        ? 'maybe-before'
+        : 'before-step'
+    }
+    if (ledger.first && oneProbe(ledger.first, reading)) return 'maybe-before'
   }
   if (ledger.newest !== undefined && reading.at <= ledger.newest) return 'repeat'
   return 'new'
