@@ -8,7 +8,15 @@
  * `failed-checks=[]`.
  */
 import { describe, expect, it } from '@jest/globals'
-import { SCRIPT_START, afterFirstRead, resultOf, runAction, useEmulator, scriptedClock } from '../helpers/harness.js'
+import {
+  SCRIPT_START,
+  type ScriptedResult,
+  afterFirstRead,
+  resultOf,
+  runAction,
+  useEmulator,
+  scriptedClock
+} from '../helpers/harness.js'
 
 const emulator = useEmulator()
 const START = SCRIPT_START
@@ -18,6 +26,21 @@ const progressOf = (logs: string[], name: string) =>
   logs
     .filter(l => l.startsWith(`info: ${name} (`) && l.includes('): status '))
     .map(l => l.slice(l.lastIndexOf(': ') + 2))
+
+/** A gate asking 2 passes of `id` (3 s, a poll a second), `extra` inputs besides, the check scripted at each poll. */
+const twoPasses = (id: string, script: ScriptedResult[], extra: Record<string, string> = {}) =>
+  runAction(
+    emulator,
+    {
+      operation: 'wait-for-check',
+      'check-id': id,
+      'consecutive-passes': '2',
+      ...extra,
+      timeout: '3s',
+      'poll-interval': '1s'
+    },
+    { clock: scriptedClock(emulator, { [id]: script }) }
+  )
 
 /** Results a minute apart before START, newest first; `down` the indices that were down. */
 function past(count: number, down: number[] = []) {
@@ -106,24 +129,10 @@ describe('fresh means newer than what the step first saw', () => {
       { status: 'up', responseTime: 300, checkedAt: at(-6) }
     ])
     afterFirstRead(emulator, { [c.id]: { status: 'up', responseTime: 50, lastCheckedAt: at(2) } })
-    const { core } = await runAction(
-      emulator,
-      {
-        operation: 'wait-for-check',
-        'check-id': c.id,
-        'consecutive-passes': '2',
-        timeout: '3s',
-        'poll-interval': '1s'
-      },
-      {
-        clock: scriptedClock(emulator, {
-          [c.id]: [
-            { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
-            { status: 'up', responseTime: 50, lastCheckedAt: at(4) }
-          ]
-        })
-      }
-    )
+    const { core } = await twoPasses(c.id, [
+      { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
+      { status: 'up', responseTime: 50, lastCheckedAt: at(4) }
+    ])
     expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
     expect(progressOf(core.logs, 'shop')).toEqual(['met the condition (1/2)', 'passed (2/2)'])
     expect(core.summaryText).toContain('| shop | ✅⏮✅ |')
@@ -142,24 +151,13 @@ describe('a miss is never lost to the one-probe tolerance', () => {
       { status: 'up', responseTime: 50, checkedAt: at(2) }
     ])
     afterFirstRead(emulator, { [c.id]: { status: 'up', responseTime: 50, lastCheckedAt: at(2) } })
-    const { core } = await runAction(
-      emulator,
-      {
-        operation: 'wait-for-check',
-        'check-id': c.id,
-        'consecutive-passes': '2',
-        'max-response-time': '1000',
-        timeout: '3s',
-        'poll-interval': '1s'
-      },
-      {
-        clock: scriptedClock(emulator, {
-          [c.id]: [
-            { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
-            { status: 'up', responseTime: 50, lastCheckedAt: at(7) }
-          ]
-        })
-      }
+    const { core } = await twoPasses(
+      c.id,
+      [
+        { status: 'up', responseTime: 50, lastCheckedAt: at(2) },
+        { status: 'up', responseTime: 50, lastCheckedAt: at(7) }
+      ],
+      { 'max-response-time': '1000' }
     )
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
     expect(core.summaryText).toContain('❌')
@@ -172,26 +170,12 @@ describe('a miss within one probe of the first read, after a pass, still resets'
     // The first read shows a 3.5 s probe (down) at -0.5 s. Then up at 0.1 s (another status: another probe,
     // counted), then down at 0.75 s: within 3.5 s of the first read's probe, yet after the counted up.
     Object.assign(emulator.checks.get(c.id) as object, { status: 'down', responseTime: 3472, lastCheckedAt: at(-0.5) })
-    const { core } = await runAction(
-      emulator,
-      {
-        operation: 'wait-for-check',
-        'check-id': c.id,
-        'consecutive-passes': '2',
-        timeout: '3s',
-        'poll-interval': '1s'
-      },
-      {
-        clock: scriptedClock(emulator, {
-          [c.id]: [
-            { status: 'down', responseTime: 3472, lastCheckedAt: at(-0.5) },
-            { status: 'up', responseTime: 87, lastCheckedAt: at(0.1) },
-            { status: 'down', responseTime: 66, lastCheckedAt: at(0.75) },
-            { status: 'up', responseTime: 36, lastCheckedAt: at(1.7) }
-          ]
-        })
-      }
-    )
+    const { core } = await twoPasses(c.id, [
+      { status: 'down', responseTime: 3472, lastCheckedAt: at(-0.5) },
+      { status: 'up', responseTime: 87, lastCheckedAt: at(0.1) },
+      { status: 'down', responseTime: 66, lastCheckedAt: at(0.75) },
+      { status: 'up', responseTime: 36, lastCheckedAt: at(1.7) }
+    ])
     expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'timed-out' })
     expect(progressOf(core.logs, 'shop')).toContain('status is down, expected up (0/2)')
   })

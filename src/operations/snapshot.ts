@@ -115,3 +115,21 @@ export async function lookUp<T extends { id: string }>(
   if (found(first.items)) return { items: first.items, reads: 1 }
   return snapshot(read, { first, enough: found })
 }
+
+/**
+ * A claim of absence ("already gone", "none open") that the reads did not
+ * prove: an error naming what was sought, the reads and their doubt, then
+ * `outcome` (what that means, what was not done, what to do instead);
+ * `step` names the operation first when its message should.
+ */
+export function unprovenAbsence(
+  look: Snapshot<unknown>,
+  sought: string,
+  outcome: string,
+  step?: string
+): OperationError {
+  return new OperationError(
+    `${step ? `${step}: ` : ''}no read showed ${sought}, but the ${look.reads} reads proved nothing (${look.doubt}): ${outcome}`,
+    { changed: false }
+  )
+}

@@ -17,7 +17,7 @@ import {
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
 import { keptLine, unprovenLine } from '../converge.js'
-import { type Snapshot, lookUp } from '../snapshot.js'
+import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
 import { deleteByPrefix } from './delete-prefix.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -189,9 +189,11 @@ export const deleteCheck: Operation = async ctx => {
     )
     ;({ check: target, duplicates } = findByName(look.items, checkNames[0]))
     if (!target && !look.proven) {
-      throw new OperationError(
-        `delete-check: no read showed a check named ${JSON.stringify(checkNames[0])}, but the ${look.reads} reads proved nothing (${look.doubt}): it may exist, so it is not reported gone; nothing was deleted. Run the step again, or target it by check-id.`,
-        { changed: false }
+      throw unprovenAbsence(
+        look,
+        `a check named ${JSON.stringify(checkNames[0])}`,
+        'it may exist, so it is not reported gone; nothing was deleted. Run the step again, or target it by check-id.',
+        'delete-check'
       )
     }
     if (!target) {

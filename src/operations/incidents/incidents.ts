@@ -9,7 +9,7 @@ import type { RunContext } from '../../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
 import { convergeCreated, keptLine, settleMs, unprovenLine } from '../converge.js'
-import { type Snapshot, lookUp } from '../snapshot.js'
+import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
 import { RESOLVED, byTitle, isResolved, othersAfterUpdate, resolveAsDuplicate, warnDuplicates } from './titles.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
@@ -176,9 +176,10 @@ async function target(ctx: OperationContext, loose = false): Promise<{ incident?
   )
   const titled = titledIn(look.items)
   if (!titled.incident && !look.proven) {
-    throw new OperationError(
-      `no read showed an unresolved incident titled ${JSON.stringify(title)}, but the ${look.reads} reads proved nothing (${look.doubt}): it may be open, so it is not reported absent; nothing was changed. Run the step again, or target it by incident-id.`,
-      { changed: false }
+    throw unprovenAbsence(
+      look,
+      `an unresolved incident titled ${JSON.stringify(title)}`,
+      'it may be open, so it is not reported absent; nothing was changed. Run the step again, or target it by incident-id.'
     )
   }
   return { incident: titled.incident, notes: warnDuplicates(ctx, titled) }
