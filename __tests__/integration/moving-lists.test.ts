@@ -179,3 +179,19 @@ describe('auto-resume resumes only what this step moved from running to paused',
     expect(emulator.checks.get(c.id)?.status).toBe('up')
   })
 })
+
+describe('the doubt of a shifted read names ids as data', () => {
+  it('a hostile id a shifted page repeats stays one line, quoted, and no markup in the summary', async () => {
+    const hostile = 'chk_x\n::error::owned<img src=x>|'
+    emulator.seedCheck({ name: 'shop-a', url: site, status: 'up' })
+    emulator.seedCheck({ id: hostile, name: 'shop-b', url: site, status: 'up' })
+    emulator.seedCheck({ name: 'shop-c', url: site, status: 'up' })
+    emulator.inject({ method: 'GET', path: '/checks', shift: 'repeat', times: -1 })
+    const { core } = await runAction(emulator, { operation: 'pause-check', 'name-prefix': 'shop-' })
+    expect(core.failed).toContain(JSON.stringify(hostile))
+    expect(core.failed).not.toContain('\n')
+    expect(core.summaryText).toContain('owned&lt;img')
+    expect(core.summaryText).not.toContain('<img')
+    expect(writes()).toBe(0)
+  })
+})
