@@ -150,8 +150,9 @@ async function post(
 ): Promise<Summary | undefined> {
   const named = raw.operation?.trim() ?? ''
   const step = isOperationName(named) ? entryOf(named).post : undefined
-  const saved = step ? deps.core.getState(step.state) : ''
-  if (!step || saved === '') return undefined
+  if (!step) return undefined
+  const saved = Object.fromEntries(step.states.map(name => [name, deps.core.getState(name)]))
+  if (Object.values(saved).every(value => value === '')) return undefined
   await loadParsers(raw)
   const config = parseConfig(raw)
   const github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal, secrets })

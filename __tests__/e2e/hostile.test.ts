@@ -96,6 +96,83 @@ describe('a cancelled job never leaves monitoring off', () => {
   })
 })
 
+describe('a pause sent without an answer counts as landed', () => {
+  /** pause-check cancelled (SIGINT, SIGTERM 300 ms later) while the service holds its PUT for `holdMs`. */
+  const cancelledDuringPut = async (inputs: Record<string, string>, holdMs: number) => {
+    emulator.seedCheck({ id: 'chk_l', name: 'late', url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', path: '/checks/chk_l', delayMs: holdMs })
+    let child: ChildProcess | undefined
+    const running = step(inputs, { onSpawn: (c: ChildProcess) => (child = c) })
+    await until(() => emulator.count('PUT', '/checks/chk_l') === 1)
+    child?.kill('SIGINT')
+    await new Promise(r => setTimeout(r, 300))
+    if (child && child.exitCode === null) child.kill('SIGTERM')
+    const main = await running
+    expect(emulator.checks.get('chk_l')?.status).toBe('up') // the pause has not landed yet
+    return main
+  }
+
+  it('the pause lands after the post step started: the post step waits for it, resumes the check and warns', async () => {
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_l', 'auto-resume': 'true', 'request-timeout': '6s' }
+    const main = await cancelledDuringPut(inputs, 3_000)
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(emulator.checks.get('chk_l')?.status).toBe('up')
+    expect(emulator.count('PUT', '/checks/chk_l')).toBe(2) // the late pause, then the post step's resume
+    expect(post.stdout).toMatch(
+      /::warning::the pause of chk_l \("late"\) sent at .* was never answered, and it landed: the post step resumed chk_l\./
+    )
+    expect(post.summary).toContain('the post step resumed chk\\_l')
+  })
+
+  it('the pause has not landed when the request timeout has passed: the post step stops watching and warns to check by hand', async () => {
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_l', 'auto-resume': 'true', 'request-timeout': '2s' }
+    const main = await cancelledDuringPut(inputs, 6_000)
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(post.ms).toBeLessThan(5_000)
+    expect(emulator.count('GET', '/checks/chk_l')).toBeGreaterThanOrEqual(2) // it watched, not one glance
+    expect(post.stdout).toMatch(
+      /::warning::the pause of chk_l \("late"\) sent at .* was never answered, and chk_l was not paused when the request timeout \(2 s\) had passed since: a service may still apply it later\./
+    )
+  })
+
+  it('without auto-resume, and for a resume, the post step warns that the write may still land and sends nothing', async () => {
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_l', 'request-timeout': '5s' }
+    const main = await cancelledDuringPut(inputs, 2_000)
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(post.stdout).toMatch(
+      /::warning::the pause of chk_l \("late"\) sent at .* was never answered .*may still apply it/
+    )
+    await until(() => emulator.checks.get('chk_l')?.status === 'paused')
+    emulator.inject({ method: 'PUT', path: '/checks/chk_l', delayMs: 2_000 })
+    let child: ChildProcess | undefined
+    const resume = { operation: 'resume-check', 'check-id': 'chk_l' }
+    const running = step(resume, { onSpawn: (c: ChildProcess) => (child = c) })
+    await until(() => emulator.count('PUT', '/checks/chk_l') === 2)
+    child?.kill('SIGTERM')
+    const cancelled = await running
+    const puts = emulator.count('PUT', '/checks/chk_l')
+    const after = await step(resume, { state: cancelled.state })
+    expect(after.code).toBe(0)
+    expect(after.stdout).toMatch(/::warning::the resume of chk_l \("late"\) sent at .* was never answered/)
+    expect(emulator.count('PUT', '/checks/chk_l')).toBe(puts)
+  })
+
+  it('a pause the service refused (4xx) is no write that may land: the post step stays quiet about it', async () => {
+    emulator.seedCheck({ id: 'chk_r', name: 'refused', url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', path: '/checks/chk_r', status: 422, body: { error: 'no' } })
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_r', 'auto-resume': 'true' }
+    const main = await step(inputs)
+    expect(main.code).toBe(1)
+    expect(main.state['unanswered-writes'] ?? '').toBe('')
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(post.stdout).not.toContain('never answered')
+  })
+})
+
 describe('every wait is bounded', () => {
   it('a server that trickles its headers is cut off at request-timeout; the process exits', async () => {
     emulator.seedCheck({ id: 'chk_t', name: 't', url: site })

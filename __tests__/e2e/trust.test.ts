@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KEY, useEmulator } from '../helpers/harness.js'
+import { KEY, until, useEmulator } from '../helpers/harness.js'
 import { StepResult, runStep } from '../helpers/runner.js'
 import { formsOf } from '../../src/secrets.js'
 
@@ -102,9 +102,11 @@ describe('times without a zone are UTC, whatever the runner time zone', () => {
 
   it('east of UTC, a fresh result is fresh', async () => {
     const fresh = emulator.seedCheck({ name: 'fresh', url: 'https://f.example.com/', status: 'up' })
-    // A result a moment after the step starts (the step takes a little to start).
-    setTimeout(() => Object.assign(emulator.checks.get(fresh.id) as object, { lastCheckedAt: zoneless(0) }), 300)
-    const r = await gate(fresh.id, 'Asia/Tokyo')
+    // A result a moment after the step's first read (however long the step takes to start).
+    const running = gate(fresh.id, 'Asia/Tokyo')
+    await until(() => emulator.count('GET', `/checks/${fresh.id}`) >= 1)
+    Object.assign(emulator.checks.get(fresh.id) as object, { lastCheckedAt: zoneless(0) })
+    const r = await running
     expect(r.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
   })
 })

@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import * as checks from './checks/checks.js'
 import { checkHistory } from './gate/history.js'
 import * as pause from './checks/pause.js'
+import { UNANSWERED_STATE } from './checks/unanswered.js'
 import { waitForCheck } from './gate/gate.js'
 import * as incidents from './incidents/incidents.js'
 import * as pages from './status-pages/status-pages.js'
@@ -18,9 +19,15 @@ import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 
 /** Work for the post step (runs.post), which runs when the job ends whatever its outcome. */
 export interface PostStep {
-  /** The state the main step saved for it (OperationContext.remember); nothing saved: nothing to do. */
-  state: string
-  run: (ctx: OperationContext, saved: string) => Promise<Summary | undefined>
+  /** The states the main step saves for it (OperationContext.remember); none saved: nothing to do. */
+  states: string[]
+  run: (ctx: OperationContext, saved: Record<string, string>) => Promise<Summary | undefined>
+}
+
+/** pause-check's and resume-check's post step: auto-resume, and writes sent without an answer. */
+const statusWritesPost: PostStep = {
+  states: [pause.PAUSED_STATE, UNANSWERED_STATE],
+  run: pause.afterStatusWritesOf
 }
 
 export interface OperationEntry {
@@ -74,9 +81,9 @@ export const REGISTRY = {
     writes: true,
     targets: 'several',
     byPrefix: true,
-    post: { state: pause.PAUSED_STATE, run: (ctx, saved) => pause.resumePaused(ctx, pause.recordedPauses(saved)) }
+    post: statusWritesPost
   },
-  'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several', byPrefix: true },
+  'resume-check': { run: pause.resumeCheck, writes: true, targets: 'several', byPrefix: true, post: statusWritesPost },
   'check-history': { run: checkHistory, writes: false, targets: 'one' },
   'wait-for-check': {
     run: waitForCheck,

@@ -332,7 +332,17 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
       ...after.probed.filter(p => p.id === was.id)
     ].filter(r => r.at <= end && (!fresh || r.at > gate.startedAt - 5_000))
     const touched = executed.some(e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name)
-    const limit = run.inputs.baseline === undefined ? Infinity : baselineLimit(was, gate.startedAt, before, after)
+    let limit = Infinity
+    if (run.inputs.baseline !== undefined) {
+      const windowEnd = statedWindowEnd(gate.result.outputs.result)
+      if (windowEnd === undefined || windowEnd < gate.startedAt || windowEnd > end) {
+        out.push(
+          `run ${run.n} (gate) passed with a baseline whose window ends at ${windowEnd === undefined ? 'no stated time' : new Date(windowEnd).toISOString()}, outside the step (${new Date(gate.startedAt).toISOString()} to ${new Date(end).toISOString()})`
+        )
+        continue
+      }
+      limit = baselineLimit(was, windowEnd, before, after)
+    }
     const meets = (r: Result) =>
       (touched || r.status === (run.inputs['expected-status'] ?? 'up')) && r.responseTime <= limit
     // The longest run of distinct results in a row that meet the condition (a miss resets it, as the action's count).
@@ -361,11 +371,28 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
 }
 
 /**
- * The most a result may take to meet a baseline: its window's slowest up result (no p95 is above it) plus
- * the allowed increase. Generous on purpose: a slow probe is 10 times the world's results.
+ * Where the gate's baseline window ends, as its `result` states it (`baseline.to`): the step's start as
+ * the action took it, after the process began. The caller holds it within the process's life.
  */
-function baselineLimit(was: Stored, start: number, before: Before, after: After): number {
-  const from = start - 60 * 60_000
+function statedWindowEnd(result: string | undefined): number | undefined {
+  try {
+    const to = (JSON.parse(result ?? '') as Array<{ baseline?: { to?: unknown } }>)[0]?.baseline?.to
+    const ms = typeof to === 'string' ? Date.parse(to) : NaN
+    return Number.isFinite(ms) ? ms : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The most a result may take to meet a baseline: its window's slowest up result (no p95 is above it) plus
+ * the allowed increase. Generous on purpose: a slow probe is 10 times the world's results. `start` is the
+ * window's end as the action stated it; a result finished up to a second after it counts too, since a view
+ * may show history times a second early (historyStartedAt) or cut to whole seconds.
+ */
+function baselineLimit(was: Stored, stated: number, before: Before, after: After): number {
+  const start = stated + 1_000
+  const from = stated - 60 * 60_000
   const times = [
     ...(before.history.get(was.id) ?? []).map(h => ({
       at: Date.parse(String(h.checkedAt)),

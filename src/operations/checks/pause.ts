@@ -17,6 +17,7 @@ import {
 import { dryRunSkips, str, writableOf } from '../common.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
+import { UNANSWERED_STATE, Unanswered, recordedUnanswered, sendTracked, watchUnanswered } from './unanswered.js'
 
 /**
  * Set `status` on every targeted check whose state needs it. The decision,
@@ -35,6 +36,7 @@ async function setStatus(
 ): Promise<{ results: Array<Check | Mapping>; changedIds: string[] }> {
   const results: Array<Check | Mapping> = []
   const changedIds: string[] = []
+  const send = sendTracked(ctx, [])
   for (const target of targets.checks) {
     let check: Check | null = target
     try {
@@ -59,7 +61,7 @@ async function setStatus(
     }
     try {
       beforeEach(check)
-      results.push(await ctx.api.updateCheck(check.id, body))
+      results.push(await send(check, status, () => ctx.api.updateCheck(check.id, body)))
     } catch (error) {
       throw halfWay(error, changedIds, status)
     }
@@ -138,15 +140,25 @@ export const resumeCheck: Operation = async ctx => {
 }
 
 /**
- * The post step of pause-check with auto-resume: resume each recorded check
- * that is paused now (a recorded check was not paused before the step). Every
- * check is tried; failures are reported together at the end. Returns the
- * summary, or undefined when nothing was resumed (the post step stays quiet).
+ * The post step of pause-check and resume-check. With auto-resume: resume
+ * each recorded check that is paused now (a recorded check was not paused
+ * before the step). A pause sent without an answer is watched until it can no
+ * longer land (unanswered.ts), and every unanswered write is warned about.
+ * Every check is tried; failures are reported together at the end. Returns
+ * the summary, or undefined when there was nothing to say (the post step
+ * stays quiet).
  */
-export async function resumePaused(ctx: OperationContext, ids: string[]): Promise<Summary | undefined> {
-  const resumed: Check[] = []
-  const failed: string[] = []
-  for (const id of ids) {
+export async function afterStatusWrites(
+  ctx: OperationContext,
+  ids: string[],
+  unanswered: Unanswered[]
+): Promise<Summary | undefined> {
+  const resume = (check: Check) => ctx.api.updateCheck(check.id, { ...writableOf(check), status: 'up' })
+  const watched = await watchUnanswered(ctx, unanswered, new Set(ids), resume)
+  const resumed: Check[] = [...watched.resumed]
+  const failed: string[] = [...watched.failed]
+  const settled = new Set(unanswered.filter(w => w.status === PAUSED).map(w => w.id))
+  for (const id of ids.filter(id => !settled.has(id))) {
     try {
       const check = await ctx.api.getCheck(id)
       if (!check) {
@@ -157,18 +169,32 @@ export async function resumePaused(ctx: OperationContext, ids: string[]): Promis
         ctx.log.debug(`auto-resume: ${id} is ${str(check.status) || 'without status'}, not paused: left alone.`)
         continue
       }
-      resumed.push(await ctx.api.updateCheck(id, { ...writableOf(check), status: 'up' }))
+      resumed.push(await resume(check))
     } catch (error) {
       failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+  // In the order the main step recorded them.
+  resumed.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
   const names = resumed.map(c => `${c.id} (${str(c.name)})`).join(', ')
   if (resumed.length > 0) ctx.log.info(`auto-resume: resumed ${resumed.length} check(s) this job paused: ${names}.`)
-  const lines = resumed.length > 0 ? [`Resumed the checks this job paused: ${names}.`] : []
+  const lines = [...(resumed.length > 0 ? [`Resumed the checks this job paused: ${names}.`] : []), ...watched.lines]
   if (failed.length > 0) {
     const message = `auto-resume could not resume ${failed.length} of ${ids.length} check(s) this job paused; they stay paused until resumed by hand: ${failed.join(' | ')}`
     throw new OperationError(message, {}, { title: 'auto-resume failed', lines: [...lines, message], tables: [] })
   }
-  if (resumed.length === 0) return undefined
-  return checkSummary('auto-resume: checks resumed', resumed, lines)
+  if (lines.length === 0) return undefined
+  return checkSummary(resumed.length > 0 ? 'auto-resume: checks resumed' : 'Writes without an answer', resumed, lines)
+}
+
+/** The post step's reading of the state the main step saved. */
+export function afterStatusWritesOf(
+  ctx: OperationContext,
+  saved: Record<string, string>
+): Promise<Summary | undefined> {
+  return afterStatusWrites(
+    ctx,
+    recordedPauses(saved[PAUSED_STATE] ?? ''),
+    recordedUnanswered(saved[UNANSWERED_STATE] ?? '')
+  )
 }

@@ -1,0 +1,158 @@
+/**
+ * A status write (a pause or a resume) the step sent and never saw answered
+ * may still land: the service can apply it later than any client waits. This
+ * module owns that rule. The main step records each write before sending it
+ * and clears it once the service answered; what is left when the step ends
+ * (cancelled, or the connection failed) the post step watches and reports.
+ */
+import type { Check } from '../../api/schemas.js'
+import { ApiError } from '../../api/errors.js'
+import { PAUSED, isPaused } from '../check-targets.js'
+import { str } from '../common.js'
+import type { OperationContext } from '../types.js'
+
+/** State name under which the main step keeps its unanswered writes, for the post step. */
+export const UNANSWERED_STATE = 'unanswered-writes'
+
+/** A write sent and not answered: the check, the status it sets, and when it was sent (ms since the epoch). */
+export interface Unanswered {
+  id: string
+  name: string
+  status: string
+  sentAt: number
+}
+
+/** Between two reads of a check whose write may still land. */
+const WATCH_EVERY_MS = 1_000
+
+/**
+ * Send one status write, recorded for the post step until the service
+ * answers it. An answer that refuses it (a 4xx) also clears it: it will not
+ * land. No answer, or a server error, leaves it recorded.
+ */
+export function sendTracked(ctx: OperationContext, pending: Unanswered[]) {
+  const save = () => ctx.remember(UNANSWERED_STATE, pending.length > 0 ? JSON.stringify(pending) : '')
+  return async <T>(check: Check, status: string, write: () => Promise<T>): Promise<T> => {
+    const entry: Unanswered = { id: check.id, name: str(check.name), status, sentAt: ctx.clock.now() }
+    pending.push(entry)
+    save()
+    const clear = () => {
+      pending.splice(pending.indexOf(entry), 1)
+      save()
+    }
+    try {
+      const answer = await write()
+      clear()
+      return answer
+    } catch (error) {
+      if (!mayStillLand(error)) clear()
+      throw error
+    }
+  }
+}
+
+/** Whether a failed write may still land: no answer came, or the server failed while handling it. */
+function mayStillLand(error: unknown): boolean {
+  return !(error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)
+}
+
+/** The writes recorded in UNANSWERED_STATE; anything unreadable is no write. */
+export function recordedUnanswered(text: string): Unanswered[] {
+  if (!text) return []
+  try {
+    const value: unknown = JSON.parse(text)
+    if (!Array.isArray(value)) return []
+    return value.filter(
+      (w): w is Unanswered =>
+        typeof w === 'object' &&
+        w !== null &&
+        typeof w.id === 'string' &&
+        w.id !== '' &&
+        typeof w.status === 'string' &&
+        typeof w.sentAt === 'number' &&
+        Number.isFinite(w.sentAt)
+    )
+  } catch {
+    return []
+  }
+}
+
+/** One write in words: `the pause of chk_1 ("shop") sent at 2026-…Z`. */
+function writeText(w: Unanswered): string {
+  const what =
+    w.status === 'up' ? 'resume' : w.status === 'paused' ? 'pause' : `write of status ${JSON.stringify(w.status)}`
+  return `the ${what} of ${w.id} (${JSON.stringify(w.name)}) sent at ${new Date(w.sentAt).toISOString()}`
+}
+
+/**
+ * The post step's watch over unanswered pauses it is to undo: each check is
+ * read until the main step's request timeout has passed since its pause was
+ * sent, and resumed if the pause lands. Every unanswered write, watched or
+ * not, gets a warning that names the check and says what was seen. Returns
+ * the checks resumed here and the lines for the summary; `resume` sends one
+ * resume (its failure is the caller's to report).
+ */
+export async function watchUnanswered(
+  ctx: OperationContext,
+  writes: Unanswered[],
+  toUndo: ReadonlySet<string>,
+  resume: (check: Check) => Promise<Check>
+): Promise<{ resumed: Check[]; lines: string[]; failed: string[] }> {
+  const resumed: Check[] = []
+  const lines: string[] = []
+  const failed: string[] = []
+  const say = (line: string) => {
+    ctx.log.warning(line)
+    lines.push(line)
+  }
+  const watched = writes.filter(w => w.status === PAUSED && toUndo.has(w.id))
+  for (const w of writes.filter(w => !watched.includes(w)))
+    say(
+      `${writeText(w)} was never answered (the step was cancelled or the connection failed): the service may still apply it. Check ${w.id}'s status.`
+    )
+  const deadlineOf = (w: Unanswered) => w.sentAt + ctx.config.requestTimeoutMs
+  let pending = [...watched]
+  while (pending.length > 0) {
+    const next: Unanswered[] = []
+    for (const w of pending) {
+      let check: Check | null
+      try {
+        check = await ctx.api.getCheck(w.id)
+      } catch (error) {
+        failed.push(
+          `${w.id} (its pause was never answered, and it could not be read to see whether it landed): ${error instanceof Error ? error.message : String(error)}`
+        )
+        continue
+      }
+      if (!check) {
+        ctx.log.info(`auto-resume: ${w.id} no longer exists: nothing to resume.`)
+        continue
+      }
+      if (isPaused(check)) {
+        try {
+          resumed.push(await resume(check))
+          say(`${writeText(w)} was never answered, and it landed: the post step resumed ${w.id}.`)
+        } catch (error) {
+          failed.push(`${w.id}: ${error instanceof Error ? error.message : String(error)}`)
+        }
+        continue
+      }
+      if (ctx.clock.now() >= deadlineOf(w)) {
+        say(
+          `${writeText(w)} was never answered, and ${w.id} was not paused when the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since: a service may still apply it later. Check ${w.id}'s status, and resume it if it is paused.`
+        )
+        continue
+      }
+      next.push(w)
+    }
+    pending = next
+    if (pending.length === 0 || ctx.signal.aborted) break
+    const wait = Math.min(WATCH_EVERY_MS, Math.min(...pending.map(deadlineOf)) - ctx.clock.now())
+    await ctx.clock.sleep(Math.max(0, wait), ctx.signal)
+  }
+  for (const w of pending)
+    say(
+      `${writeText(w)} was never answered, and the post step was cancelled before it could tell whether it landed. Check ${w.id} by hand.`
+    )
+  return { resumed, lines, failed }
+}
