@@ -1,6 +1,6 @@
 /**
  * Admin endpoints under /__emulator (no auth): GET requests, GET state,
- * POST reset, POST faults (a Fault as JSON), POST latency
+ * POST reset, POST faults (a Fault as JSON), POST titles (a TitleForm), POST latency
  * (`{"POST /checks": 1000}`; 0 removes a route's latency), POST views
  * (`{"createdAt": false, "zonelessTimes": true}`), POST history (a check's
  * past results: history.ts).
@@ -10,7 +10,7 @@ import type { Fault } from './faults.js'
 import { Views, viewsFrom } from './views.js'
 import { HttpProblem, Json, problemAnswer, send } from './http.js'
 import { historyEntries, merged } from './history.js'
-import type { Stored } from './store.js'
+import { type Stored, type TitleForm, titleFormFrom } from './store.js'
 
 /** What the admin endpoints act on. */
 export interface AdminTarget {
@@ -23,6 +23,7 @@ export interface AdminTarget {
   reset: () => void
   inject: (fault: Fault) => void
   views: Views
+  incidentTitles: TitleForm
 }
 
 export async function admin(
@@ -63,6 +64,10 @@ export async function admin(
     if (req.method === 'POST' && action === 'views') {
       target.views = viewsFrom(JSON.parse(raw || '{}'), target.views)
       return send(res, { status: 200, body: target.views as unknown as Json })
+    }
+    if (req.method === 'POST' && action === 'titles') {
+      target.incidentTitles = titleFormFrom(JSON.parse(raw || '{}') as Json)
+      return send(res, { status: 200, body: target.incidentTitles as unknown as Json })
     }
     if (req.method === 'POST' && action === 'faults') {
       const fault = JSON.parse(raw || '{}') as Fault

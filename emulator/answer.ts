@@ -69,7 +69,14 @@ export async function answer(
 
   const fault = at.faults.take(method, path)
   const generation = at.generation()
-  if (fault?.delayMs) await new Promise(r => setTimeout(r, fault.delayMs))
+  if (fault?.delayMs) {
+    if (fault.late) at.faults.heldLate++
+    try {
+      await new Promise(r => setTimeout(r, fault.delayMs))
+    } finally {
+      if (fault.late) at.faults.heldLate--
+    }
+  }
   if (generation !== at.generation()) {
     // A reset happened while this request was held: it belongs to a world that is gone.
     req.socket.destroy()

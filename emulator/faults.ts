@@ -18,6 +18,12 @@ export interface Fault {
   /** `{authorization}` in it is replaced by the request's Authorization header (a server that echoes it). */
   body?: string | Json | unknown[]
   delayMs?: number
+  /**
+   * With `delayMs`: a write the service took and applies late, after the delay, whether or not its
+   * client is still there. A simulation's quiet point (`Emulator.settled`) does not wait for it, so it
+   * can land after the job moved on (after a cancel, during the post step).
+   */
+  late?: boolean
   /** Close the connection without an answer. */
   drop?: boolean
   /** Apply the request for real first, then answer with `status`/`body` (or drop). */
@@ -48,6 +54,8 @@ export interface Fault {
 /** The faults in force, in the order they were added. */
 export class FaultList {
   items: Array<Fault & { left: number }> = []
+  /** Requests held now by a `late` fault. */
+  heldLate = 0
 
   /** Add a fault; it applies to the next `times` matching requests. */
   add(fault: Fault): void {

@@ -23,7 +23,7 @@ import type { Json } from './http.js'
 import type { CollectionStyle } from './paging.js'
 import { Prober } from './probe.js'
 import { RateWindows } from './rate-limit.js'
-import { Store, Stored } from './store.js'
+import { Store, Stored, TitleForm } from './store.js'
 import { DEFAULT_VIEWS, Views } from './views.js'
 import { RequestRecord, answer } from './answer.js'
 
@@ -131,6 +131,17 @@ export class Emulator {
   /** Every check deleted since the last reset, as it was, with `deletedAt`. */
   get deletedChecks(): readonly Stored[] {
     return this.store.deleted
+  }
+  /** Requests received and not answered, except writes a `late` fault holds (they land when they land). */
+  get unsettled(): number {
+    return this.inFlight - this.faultList.heldLate
+  }
+  /** How the service stores incident titles (store.ts TitleForm): as sent unless set; a reset restores that. */
+  get incidentTitles(): TitleForm {
+    return this.store.titles
+  }
+  set incidentTitles(form: TitleForm) {
+    this.store.titles = { ...form }
   }
   /** The faults still in force. */
   get faults(): ReadonlyArray<Fault & { left: number }> {

@@ -27,6 +27,40 @@ const SERVER_FIELDS = ['id', 'status', 'lastCheckedAt', 'responseTime', 'created
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
 
+/**
+ * How the service stores an incident's title, when not as sent: blanks
+ * collapsed (runs of white space one space, ends trimmed), lower-cased, cut
+ * to `cutAt` characters. Applied in that order on every create and update.
+ */
+export interface TitleForm {
+  collapseBlanks?: boolean
+  lowerCase?: boolean
+  cutAt?: number
+}
+
+/** A title as `form` stores it. */
+export function storedTitle(title: string, form: TitleForm): string {
+  let out = title
+  if (form.collapseBlanks) out = out.replace(/\s+/g, ' ').trim()
+  if (form.lowerCase) out = out.toLowerCase()
+  if (form.cutAt !== undefined && form.cutAt > 0) out = [...out].slice(0, form.cutAt).join('')
+  return out
+}
+
+/** A TitleForm from an admin request's JSON; anything else is refused. */
+export function titleFormFrom(json: Json): TitleForm {
+  const form: TitleForm = {}
+  for (const [key, value] of Object.entries(json)) {
+    if ((key === 'collapseBlanks' || key === 'lowerCase') && typeof value === 'boolean') form[key] = value
+    else if (key === 'cutAt' && typeof value === 'number' && Number.isInteger(value) && value > 0) form.cutAt = value
+    else
+      throw new Error(
+        `titles: unknown or invalid ${JSON.stringify(key)} (collapseBlanks, lowerCase: booleans; cutAt: a whole number)`
+      )
+  }
+  return form
+}
+
 export class Store {
   checks = new Map<string, Stored>()
   incidents = new Map<string, Stored>()
@@ -35,6 +69,8 @@ export class Store {
   /** Every check deleted since the last clear, as it was (with `deletedAt`): what a simulation judges deletes by. */
   deleted: Stored[] = []
   probes: ProbeHooks = { schedule: () => {}, cancel: () => {} }
+  /** How incident titles are stored (as sent, unless set). */
+  titles: TitleForm = {}
 
   constructor(private readonly options: StoreOptions) {}
 
@@ -44,6 +80,7 @@ export class Store {
     this.statusPages.clear()
     this.history.clear()
     this.deleted = []
+    this.titles = {}
   }
 
   private now(): string {
@@ -144,7 +181,7 @@ export class Store {
     const fields = Object.fromEntries(
       Object.entries(input).filter(([k]) => !['id', 'createdAt', 'updatedAt'].includes(k))
     )
-    return this.seedIncident(fields)
+    return this.seedIncident({ ...fields, title: storedTitle(input.title, this.titles) })
   }
 
   updateIncident(incident: Stored, input: Json): Stored {
@@ -158,6 +195,7 @@ export class Store {
     if (typeof next.title !== 'string' || next.title.trim() === '') {
       throw new HttpProblem(400, 'invalid_request', 'title is required and must be a non-empty string')
     }
+    next.title = storedTitle(next.title, this.titles)
     next.updatedAt = this.now()
     this.incidents.set(incident.id, next)
     return next

@@ -120,9 +120,9 @@ describe('a pause sent without an answer counts as landed', () => {
     expect(emulator.checks.get('chk_l')?.status).toBe('up')
     expect(emulator.count('PUT', '/checks/chk_l')).toBe(2) // the late pause, then the post step's resume
     expect(post.stdout).toMatch(
-      /::warning::the pause of chk_l \("late"\) sent at .* was never answered, and it landed: the post step resumed chk_l\./
+      /::warning::the pause of chk_l \("late"\) sent at .* was never answered; chk_l was paused, and the post step resumed it\. A write sent without an answer can still land later/
     )
-    expect(post.summary).toContain('the post step resumed chk\\_l')
+    expect(post.summary).toContain('chk\\_l was paused, and the post step resumed it')
   })
 
   it('the pause has not landed when the request timeout has passed: the post step stops watching and warns to check by hand', async () => {
@@ -158,6 +158,25 @@ describe('a pause sent without an answer counts as landed', () => {
     expect(after.code).toBe(0)
     expect(after.stdout).toMatch(/::warning::the resume of chk_l \("late"\) sent at .* was never answered/)
     expect(emulator.count('PUT', '/checks/chk_l')).toBe(puts)
+  })
+
+  it('an attempt that timed out, then a retry that paused: the step passes, and the post step resumes and warns that the first may still land', async () => {
+    emulator.seedCheck({ id: 'chk_t', name: 'timed', url: site, status: 'up' })
+    emulator.inject({ method: 'PUT', path: '/checks/chk_t', delayMs: 2_500, late: true })
+    const inputs = { operation: 'pause-check', 'check-id': 'chk_t', 'auto-resume': 'true', 'request-timeout': '1s' }
+    const main = await step(inputs)
+    expect(main.code).toBe(0)
+    expect(emulator.checks.get('chk_t')?.status).toBe('paused') // the retry's
+    expect(JSON.parse(main.state['unanswered-writes'])).toEqual([
+      expect.objectContaining({ id: 'chk_t', status: 'paused' })
+    ])
+    const post = await step(inputs, { state: main.state })
+    expect(post.code).toBe(0)
+    expect(post.stdout).toMatch(
+      /::warning::the pause of chk_t \("timed"\) sent at .* was never answered; chk_t was paused, and the post step resumed it\. A write sent without an answer can still land later: if chk_t is paused again, resume it\./
+    )
+    // The first attempt lands after all: monitoring is off, and the warning above said so.
+    await until(() => emulator.checks.get('chk_t')?.status === 'paused')
   })
 
   it('a pause the service refused (4xx) is no write that may land: the post step stays quiet about it', async () => {

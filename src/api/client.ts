@@ -21,6 +21,12 @@ export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 const DEFAULT_MAX_PAGES = 100
 
+/** Told of each attempt of a request: when it is sent, and when one got no answer (ApiClient.send). */
+export interface AttemptWatch {
+  sent?: (at: number) => void
+  unanswered?: (sentAt: number) => void
+}
+
 export class ApiClient {
   /** Absolute time (ms) after which no wait starts: set by `withDeadline`. */
   readonly deadline?: number
@@ -128,7 +134,13 @@ export class ApiClient {
   // ---------------------------------------------------------------- sending
 
   /** One attempt: pace, then one exchange (following same-origin redirects), within request-timeout. */
-  private async attempt(method: Method, url: URL, body: string | undefined, path: string): Promise<RawResponse> {
+  private async attempt(
+    method: Method,
+    url: URL,
+    body: string | undefined,
+    path: string,
+    onSent: (at: number) => void
+  ): Promise<RawResponse> {
     const ticket = await this.pace(method, path)
     const sent = this.clock.now()
     const answer = await exchangeFollowing(
@@ -146,6 +158,7 @@ export class ApiClient {
         clean: text => this.clean(text),
         before: hop => {
           this.throwIfCancelled(method, path)
+          onSent(this.clock.now())
           this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`)
         }
       }
@@ -158,13 +171,17 @@ export class ApiClient {
   /**
    * Send a request with the retry policy (retry.ts `decide`). Resolves with a
    * 2xx (or, when `allowed` says so, another) response; throws an ApiError
-   * otherwise. A POST is resent only after a 429.
+   * otherwise. A POST is resent only after a 429. `watch` is told when each
+   * attempt is sent, and when one got no answer (a timeout, a dropped
+   * connection, a cancel): the server may still apply that one, whatever
+   * later attempts get.
    */
   async send(
     method: Method,
     target: string | URL,
     payload?: unknown,
-    allowed: (status: number) => boolean = () => false
+    allowed: (status: number) => boolean = () => false,
+    watch: AttemptWatch = {}
   ): Promise<RawResponse> {
     const url = typeof target === 'string' ? this.url(target) : target
     const path = this.pathOf(url)
@@ -173,10 +190,17 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       let response: RawResponse | undefined
       let failure: ApiError | undefined
+      let sentAt: number | undefined
       try {
-        response = await this.attempt(method, url, body, path)
+        response = await this.attempt(method, url, body, path, at => {
+          sentAt = at
+          watch.sent?.(at)
+        })
       } catch (error) {
         const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')
+        // Sent, and cut off before an answer (a cancel, the gate's deadline) or never answered.
+        const cut = error instanceof ApiError && (error.kind === 'cancelled' || error.kind === 'deadline')
+        if (sentAt !== undefined && (transient || cut)) watch.unanswered?.(sentAt)
         if (!transient) throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
         failure = error
       }
@@ -249,9 +273,10 @@ export class ApiClient {
     path: string,
     body: Record<string, unknown>,
     schema: S,
-    what: string
+    what: string,
+    watch?: AttemptWatch
   ): Promise<z.output<S>> {
-    const response = await this.send('PUT', path, body)
+    const response = await this.send('PUT', path, body, undefined, watch)
     if (response.body.trim() === '') return parseAs(schema, body, 'PUT', response.url, what, this.names)
     return this.readOne(schema, 'PUT', response, what)
   }

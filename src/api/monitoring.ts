@@ -3,7 +3,7 @@
  * the generic client. Ids are always path-encoded.
  */
 import { idProblem, timeOf } from '../values.js'
-import type { ApiClient } from './client.js'
+import type { ApiClient, AttemptWatch } from './client.js'
 import { Created, createResource } from './create.js'
 import type { ListRead } from './pagination.js'
 import {
@@ -96,8 +96,9 @@ export class MonitoringApi {
       matches: c => c.name === body.name && c.url === body.url
     })
   }
-  updateCheck(id: string, body: Body): Promise<Check> {
-    return this.client.put(paths.check(id), body, CheckSchema, 'a check')
+  /** `watch` is told of each attempt sent, and of each without an answer (ApiClient.send). */
+  updateCheck(id: string, body: Body, watch?: AttemptWatch): Promise<Check> {
+    return this.client.put(paths.check(id), body, CheckSchema, 'a check', watch)
   }
   /** False when the check was already gone. */
   deleteCheck(id: string): Promise<boolean> {
@@ -121,10 +122,11 @@ export class MonitoringApi {
   readIncidents(): Promise<ListRead<Incident>> {
     return this.client.read(paths.incidents, IncidentSchema, 'incident')
   }
-  createIncident(body: Body, existing: Incident[]): Promise<Created<Incident>> {
+  /** `ours`: whether a listed incident is the one this body makes (its title, as the service may store it). */
+  createIncident(body: Body, existing: Incident[], ours: (i: Incident) => boolean): Promise<Created<Incident>> {
     return createResource(this.client, paths.incidents, body, IncidentSchema, 'incident', {
       before: ids(existing),
-      matches: i => i.title === body.title
+      matches: ours
     })
   }
   updateIncident(id: string, body: Body): Promise<Incident> {

@@ -4,7 +4,7 @@
  * rules for trust" and "Version 4 rules").
  */
 import type { Json } from '../../../emulator/http.js'
-import type { Stored } from '../../../emulator/store.js'
+import { type Stored, storedTitle } from '../../../emulator/store.js'
 import { formsOf } from '../../../src/secrets.js'
 import type { FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
@@ -65,10 +65,14 @@ export interface Secret {
 }
 
 const isResolved = (i: Stored) => String(i.status ?? '').toLowerCase() === 'resolved'
+/** The same title, in any case, or as a service that changes titles stores it (older.ts). */
 const sameTitle = (a: unknown, b: string) =>
-  String(a ?? '')
-    .trim()
-    .toLowerCase() === b.trim().toLowerCase()
+  [{}, { collapseBlanks: true }, { cutAt: 40 }].some(
+    form =>
+      String(a ?? '')
+        .trim()
+        .toLowerCase() === storedTitle(b, form).trim().toLowerCase()
+  )
 
 /** Workflow commands the action itself writes; anything else at a line's start is an injection. */
 const MEANT = /^::(add-mask|debug|warning|error|notice|group|endgroup)( [^:]*)?::/
@@ -192,10 +196,22 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
           (FILES[s.inputs['checks-file']] ?? []).includes(name)
       )
     )
+  // A pause sent without an answer may land after anything the action can see: the contract asks only that
+  // monitoring is never left off silently, so a warning naming the check that says so is the excuse.
+  const warnedLate = (id: string) =>
+    executed.some(e =>
+      e.steps.some(s =>
+        s.result.stdout
+          .split('\n')
+          .some(
+            line => line.startsWith('::warning::') && line.includes(`of ${id} (`) && line.includes('never answered')
+          )
+      )
+    )
   for (const [id, check] of after.checks) {
     const was = before.checks.get(id)
     const paused = String(check.status) === 'paused'
-    if (paused && was?.status !== 'paused' && !after.handPaused.includes(id))
+    if (paused && was?.status !== 'paused' && !after.handPaused.includes(id) && !warnedLate(id))
       out.push(`check ${id} (${JSON.stringify(check.name)}) was left paused`)
     if (!paused && was?.status === 'paused' && !applied(String(check.name)))
       out.push(`check ${id} was paused by someone else and is not paused now`)

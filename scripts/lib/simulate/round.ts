@@ -17,6 +17,7 @@ import { StepResult, runStep } from '../runner.js'
 import { After, Before, Executed, Probed, violations } from './invariants.js'
 import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
 import { shapeRules } from './shape-rules.js'
+import { olderRules } from './older-rules.js'
 import { unplaceable } from './shapes.js'
 
 export interface Settings {
@@ -63,8 +64,13 @@ function boundOf(run: Run, cancelled: boolean, settings: Settings): number {
   return Math.min(own, run.cancelMs + stop)
 }
 
-async function quiet(emulator: Emulator): Promise<void> {
-  for (let i = 0; i < 200 && emulator.inFlight > 0; i++) await sleep(50)
+/**
+ * Until the service answered every request (at most 10 s); `late` writes (faults that land when they land)
+ * are waited for only at the round's end (`all`, at most 20 s), never before the post steps.
+ */
+async function quiet(emulator: Emulator, all = false): Promise<void> {
+  const left = () => (all ? emulator.inFlight : emulator.unsettled)
+  for (let i = 0; i < (all ? 400 : 200) && left() > 0; i++) await sleep(50)
 }
 
 /** A new value for a variable the export named, as a rotation sets it (never shown either). */
@@ -257,6 +263,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
     }
     for (const fault of round.faults) emulator.inject(fault)
     emulator.views = { ...round.views }
+    emulator.incidentTitles = round.older.titles ?? {}
 
     const runnerEnv = (run: Run) => ({
       GITHUB_WORKSPACE: workspace,
@@ -370,7 +377,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       })
       await postOf(e, again, 'post of re-run')
     }
-    await quiet(emulator)
+    await quiet(emulator, true)
 
     const after: After = {
       checks: new Map<string, Stored>(emulator.checks),
@@ -391,7 +398,11 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
     ]
     return {
-      violations: [...violations(before, after, executed, secrets), ...shapeRules(before, after, executed)],
+      violations: [
+        ...violations(before, after, executed, secrets),
+        ...shapeRules(before, after, executed),
+        ...olderRules(round, before, after, executed)
+      ],
       runs: round.runs.length,
       processes: executed.reduce((n, e) => n + e.steps.length, 0),
       cancels: round.runs.filter(r => r.cancelMs !== undefined).length,

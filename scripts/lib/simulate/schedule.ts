@@ -13,6 +13,7 @@
  * today: their features are in the bundle).
  */
 import type { Fault } from '../../../emulator/faults.js'
+import { drawOlder } from './older.js'
 import { drawShapes } from './shapes.js'
 import {
   type FutureKind,
@@ -401,5 +402,6 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
   probes.sort((a, b) => a.atMs - b.atMs)
   const round = { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
-  return { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
+  const shaped = { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
+  return { ...shaped, older: drawOlder(shaped) }
 }

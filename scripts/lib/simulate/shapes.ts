@@ -46,7 +46,7 @@ const FLEET = ['sim-pp-1', 'sim-pp-2', 'sim-pp-3']
 export const TWICE = 'sim-twice'
 
 /** Draw the shapes into `round` (its runs, world, faults, views, files and secrets) and say which. */
-export function drawShapes(round: Round): Shapes {
+export function drawShapes(round: Omit<Round, 'older'>): Shapes {
   const next = random((round.seed ^ 0x37373737) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]

@@ -5,6 +5,7 @@
  * seeded generator and the fixed names. Data only: it imports none of them.
  */
 import type { Fault } from '../../../emulator/faults.js'
+import type { TitleForm } from '../../../emulator/store.js'
 
 /** A small, fast, seedable generator (mulberry32): the schedule is a pure function of the seed. */
 export function random(seed: number): () => number {
@@ -100,6 +101,8 @@ export interface Round {
   secrets: string[]
   /** The shapes that broke main ff43772 (issue 37): shapes.ts. */
   shapes: Shapes
+  /** Issue 40's conditions (a write that lands late, a service that changes titles): older.ts. */
+  older: Older
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -116,6 +119,14 @@ export const driftTitle = (file: string) => `Monitoring drift: ${file}`
 export const BASELINE = { window: '1h', increase: 0.5 }
 /** The error budget's objective and window (future kind): 20 results, so 2 down spend it. */
 export const SLO = { slo: '90%', window: '1h', objective: 0.9 }
+
+/** Issue 40's conditions (older.ts). */
+export interface Older {
+  /** A check's PUT held this long and applied then (a `late` fault), or none. */
+  lateWrite?: Fault
+  /** How the service stores incident titles, or as sent. */
+  titles?: TitleForm
+}
 
 export interface Shapes {
   /** Half the rounds draw the shapes; the others stay as they were drawn before them. */

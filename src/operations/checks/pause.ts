@@ -61,7 +61,7 @@ async function setStatus(
     }
     try {
       beforeEach(check)
-      results.push(await send(check, status, () => ctx.api.updateCheck(check.id, body)))
+      results.push(await send(check, status, watch => ctx.api.updateCheck(check.id, body, watch)))
     } catch (error) {
       throw halfWay(error, changedIds, status)
     }

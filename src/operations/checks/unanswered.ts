@@ -6,6 +6,7 @@
  * (cancelled, or the connection failed) the post step watches and reports.
  */
 import type { Check } from '../../api/schemas.js'
+import type { AttemptWatch } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
 import { PAUSED, isPaused } from '../check-targets.js'
 import { str } from '../common.js'
@@ -26,26 +27,43 @@ export interface Unanswered {
 const WATCH_EVERY_MS = 1_000
 
 /**
- * Send one status write, recorded for the post step until the service
- * answers it. An answer that refuses it (a 4xx) also clears it: it will not
- * land. No answer, or a server error, leaves it recorded.
+ * Send status writes, each recorded for the post step from before it is sent
+ * until the service answered it. `write` is given the watch to pass to the
+ * client: each attempt moves the record's time to when it was sent. An
+ * answer clears the record, unless an earlier attempt got none (it may land
+ * after this one); so does a refusal (a 4xx: it will not land). No answer,
+ * or a server error, leaves it recorded.
  */
 export function sendTracked(ctx: OperationContext, pending: Unanswered[]) {
   const save = () => ctx.remember(UNANSWERED_STATE, pending.length > 0 ? JSON.stringify(pending) : '')
-  return async <T>(check: Check, status: string, write: () => Promise<T>): Promise<T> => {
+  return async <T>(check: Check, status: string, write: (watch: AttemptWatch) => Promise<T>): Promise<T> => {
     const entry: Unanswered = { id: check.id, name: str(check.name), status, sentAt: ctx.clock.now() }
+    let lost = false
     pending.push(entry)
     save()
-    const clear = () => {
+    const settle = (mayLand: boolean) => {
+      if (mayLand || lost) return
       pending.splice(pending.indexOf(entry), 1)
       save()
     }
+    const watch: AttemptWatch = {
+      sent: at => {
+        if (lost) return
+        entry.sentAt = at
+        save()
+      },
+      unanswered: at => {
+        lost = true
+        entry.sentAt = at
+        save()
+      }
+    }
     try {
-      const answer = await write()
-      clear()
+      const answer = await write(watch)
+      settle(false)
       return answer
     } catch (error) {
-      if (!mayStillLand(error)) clear()
+      settle(mayStillLand(error))
       throw error
     }
   }
@@ -131,7 +149,9 @@ export async function watchUnanswered(
       if (isPaused(check)) {
         try {
           resumed.push(await resume(check))
-          say(`${writeText(w)} was never answered, and it landed: the post step resumed ${w.id}.`)
+          say(
+            `${writeText(w)} was never answered; ${w.id} was paused, and the post step resumed it. A write sent without an answer can still land later: if ${w.id} is paused again, resume it.`
+          )
         } catch (error) {
           failed.push(`${w.id}: ${error instanceof Error ? error.message : String(error)}`)
         }

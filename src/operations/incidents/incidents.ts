@@ -10,7 +10,18 @@ import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './i
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
 import { convergeCreated, keptLine, settleMs, unprovenLine } from '../converge.js'
 import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
-import { RESOLVED, byTitle, isResolved, othersAfterUpdate, resolveAsDuplicate, warnDuplicates } from './titles.js'
+import {
+  RESOLVED,
+  byTitle,
+  changedTitle,
+  isResolved,
+  meansTitle,
+  othersAfterUpdate,
+  resolveAsDuplicate,
+  titleChanges,
+  titleFound,
+  titleNotes
+} from './titles.js'
 import type { Operation, OperationContext, OperationResult, Outputs, Summary } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
 
@@ -80,12 +91,14 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
       summary: incidentSummary('Incident would be opened (dry run)', [body])
     }
   }
-  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before)
+  const sent = str(body.title)
+  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before, i => meansTitle(i.title, sent))
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}${recovered ? ', found after an ambiguous failure' : ''}`)
+  const stored = storedTitleLine(item, str(body.title))
   if (!miss) {
     return {
       outputs: { ...incidentOutputs(item), result: item, changed: true },
-      summary: incidentSummary('Incident opened', [item])
+      summary: incidentSummary('Incident opened', [item], stored)
     }
   }
   // Ours as created: the fields sent, with what the server answered over them.
@@ -106,7 +119,7 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
   })
   const keptNote = keptLine('incident', survivor, kept)
   if (keptNote) ctx.log.warning(keptNote)
-  const notes = keptNote ? [keptNote] : []
+  const notes = [...stored, ...(keptNote ? [keptNote] : [])]
   if (survivor.id === item.id) {
     return {
       outputs: { ...incidentOutputs(item), result: item, changed: true },
@@ -115,10 +128,29 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
   }
   const line = `A concurrent run opened an incident of this title at the same time: using ${survivor.id}, the first in order (every run uses it); this run's ${item.id} was resolved as its duplicate.`
   ctx.log.info(line)
-  const updated = await apply(ctx, survivor, body, 'Incident opened')
+  const updated = await apply(ctx, survivor, asStored(body, survivor), 'Incident opened')
   updated.outputs.changed = true
   updated.summary.lines.unshift(line, ...notes)
   return updated
+}
+
+/**
+ * A line when the service stored the title in another form than sent (blanks
+ * collapsed, case changed, cut): later runs find the incident in that form.
+ */
+function storedTitleLine(item: Incident, sent: string): string[] {
+  const shown = str(item.title)
+  if (shown === '' || shown === sent) return []
+  return [
+    `The service stored the title as ${JSON.stringify(shown)}, not as sent (${titleChanges(shown, sent)}): later runs find the incident in that form.`
+  ]
+}
+
+/** Changes without our title when the incident's is the form the service made of it: sending ours changes nothing. */
+function asStored(changes: Mapping, current: Incident): Mapping {
+  if (typeof changes.title !== 'string' || current.title === changes.title) return changes
+  const { title, ...rest } = changes
+  return changedTitle(current.title, title) ? rest : changes
 }
 
 /** PUT the whole incident merged with `changes`, unless nothing differs. */
@@ -155,7 +187,7 @@ async function apply(
  * The incident incident-id names, or else the unresolved one incident-title
  * means (identical duplicates warned about: `notes`).
  */
-async function target(ctx: OperationContext, loose = false): Promise<{ incident?: Incident; notes: string[] }> {
+async function target(ctx: OperationContext): Promise<{ incident?: Incident; notes: string[] }> {
   const id = ctx.config.incidentId
   if (id) {
     const all = await ctx.api.listIncidents()
@@ -164,25 +196,20 @@ async function target(ctx: OperationContext, loose = false): Promise<{ incident?
     return { incident, notes: [] }
   }
   const title = str(ctx.config.incident.title)
-  // The exact title first; only when no unresolved incident has it, the loose match.
-  const titledIn = (list: Incident[]) => {
-    const exact = byTitle(list, title)
-    return exact.incident || !loose ? exact : byTitle(list, title, true)
-  }
   // "None is open" is a claim of absence: it needs the proof a create needs (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => !!titledIn(list).incident
+    list => titleFound(byTitle(list, title))
   )
-  const titled = titledIn(look.items)
-  if (!titled.incident && !look.proven) {
+  const titled = byTitle(look.items, title)
+  if (!titleFound(titled) && !look.proven) {
     throw unprovenAbsence(
       look,
       `an unresolved incident titled ${JSON.stringify(title)}`,
       'it may be open, so it is not reported absent; nothing was changed. Run the step again, or target it by incident-id.'
     )
   }
-  return { incident: titled.incident, notes: warnDuplicates(ctx, titled) }
+  return { incident: titled.incident, notes: titleNotes(ctx, titled, title) }
 }
 
 export const createIncident: Operation = ctx => create(ctx)
@@ -192,9 +219,10 @@ export const openIncident: Operation = async ctx => {
   // Opened only when two full reads prove no unresolved incident has the title (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => !!byTitle(list, title).incident
+    list => titleFound(byTitle(list, title))
   )
   const titled = byTitle(look.items, title)
+  const notes = titleNotes(ctx, titled, title)
   if (!titled.incident) {
     if (!look.proven) ctx.log.warning(unprovenLine('incident', look.reads, look.doubt))
     return create(ctx, look)
@@ -205,13 +233,12 @@ export const openIncident: Operation = async ctx => {
     )
   }
   const current = titled.incident
-  const notes = warnDuplicates(ctx, titled)
   const changes: Mapping = {
     ...ctx.config.incident,
     message: await incidentMessage(ctx, failureMessage),
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
-  const updated = await apply(ctx, current, changes, 'Incident updated')
+  const updated = await apply(ctx, current, asStored(changes, current), 'Incident updated')
   return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated))])
 }
 
@@ -225,7 +252,7 @@ export const updateIncident: Operation = async ctx => {
 }
 
 export const resolveIncident: Operation = async ctx => {
-  const { incident, notes } = await target(ctx, true)
+  const { incident, notes } = await target(ctx)
   if (!incident || isResolved(incident)) {
     const why = incident
       ? `Incident ${incident.id} is already resolved.`
