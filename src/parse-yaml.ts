@@ -1,12 +1,15 @@
 /**
  * The YAML (and JSON) of inputs and checks files: parsed with the YAML 1.2
- * core schema, and a syntax error told by the line the user must look at.
+ * core schema and YAML 1.1's merge keys, and a syntax error told by the line
+ * the user must look at.
  */
+import type { Alias, Document, Node } from 'yaml'
 import yaml from './lazy/yaml.cjs'
 import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
 
-type YamlError = ReturnType<typeof yaml.parseDocument>['errors'][number]
+type YamlError = Document['errors'][number]
+type Lines = InstanceType<typeof yaml.LineCounter>
 
 /** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
 const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 'BLOCK_AS_IMPLICIT_KEY']
@@ -19,11 +22,7 @@ const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 
  * places its "implicit key" errors at the value's start, the line above the
  * fault: point at the line that holds the key, and say why.
  */
-export function yamlSyntaxError(
-  errors: YamlError[],
-  lines: InstanceType<typeof yaml.LineCounter>,
-  text = ''
-): { line: number; message: string } {
+export function yamlSyntaxError(errors: YamlError[], lines: Lines, text = ''): { line: number; message: string } {
   const lineOf = (offset: number) => lines.linePos(offset).line
   const textOf = (line: number) => text.slice(lines.lineStarts[line - 1] ?? 0, lines.lineStarts[line] ?? text.length)
   // A document in flow style (JSON) may be indented with tabs: there a tab is only a space.
@@ -56,12 +55,44 @@ export function yamlSyntaxError(
 }
 
 /**
- * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
- * and syntax errors are errors that give the line where the parser knows it.
+ * The YAML document of a text (JSON is a subset): the YAML 1.2 core schema, a
+ * repeated key an error, and merge keys merged as YAML 1.1 tools do (a plain
+ * `<<: *defaults`; keys of the mapping itself win, and of `<<: [*a, *b]` the
+ * earlier). A quoted "<<" is an ordinary key.
+ */
+export function yamlDocument(text: string, lineCounter: Lines): Document {
+  return yaml.parseDocument(text, {
+    schema: 'core',
+    merge: true,
+    uniqueKeys: true,
+    prettyErrors: false,
+    lineCounter
+  })
+}
+
+/**
+ * Each alias of a document, in the document's order, and the node it stands
+ * for: the last one before it with that anchor (undefined when there is none).
+ */
+export function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
+  const anchors = new Map<string, Node>()
+  const targets = new Map<Alias, Node | undefined>()
+  yaml.visit(doc, {
+    Node(_key, node) {
+      if (yaml.isAlias(node)) targets.set(node, anchors.get(node.source))
+      else if (node.anchor) anchors.set(node.anchor, node)
+    }
+  })
+  return targets
+}
+
+/**
+ * Parse YAML (JSON is a subset; see yamlDocument). Duplicate keys and syntax
+ * errors are errors that give the line where the parser knows it.
  */
 export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
-  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
+  const doc = yamlDocument(text, lines)
   if (doc.errors.length > 0) {
     const { line, message } = yamlSyntaxError(doc.errors, lines, text)
     throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)

@@ -1,0 +1,80 @@
+/**
+ * sync-checks over HTTP with checks files as people write them: anchors and
+ * merge keys under a `defaults:` holder, and files refused before any
+ * request, each refusal naming the file (as `checks-file` gives it) and the
+ * line, annotated there.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { resultOf, runAction, useEmulator } from '../helpers/harness.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'checks-file-yaml-'))
+mkdirSync(join(dir, 'monitoring'))
+const emulator = useEmulator()
+
+function file(name: string, text: string): string {
+  writeFileSync(join(dir, name), text)
+  return name
+}
+const sync = (inputs: Record<string, string>) =>
+  runAction(emulator, { operation: 'sync-checks', ...inputs }, { env: { GITHUB_WORKSPACE: dir } })
+const stored = () => [...emulator.checks.values()].sort((a, b) => String(a.name).localeCompare(String(b.name)))
+
+const MERGED = `defaults: &defaults
+  interval: 30
+  alertChannels: [email, pagerduty]
+
+checks:
+  - <<: *defaults
+    name: shop
+    url: https://shop.example.com/health
+  - <<: *defaults
+    name: api
+    url: https://api.example.com/health
+    interval: 10
+`
+
+describe('sync-checks with merge keys', () => {
+  it('creates each check with the merged fields, never a "<<" field; the defaults holder is a notice; a second run changes nothing', async () => {
+    const f = file('monitoring/checks.yml', MERGED)
+    const { core } = await sync({ 'checks-file': f })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs).toMatchObject({ created: '2', count: '2' })
+    expect(stored().map(c => ({ name: c.name, interval: c.interval, alertChannels: c.alertChannels }))).toEqual([
+      { name: 'api', interval: 10, alertChannels: ['email', 'pagerduty'] },
+      { name: 'shop', interval: 30, alertChannels: ['email', 'pagerduty'] }
+    ])
+    for (const check of stored()) expect(Object.keys(check)).not.toContain('<<')
+    const plan = resultOf(core) as Array<{ name: string; fields: string[] }>
+    for (const entry of plan) expect(entry.fields).not.toContain('<<')
+    expect(core.everything()).not.toContain('<<:')
+    expect(core.logs).toContain(
+      'notice: checks-file monitoring/checks.yml: line 1: the top-level key "defaults" holds anchors the entries use (&defaults); it is not a check, and is otherwise ignored'
+    )
+    const again = await sync({ 'checks-file': f })
+    expect(again.core.outputs).toMatchObject({ created: '0', updated: '0', unchanged: '2', changed: 'false' })
+  })
+})
+
+describe('a checks file refused before any request, naming the file and the line', () => {
+  /** The failure of a sync of this text, its annotation, and that nothing was sent. */
+  async function refused(name: string, text: string) {
+    const { core } = await sync({ 'checks-file': file(name, text) })
+    expect(emulator.count()).toBe(0)
+    expect(core.failed).toMatch(new RegExp(`^checks-file ${name.replace(/[./]/g, '\\$&')}: line \\d+: `))
+    const line = Number(/: line (\d+): /.exec(core.failed ?? '')?.[1])
+    expect(core.annotations).toContainEqual(expect.objectContaining({ kind: 'error', file: name, startLine: line }))
+    return { message: core.failed as string, line }
+  }
+
+  it('a top-level key other than checks that holds no anchor the entries use', async () => {
+    const { message, line } = await refused('monitoring/typo.yml', 'chekcs:\n  - name: a\n    url: https://a/\n')
+    expect(line).toBe(1)
+    expect(message).toContain('the top-level key "chekcs" is not one a checks file has (did you mean "checks"?)')
+    const other = await refused('monitoring/other.yml', 'checks:\n  - name: a\n    url: https://a/\nfoo: 1\n')
+    expect(other.line).toBe(4)
+    expect(other.message).toContain('the top-level key "foo"')
+  })
+})

@@ -1,0 +1,121 @@
+/**
+ * Checks files as people write them: anchors and merge keys (`<<: *defaults`)
+ * merged as YAML 1.1 tools do, and a `defaults:` holder beside `checks`; any
+ * other top-level key an error naming the file and the line.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { load } from '../../src/lazy/modules.cjs'
+import { ChecksFileError, parseChecksFile } from '../../src/operations/sync/checks-file.js'
+import { parseMapping } from '../../src/parse-yaml.js'
+import type { Mapping } from '../../src/values.js'
+
+// The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
+beforeAll(() => load('yaml'))
+
+/** The entries of a file, and the notices it gave. */
+function read(text: string, env: NodeJS.ProcessEnv = {}): { list: Mapping[]; notices: string[] } {
+  const notices: string[] = []
+  const list = parseChecksFile(text, 'monitoring/checks.yml', { env, notice: m => void notices.push(m) })
+  return { list, notices }
+}
+
+/** The error parseChecksFile throws, with its place. */
+function failure(text: string, env: NodeJS.ProcessEnv = {}): ChecksFileError {
+  try {
+    parseChecksFile(text, 'monitoring/checks.yml', { env })
+  } catch (error) {
+    if (error instanceof ChecksFileError) return error
+    throw error
+  }
+  throw new Error('no error')
+}
+
+const DEFAULTS = 'defaults: &defaults {interval: 30, alertChannels: [email, pagerduty]}\n'
+
+describe('merge keys in a checks file', () => {
+  it('merge the anchor into each entry; the defaults holder is ignored with a notice naming the file and line', () => {
+    const { list, notices } = read(
+      `${DEFAULTS}checks:\n` +
+        '  - <<: *defaults\n    name: shop\n    url: https://shop.example.com/\n' +
+        '  - <<: *defaults\n    name: api\n    url: https://api.example.com/\n'
+    )
+    expect(list).toEqual([
+      { interval: 30, alertChannels: ['email', 'pagerduty'], name: 'shop', url: 'https://shop.example.com/' },
+      { interval: 30, alertChannels: ['email', 'pagerduty'], name: 'api', url: 'https://api.example.com/' }
+    ])
+    for (const entry of list) expect(Object.keys(entry)).not.toContain('<<')
+    expect(notices).toEqual([
+      'checks-file monitoring/checks.yml: line 1: the top-level key "defaults" holds anchors the entries use (&defaults); it is not a check, and is otherwise ignored'
+    ])
+  })
+
+  it("the entry's own keys win, before or after the merge key", () => {
+    const { list } = read(
+      `${DEFAULTS}checks:\n` +
+        '  - interval: 10\n    <<: *defaults\n    name: before\n    url: https://a/\n' +
+        '  - <<: *defaults\n    name: after\n    url: https://b/\n    alertChannels: [slack]\n'
+    )
+    expect(list[0]).toMatchObject({ interval: 10, alertChannels: ['email', 'pagerduty'] })
+    expect(list[1]).toMatchObject({ interval: 30, alertChannels: ['slack'] })
+  })
+
+  it('a list of anchors merges the earlier one first: its keys win over the later ones', () => {
+    const { list, notices } = read(
+      'x-fast: &fast {interval: 10, type: http}\n' +
+        'x-paged: &paged {interval: 60, alertChannels: [pagerduty]}\n' +
+        'checks:\n  - <<: [*fast, *paged]\n    name: a\n    url: https://a/\n'
+    )
+    expect(list).toEqual([{ interval: 10, type: 'http', alertChannels: ['pagerduty'], name: 'a', url: 'https://a/' }])
+    expect(notices.map(n => n.replace(/^checks-file monitoring\/checks\.yml: /, '').split(':')[0])).toEqual([
+      'line 1',
+      'line 2'
+    ])
+  })
+
+  it('a holder used through another anchor is a holder too; an anchor inside the list needs no holder', () => {
+    const { list, notices } = read(
+      'x-base: &base {interval: 30}\n' +
+        'x-paged: &paged {<<: *base, alertChannels: [pagerduty]}\n' +
+        'checks:\n  - &first {<<: *paged, name: a, url: https://a/}\n  - <<: *first\n    name: b\n'
+    )
+    expect(list).toEqual([
+      { interval: 30, alertChannels: ['pagerduty'], name: 'a', url: 'https://a/' },
+      { interval: 30, alertChannels: ['pagerduty'], name: 'b', url: 'https://a/' }
+    ])
+    expect(notices).toHaveLength(2)
+  })
+
+  it('a spec input (check, incident, status-page) merges them too', () => {
+    expect(parseMapping('base: &b {interval: 30}\n<<: *b\nname: a\n')).toEqual({
+      base: { interval: 30 },
+      interval: 30,
+      name: 'a'
+    })
+  })
+})
+
+describe('top-level keys of a checks file', () => {
+  it('a slip of "checks" is an error naming it and its line, suggesting "checks"', () => {
+    const error = failure('chekcs:\n  - name: a\n    url: https://a/\n')
+    expect(error.message).toBe(
+      'checks-file monitoring/checks.yml: line 1: the top-level key "chekcs" is not one a checks file has (did you mean "checks"?): beside "checks", the top level holds only anchors the entries use (defaults: &defaults {...}, merged into an entry with <<: *defaults)'
+    )
+    expect(error.place).toEqual({ file: 'monitoring/checks.yml', line: 1 })
+  })
+
+  it('any other key that holds no anchor the entries use is an error naming it and its line', () => {
+    expect(failure('checks:\n  - name: a\n    url: https://a/\nfoo: 1\n').message).toMatch(
+      /^checks-file monitoring\/checks\.yml: line 4: the top-level key "foo" is not one a checks file has: beside "checks"/
+    )
+    // An anchor no entry uses does not make a holder.
+    expect(failure(`${DEFAULTS}checks:\n  - name: a\n    url: https://a/\n`).message).toMatch(
+      /^checks-file monitoring\/checks\.yml: line 1: the top-level key "defaults" is not one a checks file has/
+    )
+    // Without `checks`, the key is taken for it.
+    expect(failure('foo: 1\n').message).toMatch(
+      /the top-level key "foo" is not one a checks file has \(did you mean "checks"\?\)/
+    )
+    // The slip is named before another stray.
+    expect(failure('foo: 1\nChecks: []\n').message).toMatch(/line 2: the top-level key "Checks"/)
+  })
+})
