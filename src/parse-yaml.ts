@@ -54,14 +54,17 @@ export function yamlSyntaxError(errors: YamlError[], lines: Lines, text = ''): {
   }
 }
 
+/** A byte-order mark (editors on Windows save one) is not part of the text. */
+export const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text)
+
 /**
- * The YAML document of a text (JSON is a subset): the YAML 1.2 core schema, a
- * repeated key an error, and merge keys merged as YAML 1.1 tools do (a plain
- * `<<: *defaults`; keys of the mapping itself win, and of `<<: [*a, *b]` the
- * earlier). A quoted "<<" is an ordinary key.
+ * The YAML document of a text (JSON is a subset; a byte-order mark dropped):
+ * the YAML 1.2 core schema, a repeated key an error, and merge keys merged as
+ * YAML 1.1 tools do (a plain `<<: *defaults`; keys of the mapping itself win,
+ * and of `<<: [*a, *b]` the earlier). A quoted "<<" is an ordinary key.
  */
 export function yamlDocument(text: string, lineCounter: Lines): Document {
-  return yaml.parseDocument(text, {
+  return yaml.parseDocument(withoutBom(text), {
     schema: 'core',
     merge: true,
     uniqueKeys: true,
@@ -94,7 +97,7 @@ export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
   const doc = yamlDocument(text, lines)
   if (doc.errors.length > 0) {
-    const { line, message } = yamlSyntaxError(doc.errors, lines, text)
+    const { line, message } = yamlSyntaxError(doc.errors, lines, withoutBom(text))
     throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
   }
   return doc.toJS({ maxAliasCount: 100 })

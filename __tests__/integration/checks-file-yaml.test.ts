@@ -1,6 +1,6 @@
 /**
  * sync-checks over HTTP with checks files as people write them: anchors and
- * merge keys under a `defaults:` holder, and files refused before any
+ * merge keys under a `defaults:` holder, a byte-order mark, and files refused before any
  * request, each refusal naming the file (as `checks-file` gives it) and the
  * line, annotated there.
  */
@@ -55,6 +55,13 @@ describe('sync-checks with merge keys', () => {
     )
     const again = await sync({ 'checks-file': f })
     expect(again.core.outputs).toMatchObject({ created: '0', updated: '0', unchanged: '2', changed: 'false' })
+  })
+
+  it('a file saved with a byte-order mark syncs as without it', async () => {
+    const f = file('bom.yml', '\uFEFF- name: shop\n  url: https://shop.example.com/health\n  interval: 30\n')
+    const { core } = await sync({ 'checks-file': f })
+    expect(core.failed).toBeUndefined()
+    expect(stored()).toMatchObject([{ name: 'shop', interval: 30 }])
   })
 })
 

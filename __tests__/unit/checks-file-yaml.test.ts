@@ -1,7 +1,7 @@
 /**
  * Checks files as people write them: anchors and merge keys (`<<: *defaults`)
- * merged as YAML 1.1 tools do, and a `defaults:` holder beside `checks`; any
- * other top-level key an error naming the file and the line.
+ * merged as YAML 1.1 tools do, a `defaults:` holder beside `checks` (any
+ * other top-level key an error naming the file and the line), a byte-order mark.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
@@ -117,5 +117,26 @@ describe('top-level keys of a checks file', () => {
     )
     // The slip is named before another stray.
     expect(failure('foo: 1\nChecks: []\n').message).toMatch(/line 2: the top-level key "Checks"/)
+  })
+})
+
+describe('a byte-order mark', () => {
+  const entries = '- name: a\n  url: https://a/\n  interval: 30\n'
+  it.each([
+    ['a YAML list', entries],
+    ['a checks mapping', `checks:\n${entries.replace(/^/gm, '  ')}`],
+    ['JSON', '[{"name": "a", "url": "https://a/", "interval": 30}]']
+  ])('is ignored before %s', (_, text) => {
+    expect(read(`\uFEFF${text}`).list).toEqual([{ name: 'a', url: 'https://a/', interval: 30 }])
+  })
+
+  it('is ignored before a spec input', () => {
+    expect(parseMapping('\uFEFFname: a\ninterval: 30\n')).toEqual({ name: 'a', interval: 30 })
+  })
+
+  it('is ignored before a long file, read in parts as without it; lines are as without it', () => {
+    const long = Array.from({ length: 450 }, (_, i) => `- name: app-${i}\n  url: https://a/${i}\n`).join('')
+    expect(read(`\uFEFF${long}`).list).toEqual(read(long).list)
+    expect(failure(`\uFEFF${long}- name: bad\n  url: https://a/\n  interval: -1\n`).place?.line).toBe(903)
   })
 })

@@ -6,7 +6,7 @@
 import type { Document } from 'yaml'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
-import { yamlDocument, yamlSyntaxError } from '../../parse-yaml.js'
+import { withoutBom, yamlDocument, yamlSyntaxError } from '../../parse-yaml.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
@@ -62,7 +62,8 @@ export function suggestField(name: string): string | undefined {
  * number 8080, anything else stays text). Errors name the file and the line.
  */
 export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
-  return inParts(text, file, options, false) ?? wholeFile(text, file, options)
+  const bare = withoutBom(text)
+  return inParts(bare, file, options, false) ?? wholeFile(bare, file, options)
 }
 
 /**
@@ -75,7 +76,7 @@ export async function parseChecksFileLoading(
   file: string,
   options: ChecksFileOptions = {}
 ): Promise<Mapping[]> {
-  const plain = inParts(text, file, options, true)
+  const plain = inParts(withoutBom(text), file, options, true)
   if (plain) return plain
   await load('yaml')
   return parseChecksFile(text, file, options)
