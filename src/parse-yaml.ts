@@ -1,7 +1,7 @@
 /**
  * The YAML (and JSON) of inputs and checks files: parsed with the YAML 1.2
- * core schema and YAML 1.1's merge keys, and a syntax error told by the line
- * the user must look at.
+ * core schema and YAML 1.1's merge keys, and every problem (a syntax error,
+ * aliases past the limit) told by the line the user must look at.
  */
 import type { Alias, Document, Node } from 'yaml'
 import yaml from './lazy/yaml.cjs'
@@ -74,6 +74,39 @@ export function yamlDocument(text: string, lineCounter: Lines): Document {
 }
 
 /**
+ * The most keys and values the aliases of one document may stand for, in
+ * all (each alias counts what its anchor holds, aliases within it included):
+ * a fleet of thousands merging one `defaults` is far below it; anchors within
+ * anchors that multiply (an expansion attack) pass it at once.
+ */
+export const MAX_ALIASED = 1_000_000
+
+/**
+ * The first problem of a document whose syntax is sound, at its line (undefined
+ * when it has none): an alias that names no anchor before it, or one inside
+ * its own anchor; aliases that stand for more than MAX_ALIASED keys and values.
+ * Only a document without one is given to yamlValue.
+ */
+export function valueProblem(doc: Document, lines: Lines): { line: number; message: string } | undefined {
+  const at = (node: Node | Alias, message: string) => ({ line: lines.linePos(node.range?.[0] ?? 0).line, message })
+  const sizes = new Map<unknown, number>()
+  const targets = aliasTargets(doc)
+  let aliased = 0
+  for (const [alias, target] of targets) {
+    if (!target) return at(alias, `the alias *${alias.source} names no anchor (&${alias.source}) before it`)
+    aliased += sizeOf(target, targets, sizes)
+    if (Number.isNaN(aliased)) return at(alias, `the alias *${alias.source} stands inside its own anchor`)
+    if (aliased > MAX_ALIASED) {
+      return at(
+        alias,
+        `the aliases up to this *${alias.source} stand for more than ${MAX_ALIASED} keys and values (anchors within anchors multiply, as in an expansion attack)`
+      )
+    }
+  }
+  return undefined
+}
+
+/**
  * Each alias of a document, in the document's order, and the node it stands
  * for: the last one before it with that anchor (undefined when there is none).
  */
@@ -90,8 +123,41 @@ export function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
 }
 
 /**
- * Parse YAML (JSON is a subset; see yamlDocument). Duplicate keys and syntax
- * errors are errors that give the line where the parser knows it.
+ * The keys and values a node stands for, its aliases' anchors counted whole;
+ * NaN for a node that holds itself (an alias inside its own anchor). `sizes`
+ * keeps each node's count, so anchors within anchors cost one count each.
+ */
+function sizeOf(node: unknown, targets: ReadonlyMap<Alias, Node | undefined>, sizes: Map<unknown, number>): number {
+  const known = sizes.get(node)
+  if (known !== undefined) return known
+  if (node === null || node === undefined) return 0
+  // Counting: an alias met again before its count is done is inside its own anchor.
+  sizes.set(node, Number.NaN)
+  let size = 1
+  if (yaml.isAlias(node)) {
+    const target = targets.get(node)
+    size = target === undefined ? Number.NaN : sizeOf(target, targets, sizes)
+  } else if (yaml.isPair(node)) {
+    size = sizeOf(node.key, targets, sizes) + sizeOf(node.value, targets, sizes)
+  } else if (yaml.isCollection(node)) {
+    for (const item of node.items) size += sizeOf(item, targets, sizes)
+  }
+  sizes.set(node, size)
+  return size
+}
+
+/**
+ * The value of a document valueProblem found sound. Its aliases are counted
+ * there (MAX_ALIASED), not by the parser, whose own count refuses a fleet
+ * merging one anchor a hundred times.
+ */
+export function yamlValue(doc: Document): unknown {
+  return doc.toJS({ maxAliasCount: -1 })
+}
+
+/**
+ * Parse YAML (JSON is a subset; see yamlDocument). A syntax error, a repeated
+ * key and each problem of valueProblem are errors that give the line.
  */
 export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
@@ -100,7 +166,9 @@ export function parseYaml(text: string): unknown {
     const { line, message } = yamlSyntaxError(doc.errors, lines, withoutBom(text))
     throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
   }
-  return doc.toJS({ maxAliasCount: 100 })
+  const problem = valueProblem(doc, lines)
+  if (problem) throw new ValueError(`is refused (line ${problem.line}): ${problem.message}`)
+  return yamlValue(doc)
 }
 
 /** A YAML or JSON mapping (object); anything else is an error. */

@@ -1,8 +1,8 @@
 /**
  * sync-checks over HTTP with checks files as people write them: anchors and
- * merge keys under a `defaults:` holder, a byte-order mark, and files refused before any
- * request, each refusal naming the file (as `checks-file` gives it) and the
- * line, annotated there.
+ * merge keys under a `defaults:` holder, a byte-order mark, and files refused
+ * before any request, each refusal naming the file (as `checks-file` gives it)
+ * and the line, annotated there.
  */
 import { describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -83,5 +83,19 @@ describe('a checks file refused before any request, naming the file and the line
     const other = await refused('monitoring/other.yml', 'checks:\n  - name: a\n    url: https://a/\nfoo: 1\n')
     expect(other.line).toBe(4)
     expect(other.message).toContain('the top-level key "foo"')
+  })
+
+  it('an expansion attack, at once', async () => {
+    // Each anchor holds ten aliases of the one before: 10^10 values behind the last.
+    const levels = ['x-0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]']
+    for (let i = 1; i <= 9; i++) levels.push(`x-${i}: &l${i} [${`*l${i - 1}, `.repeat(9)}*l${i - 1}]`)
+    const started = Date.now()
+    const { message, line } = await refused(
+      'monitoring/laughs.yml',
+      `${levels.join('\n')}\nchecks:\n  - name: a\n    url: https://a/\n    lol: *l9\n`
+    )
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(line).toBe(6)
+    expect(message).toContain('stand for more than 1000000 keys and values')
   })
 })

@@ -1,12 +1,13 @@
 /**
  * Checks files as people write them: anchors and merge keys (`<<: *defaults`)
- * merged as YAML 1.1 tools do, a `defaults:` holder beside `checks` (any
- * other top-level key an error naming the file and the line), a byte-order mark.
+ * merged as YAML 1.1 tools do, a `defaults:` holder beside `checks`, a
+ * byte-order mark, and the refusals (a top-level key other than those,
+ * aliases past the limit), each naming the file and the line.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { ChecksFileError, parseChecksFile } from '../../src/operations/sync/checks-file.js'
-import { parseMapping } from '../../src/parse-yaml.js'
+import { MAX_ALIASED, parseMapping } from '../../src/parse-yaml.js'
 import type { Mapping } from '../../src/values.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
@@ -138,5 +139,49 @@ describe('a byte-order mark', () => {
     const long = Array.from({ length: 450 }, (_, i) => `- name: app-${i}\n  url: https://a/${i}\n`).join('')
     expect(read(`\uFEFF${long}`).list).toEqual(read(long).list)
     expect(failure(`\uFEFF${long}- name: bad\n  url: https://a/\n  interval: -1\n`).place?.line).toBe(903)
+  })
+})
+
+describe('aliases', () => {
+  it('a fleet of 5,000 entries each merging one anchor is accepted', () => {
+    const text =
+      'defaults: &defaults\n  interval: 30\n  alertChannels: [email, pagerduty]\nchecks:\n' +
+      Array.from(
+        { length: 5000 },
+        (_, i) => `  - <<: *defaults\n    name: app-${i}\n    url: https://app.example.com/${i}\n`
+      ).join('')
+    const { list } = read(text)
+    expect(list).toHaveLength(5000)
+    expect(list[4999]).toEqual({
+      interval: 30,
+      alertChannels: ['email', 'pagerduty'],
+      name: 'app-4999',
+      url: 'https://app.example.com/4999'
+    })
+  })
+
+  it('an expansion attack (anchors within anchors) is refused at once, naming the file and the line', () => {
+    const levels = ['x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]']
+    for (const [i, name] of [...'bcdefghij'].entries()) {
+      levels.push(`x-${name}: &${name} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(', ')}]`)
+    }
+    const text = `${levels.join('\n')}\nchecks:\n  - name: a\n    url: https://a/\n    lol: *j\n`
+    const started = Date.now()
+    const error = failure(text)
+    expect(Date.now() - started).toBeLessThan(2000)
+    // 9^7 values stand behind x-g (line 7): the first past the limit.
+    expect(error.message).toBe(
+      `checks-file monitoring/checks.yml: line 7: the aliases up to this *f stand for more than ${MAX_ALIASED} keys and values (anchors within anchors multiply, as in an expansion attack)`
+    )
+    expect(error.place).toEqual({ file: 'monitoring/checks.yml', line: 7 })
+  })
+
+  it('an alias with no anchor before it, or inside its own anchor, is refused at its line', () => {
+    expect(failure('- name: a\n  url: https://a/\n  <<: *nowhere\n').message).toBe(
+      'checks-file monitoring/checks.yml: line 3: the alias *nowhere names no anchor (&nowhere) before it'
+    )
+    expect(failure('- name: a\n  url: https://a/\n  loop: &loop [*loop]\n').message).toBe(
+      'checks-file monitoring/checks.yml: line 3: the alias *loop stands inside its own anchor'
+    )
   })
 })

@@ -6,7 +6,7 @@
 import type { Document } from 'yaml'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
-import { withoutBom, yamlDocument, yamlSyntaxError } from '../../parse-yaml.js'
+import { valueProblem, withoutBom, yamlDocument, yamlSyntaxError, yamlValue } from '../../parse-yaml.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
@@ -159,6 +159,8 @@ function parsePart(
     return value as string
   })
   if (unset.size > 0) failUnset(unset, fail)
+  const problem = valueProblem(doc, lineCounter)
+  if (problem) fail(`line ${problem.line + at.line}: ${problem.message}`, problem.line + at.line)
   let seq: unknown = doc.contents
   if (yaml.isMap(seq)) {
     const { holders, stray } = topLevelKeys(doc, seq)
@@ -177,7 +179,7 @@ function parsePart(
     seq = seq.get('checks', true)
   }
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
-  const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
+  const shape = ChecksFileSchema.safeParse(yamlValue(doc))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
   return checkEntries(shape.data as unknown[], items, lineOf, file, options, at)
 }
