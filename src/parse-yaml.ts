@@ -1,7 +1,8 @@
 /**
  * The YAML (and JSON) of inputs and checks files: parsed with the YAML 1.2
  * core schema and YAML 1.1's merge keys, and every problem (a syntax error,
- * aliases past the limit) told by the line the user must look at.
+ * aliases past the limit, a value that cannot be sent) told by the line the
+ * user must look at.
  */
 import type { Alias, Document, Node } from 'yaml'
 import yaml from './lazy/yaml.cjs'
@@ -61,7 +62,7 @@ export const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ?
  * The YAML document of a text (JSON is a subset; a byte-order mark dropped):
  * the YAML 1.2 core schema, a repeated key an error, and merge keys merged as
  * YAML 1.1 tools do (a plain `<<: *defaults`; keys of the mapping itself win,
- * and of `<<: [*a, *b]` the earlier). A quoted "<<" is an ordinary key.
+ * and of `<<: [*a, *b]` the earlier). A quoted "<<" is an ordinary key (see valueProblem).
  */
 export function yamlDocument(text: string, lineCounter: Lines): Document {
   return yaml.parseDocument(withoutBom(text), {
@@ -81,11 +82,21 @@ export function yamlDocument(text: string, lineCounter: Lines): Document {
  */
 export const MAX_ALIASED = 1_000_000
 
+/** Keys refused anywhere: a quoted "<<" (not a merge key, and never a field) and the name of JavaScript's prototype. */
+const REFUSED_KEYS = new Map([
+  [
+    '<<',
+    'the key "<<" is quoted, so it is not a merge key, and no field is called "<<"; write <<: *anchor unquoted to merge'
+  ],
+  ['__proto__', 'the key "__proto__" is refused: it names what JavaScript objects inherit from, and is never a field']
+])
+
 /**
  * The first problem of a document whose syntax is sound, at its line (undefined
  * when it has none): an alias that names no anchor before it, or one inside
- * its own anchor; aliases that stand for more than MAX_ALIASED keys and values.
- * Only a document without one is given to yamlValue.
+ * its own anchor; aliases that stand for more than MAX_ALIASED keys and values;
+ * a refused key (REFUSED_KEYS); a number that JSON cannot carry (`.inf`,
+ * `-.inf`, `.nan`, `1e999`). Only a document without one is given to yamlValue.
  */
 export function valueProblem(doc: Document, lines: Lines): { line: number; message: string } | undefined {
   const at = (node: Node | Alias, message: string) => ({ line: lines.linePos(node.range?.[0] ?? 0).line, message })
@@ -103,7 +114,24 @@ export function valueProblem(doc: Document, lines: Lines): { line: number; messa
       )
     }
   }
-  return undefined
+  let problem: { line: number; message: string } | undefined
+  yaml.visit(doc, {
+    Scalar(key, node, path) {
+      const refused = key === 'key' && typeof node.value === 'string' ? REFUSED_KEYS.get(node.value) : undefined
+      if (refused !== undefined) {
+        problem = at(node, refused)
+      } else if (key !== 'key' && typeof node.value === 'number' && !Number.isFinite(node.value)) {
+        const pair = [...path].reverse().find(yaml.isPair)
+        const field = yaml.isScalar(pair?.key) ? `${String(pair.key.value)}: ` : ''
+        problem = at(
+          node,
+          `${field}${node.source ?? String(node.value)} cannot be sent: JSON has no infinite number or NaN (write a finite number, or quote it for text)`
+        )
+      }
+      return problem ? yaml.visit.BREAK : undefined
+    }
+  })
+  return problem
 }
 
 /**

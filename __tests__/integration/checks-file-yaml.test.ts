@@ -98,4 +98,22 @@ describe('a checks file refused before any request, naming the file and the line
     expect(line).toBe(6)
     expect(message).toContain('stand for more than 1000000 keys and values')
   })
+
+  it('a number JSON cannot carry, naming the field', async () => {
+    const { message, line } = await refused('monitoring/inf.yml', '- name: a\n  url: https://a/\n  timeout: .inf\n')
+    expect(line).toBe(3)
+    expect(message).toContain('timeout: .inf cannot be sent')
+  })
+
+  it('a __proto__ key (JSON) and a quoted "<<"', async () => {
+    const proto = await refused('proto.json', '[{"name": "a", "url": "https://a/",\n  "__proto__": {"interval": 5}}]\n')
+    expect(proto.line).toBe(2)
+    expect(proto.message).toContain('the key "__proto__" is refused')
+    const quoted = await refused(
+      'quoted.yml',
+      `${MERGED.split('\n\n')[0]}\nchecks:\n  - "<<": *defaults\n    name: a\n    url: https://a/\n`
+    )
+    expect(quoted.line).toBe(5)
+    expect(quoted.message).toContain('the key "<<" is quoted')
+  })
 })

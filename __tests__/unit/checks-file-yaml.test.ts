@@ -2,7 +2,8 @@
  * Checks files as people write them: anchors and merge keys (`<<: *defaults`)
  * merged as YAML 1.1 tools do, a `defaults:` holder beside `checks`, a
  * byte-order mark, and the refusals (a top-level key other than those,
- * aliases past the limit), each naming the file and the line.
+ * aliases past the limit, a number JSON cannot carry, a key that is never a
+ * field), each naming the file and the line.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
@@ -184,4 +185,77 @@ describe('aliases', () => {
       'checks-file monitoring/checks.yml: line 3: the alias *loop stands inside its own anchor'
     )
   })
+})
+
+describe('a value that cannot be a number', () => {
+  it.each([
+    ['.inf', 'timeout: .inf'],
+    ['-.inf', 'timeout: -.inf'],
+    ['.nan', 'timeout: .nan'],
+    ['.NaN', 'timeout: .NaN'],
+    ['1e999', 'timeout: 1e999']
+  ])('%s is refused naming the file, the line and the field', (_, field) => {
+    const error = failure(`- name: a\n  url: https://a/\n- name: b\n  url: https://b/\n  ${field}\n`)
+    expect(error.message).toBe(
+      `checks-file monitoring/checks.yml: line 5: ${field} cannot be sent: JSON has no infinite number or NaN (write a finite number, or quote it for text)`
+    )
+    expect(error.place).toEqual({ file: 'monitoring/checks.yml', line: 5 })
+  })
+
+  it('in JSON, nested, in a holder, or from a variable, it is refused at its line', () => {
+    expect(failure('[{"name": "a",\n  "url": "https://a/",\n  "timeout": 1e999}]').message).toMatch(
+      /: line 3: timeout: 1e999 cannot be sent/
+    )
+    expect(failure('- name: a\n  url: https://a/\n  thresholds:\n    p95: [1, -.inf]\n').message).toMatch(
+      /: line 4: p95: -.inf cannot be sent/
+    )
+    expect(
+      failure('x-slow: &slow {timeout: .inf}\nchecks:\n  - {<<: *slow, name: a, url: https://a/}\n').message
+    ).toMatch(/: line 1: timeout: .inf cannot be sent/)
+    expect(failure('- name: a\n  url: https://a/\n  timeout: ${BIG}\n', { BIG: '1e999' }).message).toMatch(
+      /: line 3: timeout: \$\{BIG\} cannot be sent/
+    )
+  })
+
+  it('in a spec input, it is refused at its line', () => {
+    expect(() => parseMapping('name: a\ntimeout: .inf\n')).toThrow(
+      /^is refused \(line 2\): timeout: \.inf cannot be sent: JSON has no infinite number or NaN/
+    )
+  })
+
+  it('quoted, it is text, sent as written', () => {
+    expect(read('- name: a\n  url: https://a/\n  note: ".inf"\n').list[0].note).toBe('.inf')
+  })
+})
+
+describe('keys that are never fields', () => {
+  it('a quoted "<<" is an ordinary key, refused at its line (YAML and JSON)', () => {
+    const quoted = failure(`${DEFAULTS}checks:\n  - name: a\n    url: https://a/\n    "<<": *defaults\n`)
+    expect(quoted.message).toBe(
+      'checks-file monitoring/checks.yml: line 5: the key "<<" is quoted, so it is not a merge key, and no field is called "<<"; write <<: *anchor unquoted to merge'
+    )
+    expect(quoted.place).toEqual({ file: 'monitoring/checks.yml', line: 5 })
+    const json = failure('[\n  {"name": "a", "url": "https://a/",\n   "<<": {"interval": 30}}\n]\n')
+    expect(json.message).toMatch(/^checks-file monitoring\/checks\.yml: line 3: the key "<<" is quoted/)
+  })
+
+  it('a __proto__ key is refused at its line, in JSON and in YAML, at any depth; nothing inherits from it', () => {
+    const json = failure('[{"name": "a", "url": "https://a/",\n  "__proto__": {"polluted": true}}]')
+    expect(json.message).toBe(
+      'checks-file monitoring/checks.yml: line 2: the key "__proto__" is refused: it names what JavaScript objects inherit from, and is never a field'
+    )
+    expect(json.place).toEqual({ file: 'monitoring/checks.yml', line: 2 })
+    expect(failure('- name: a\n  url: https://a/\n  __proto__:\n    polluted: true\n').message).toMatch(
+      /: line 3: the key "__proto__" is refused/
+    )
+    expect(failure('- name: a\n  url: https://a/\n  headers: {"__proto__": {polluted: true}}\n').message).toMatch(
+      /: line 3: the key "__proto__" is refused/
+    )
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it.each([
+    ['name: a\n"__proto__": {x: 1}', /^is refused \(line 2\): the key "__proto__" is refused/],
+    ['name: a\n"<<": {x: 1}', /^is refused \(line 2\): the key "<<" is quoted/]
+  ])('in a spec input, %j is refused at its line', (text, message) => expect(() => parseMapping(text)).toThrow(message))
 })

@@ -159,6 +159,7 @@ function parsePart(
     return value as string
   })
   if (unset.size > 0) failUnset(unset, fail)
+  // After the variables: one may hold a number JSON cannot carry (1e999).
   const problem = valueProblem(doc, lineCounter)
   if (problem) fail(`line ${problem.line + at.line}: ${problem.message}`, problem.line + at.line)
   let seq: unknown = doc.contents
