@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Kind, Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
+import { MERGED_OWNER } from '../../scripts/lib/simulate/shapes.js'
 import { ROOT } from '../helpers/runner.js'
 
 function simulate(args: string[]): Promise<{ code: number; stdout: string }> {
@@ -122,7 +123,9 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
   'a prune under a prefix': r => has(r, run => run.kind === 'prune'),
   // Issue 37's shapes (shapes.ts).
   'one probe reported at two precisions under a gate asking 2 passes': r =>
-    r.shapes.twoPrecisions !== undefined && has(r, run => run.inputs['check-name'] === r.shapes.twoPrecisions?.name)
+    r.shapes.twoPrecisions !== undefined && has(r, run => run.inputs['check-name'] === r.shapes.twoPrecisions?.name),
+  'a sync of a checks file whose entries merge a defaults: holder': r =>
+    has(r, run => run.kind === 'sync' && run.env[MERGED_OWNER] !== undefined)
 }
 
 /** The fewest seeds (first found, reused when one covers several) whose rounds reach every feature. */
