@@ -1,12 +1,16 @@
 /**
  * The YAML (and JSON) of inputs and checks files: parsed with the YAML 1.2
- * core schema, and a syntax error told by the line the user must look at.
+ * core schema and YAML 1.1's merge keys, and every problem (a syntax error,
+ * aliases past the limit, a value that cannot be sent) told by the line the
+ * user must look at.
  */
+import type { Alias, Document, Node } from 'yaml'
 import yaml from './lazy/yaml.cjs'
 import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
 
-type YamlError = ReturnType<typeof yaml.parseDocument>['errors'][number]
+type YamlError = Document['errors'][number]
+type Lines = InstanceType<typeof yaml.LineCounter>
 
 /** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
 const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 'BLOCK_AS_IMPLICIT_KEY']
@@ -19,11 +23,7 @@ const TAB_CAUSED = ['BAD_INDENT', 'UNEXPECTED_TOKEN', 'MULTILINE_IMPLICIT_KEY', 
  * places its "implicit key" errors at the value's start, the line above the
  * fault: point at the line that holds the key, and say why.
  */
-export function yamlSyntaxError(
-  errors: YamlError[],
-  lines: InstanceType<typeof yaml.LineCounter>,
-  text = ''
-): { line: number; message: string } {
+export function yamlSyntaxError(errors: YamlError[], lines: Lines, text = ''): { line: number; message: string } {
   const lineOf = (offset: number) => lines.linePos(offset).line
   const textOf = (line: number) => text.slice(lines.lineStarts[line - 1] ?? 0, lines.lineStarts[line] ?? text.length)
   // A document in flow style (JSON) may be indented with tabs: there a tab is only a space.
@@ -55,18 +55,148 @@ export function yamlSyntaxError(
   }
 }
 
+/** A byte-order mark (editors on Windows save one) is not part of the text. */
+export const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text)
+
 /**
- * Parse YAML (JSON is a subset) with the YAML 1.2 core schema. Duplicate keys
- * and syntax errors are errors that give the line where the parser knows it.
+ * The YAML document of a text (JSON is a subset; a byte-order mark dropped):
+ * the YAML 1.2 core schema, a repeated key an error, and merge keys merged as
+ * YAML 1.1 tools do (a plain `<<: *defaults`; keys of the mapping itself win,
+ * and of `<<: [*a, *b]` the earlier). A quoted "<<" is an ordinary key (see valueProblem).
+ */
+export function yamlDocument(text: string, lineCounter: Lines): Document {
+  return yaml.parseDocument(withoutBom(text), {
+    schema: 'core',
+    merge: true,
+    uniqueKeys: true,
+    prettyErrors: false,
+    lineCounter
+  })
+}
+
+/**
+ * The most keys and values the aliases of one document may stand for, in
+ * all (each alias counts what its anchor holds, aliases within it included):
+ * a fleet of thousands merging one `defaults` is far below it; anchors within
+ * anchors that multiply (an expansion attack) pass it at once.
+ */
+export const MAX_ALIASED = 1_000_000
+
+/** Keys refused anywhere: a quoted "<<" (not a merge key, and never a field) and the name of JavaScript's prototype. */
+const REFUSED_KEYS = new Map([
+  [
+    '<<',
+    'the key "<<" is quoted, so it is not a merge key, and no field is called "<<"; write <<: *anchor unquoted to merge'
+  ],
+  ['__proto__', 'the key "__proto__" is refused: it names what JavaScript objects inherit from, and is never a field']
+])
+
+/**
+ * The first problem of a document whose syntax is sound, at its line (undefined
+ * when it has none): an alias that names no anchor before it, or one inside
+ * its own anchor; aliases that stand for more than MAX_ALIASED keys and values;
+ * a refused key (REFUSED_KEYS); a number that JSON cannot carry (`.inf`,
+ * `-.inf`, `.nan`, `1e999`). Only a document without one is given to yamlValue.
+ */
+export function valueProblem(doc: Document, lines: Lines): { line: number; message: string } | undefined {
+  const at = (node: Node | Alias, message: string) => ({ line: lines.linePos(node.range?.[0] ?? 0).line, message })
+  const sizes = new Map<unknown, number>()
+  const targets = aliasTargets(doc)
+  let aliased = 0
+  for (const [alias, target] of targets) {
+    if (!target) return at(alias, `the alias *${alias.source} names no anchor (&${alias.source}) before it`)
+    aliased += sizeOf(target, targets, sizes)
+    if (Number.isNaN(aliased)) return at(alias, `the alias *${alias.source} stands inside its own anchor`)
+    if (aliased > MAX_ALIASED) {
+      return at(
+        alias,
+        `the aliases up to this *${alias.source} stand for more than ${MAX_ALIASED} keys and values (anchors within anchors multiply, as in an expansion attack)`
+      )
+    }
+  }
+  let problem: { line: number; message: string } | undefined
+  yaml.visit(doc, {
+    Scalar(key, node, path) {
+      const refused = key === 'key' && typeof node.value === 'string' ? REFUSED_KEYS.get(node.value) : undefined
+      if (refused !== undefined) {
+        problem = at(node, refused)
+      } else if (key !== 'key' && typeof node.value === 'number' && !Number.isFinite(node.value)) {
+        const pair = [...path].reverse().find(yaml.isPair)
+        const field = yaml.isScalar(pair?.key) ? `${String(pair.key.value)}: ` : ''
+        problem = at(
+          node,
+          `${field}${node.source ?? String(node.value)} cannot be sent: JSON has no infinite number or NaN (write a finite number, or quote it for text)`
+        )
+      }
+      return problem ? yaml.visit.BREAK : undefined
+    }
+  })
+  return problem
+}
+
+/**
+ * Each alias of a document, in the document's order, and the node it stands
+ * for: the last one before it with that anchor (undefined when there is none).
+ */
+export function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
+  const anchors = new Map<string, Node>()
+  const targets = new Map<Alias, Node | undefined>()
+  yaml.visit(doc, {
+    Node(_key, node) {
+      if (yaml.isAlias(node)) targets.set(node, anchors.get(node.source))
+      else if (node.anchor) anchors.set(node.anchor, node)
+    }
+  })
+  return targets
+}
+
+/**
+ * The keys and values a node stands for, its aliases' anchors counted whole;
+ * NaN for a node that holds itself (an alias inside its own anchor). `sizes`
+ * keeps each node's count, so anchors within anchors cost one count each.
+ */
+function sizeOf(node: unknown, targets: ReadonlyMap<Alias, Node | undefined>, sizes: Map<unknown, number>): number {
+  const known = sizes.get(node)
+  if (known !== undefined) return known
+  if (node === null || node === undefined) return 0
+  // Counting: an alias met again before its count is done is inside its own anchor.
+  sizes.set(node, Number.NaN)
+  let size = 1
+  if (yaml.isAlias(node)) {
+    const target = targets.get(node)
+    size = target === undefined ? Number.NaN : sizeOf(target, targets, sizes)
+  } else if (yaml.isPair(node)) {
+    size = sizeOf(node.key, targets, sizes) + sizeOf(node.value, targets, sizes)
+  } else if (yaml.isCollection(node)) {
+    for (const item of node.items) size += sizeOf(item, targets, sizes)
+  }
+  sizes.set(node, size)
+  return size
+}
+
+/**
+ * The value of a document valueProblem found sound. Its aliases are counted
+ * there (MAX_ALIASED), not by the parser, whose own count refuses a fleet
+ * merging one anchor a hundred times.
+ */
+export function yamlValue(doc: Document): unknown {
+  return doc.toJS({ maxAliasCount: -1 })
+}
+
+/**
+ * Parse YAML (JSON is a subset; see yamlDocument). A syntax error, a repeated
+ * key and each problem of valueProblem are errors that give the line.
  */
 export function parseYaml(text: string): unknown {
   const lines = new yaml.LineCounter()
-  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
+  const doc = yamlDocument(text, lines)
   if (doc.errors.length > 0) {
-    const { line, message } = yamlSyntaxError(doc.errors, lines, text)
+    const { line, message } = yamlSyntaxError(doc.errors, lines, withoutBom(text))
     throw new ValueError(`is not valid YAML or JSON (line ${line}): ${message}`)
   }
-  return doc.toJS({ maxAliasCount: 100 })
+  const problem = valueProblem(doc, lines)
+  if (problem) throw new ValueError(`is refused (line ${problem.line}): ${problem.message}`)
+  return yamlValue(doc)
 }
 
 /** A YAML or JSON mapping (object); anything else is an error. */

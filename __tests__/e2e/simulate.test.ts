@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Kind, Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
+import { MERGED_OWNER } from '../../scripts/lib/simulate/shapes.js'
 import { ROOT } from '../helpers/runner.js'
 
 function simulate(args: string[]): Promise<{ code: number; stdout: string }> {
@@ -137,7 +138,9 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
   'an open or resolve of a title the service changes, over its incident from before': r =>
     r.older.titles !== undefined &&
     r.world.incidents.some(t => t.toLowerCase().startsWith('deploy') && t !== 'Deploy failed') &&
-    has(r, run => ['open', 'resolve'].includes(run.kind))
+    has(r, run => ['open', 'resolve'].includes(run.kind)),
+  'a sync of a checks file whose entries merge a defaults: holder': r =>
+    has(r, run => run.kind === 'sync' && run.env[MERGED_OWNER] !== undefined)
 }
 
 /**

@@ -15,6 +15,8 @@ export interface FilePlace {
 export interface OperationLog extends Logger {
   /** A warning, annotated at a place in a file when given. */
   warning: (message: string, place?: FilePlace) => void
+  /** A notice annotation: worth seeing, not a problem. */
+  notice: (message: string) => void
   /** Run `fn` inside a collapsible log group. */
   group: <T>(name: string, fn: () => Promise<T>) => Promise<T>
 }

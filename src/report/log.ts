@@ -13,8 +13,6 @@ import { logLine } from './text.js'
 export interface ActionLog extends OperationLog {
   /** Fail the step with this message (core.setFailed), annotated at a place in a file when given. */
   fail: (message: string, place?: FilePlace) => void
-  /** A notice annotation: worth seeing, not a problem. */
-  notice: (message: string) => void
 }
 
 const annotation = (place: FilePlace): Annotation => ({

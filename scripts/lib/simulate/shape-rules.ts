@@ -5,10 +5,12 @@
  * after a reordered read), a prefix pause that missed a member, a secret in
  * a header string, a `{name, value}` pair or after a `?` in a parameter's
  * value (the round's secrets), one probe counted twice (gateRules), and
- * identical failed rows that leave a spent budget passing (budgetRule).
+ * identical failed rows that leave a spent budget passing (budgetRule); and
+ * over a checks file that merges a `defaults:` holder (mergeRule).
  */
 import type { After, Before, Executed } from './invariants.js'
-import { PAUSE_PREFIX } from './schedule.js'
+import { FILES, PAUSE_PREFIX } from './schedule.js'
+import { MERGED_OWNER } from './shapes.js'
 
 /** Values that stand beside names containing a secret word (`AUTH_MODE=main`, `?author=ann`): never masked. */
 const WORDS = ['main', 'europe', 'healthy', 'ann']
@@ -20,7 +22,8 @@ export function shapeRules(before: Before, after: After, executed: Executed[]): 
     ...fleetGateRule(before, after, executed),
     ...handPauseRule(after),
     ...maskRule(executed),
-    ...budgetRule(before, executed)
+    ...budgetRule(before, executed),
+    ...mergeRule(after, executed)
   ]
 }
 
@@ -92,6 +95,43 @@ function budgetRule(before: Before, executed: Executed[]): string[] {
     if (odd.length > 0 && main?.result.outputs.passed === 'true')
       out.push(
         `run ${run.n} (budget-gate) on ${JSON.stringify(run.inputs['check-name'])} passed over ${odd.length} history row(s) whose time it cannot place (${JSON.stringify(odd[0].checkedAt)})`
+      )
+  }
+  return out
+}
+
+/**
+ * No check the service held during the round has a `<<` field (a merge key is never sent). Once a sync of
+ * the file that merges `defaults:` (shapes.ts) ended well, the merged values arrived: each check only that
+ * file names carries the holder's `owner` (no other file, and no other run, writes those names).
+ */
+function mergeRule(after: After, executed: Executed[]): string[] {
+  // Each check once, midway or after the round or deleted.
+  const held = new Map(
+    [...after.midway.values(), ...after.checks.values(), ...after.deleted]
+      .filter(c => Object.hasOwn(c, '<<'))
+      .map(c => [c.id, c])
+  )
+  const out = [...held.values()].map(
+    c => `check ${c.id} (${JSON.stringify(c.name)}) has a "<<" field: a merge key was sent as a field`
+  )
+  const synced = executed.find(
+    ({ run, steps }) =>
+      run.env[MERGED_OWNER] !== undefined &&
+      steps.some(
+        s => (s.what === 'main' || s.what === 're-run') && s.inputs['dry-run'] !== 'true' && s.result.code === 0
+      )
+  )
+  if (!synced) return out
+  const { run } = synced
+  const file = run.inputs['checks-file']
+  const owner = run.env[MERGED_OWNER]
+  const others = Object.entries(FILES).flatMap(([name, names]) => (name === file ? [] : names))
+  const own = (FILES[file] ?? []).filter(name => !others.includes(name))
+  for (const check of after.checks.values()) {
+    if (own.includes(String(check.name)) && check.owner !== owner)
+      out.push(
+        `run ${run.n} (${run.kind}) synced ${file}, which merges defaults: (owner ${JSON.stringify(owner)}), yet ${check.id} (${JSON.stringify(check.name)}) has owner ${JSON.stringify(check.owner)}`
       )
   }
   return out

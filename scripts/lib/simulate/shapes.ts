@@ -16,7 +16,9 @@
  * - budget gates whose history holds identical failed rows, times the action
  *   cannot place (`Nov 25 2026 10:00:00`), or HTTP dates (placeable: GMT);
  * - one probe reported in whole seconds, then with its milliseconds, under a
- *   gate asking 2 passes.
+ *   gate asking 2 passes;
+ * - a checks file written as people write a fleet's: a `defaults:` holder
+ *   (its `owner` from a variable) that each entry merges (`<<: *defaults`).
  */
 import type { Fault } from '../../../emulator/faults.js'
 import {
@@ -42,6 +44,24 @@ export function unplaceable(ms: number, form: 'month-first' | 'rfc1123'): string
 const HARMLESS_VARIABLES = { AUTH_MODE: 'main', KEYCLOAK_REGION: 'europe', KEYWORD: 'healthy', AUTH_PORT: '8443' }
 /** The prefix fleet's members (schedule.ts seeds them when prefix pauses are drawn). */
 const FLEET = ['sim-pp-1', 'sim-pp-2', 'sim-pp-3']
+/** The variable the merge-key shape's `defaults:` holder reads its `owner` from (shape-rules.ts looks for it). */
+export const MERGED_OWNER = 'SIM_OWNER'
+
+/**
+ * A checks file's entries (`- name: ...`, two-space fields) as people write a
+ * fleet's: their `interval: 60` in a `defaults:` holder each entry merges,
+ * beside an `owner` the holder alone sets, from the variable MERGED_OWNER.
+ */
+export function withMergeKeys(text: string): string {
+  const entries = text
+    .replaceAll('  interval: 60\n', '')
+    .replace(/^- /gm, '- <<: *defaults\n  ')
+    .split('\n')
+    .map(line => (line === '' ? line : `  ${line}`))
+    .join('\n')
+  return `defaults: &defaults\n  interval: 60\n  owner: \${${MERGED_OWNER}}\nchecks:\n${entries}`
+}
+
 /** The check whose one probe is reported at two precisions. */
 export const TWICE = 'sim-twice'
 
@@ -181,6 +201,13 @@ export function drawShapes(round: Omit<Round, 'older'>): Shapes {
     }
     round.faults.push(fault)
     round.views.statedTotal = chance(0.5)
+  }
+
+  // A checks file whose entries merge a `defaults:` holder; every run of it gives the holder's variable.
+  if (chance(0.5)) {
+    const file = pick(Object.keys(round.files).sort())
+    round.files[file] = withMergeKeys(round.files[file])
+    for (const run of runs) if (run.inputs['checks-file'] === file) run.env[MERGED_OWNER] = 'sim-merged'
   }
   return shapes
 }

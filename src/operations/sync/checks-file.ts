@@ -3,14 +3,16 @@
  * is read from disk by checks-file-read.ts), with errors that name the file,
  * the entry and its line.
  */
+import type { Document } from 'yaml'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
-import { yamlSyntaxError } from '../../parse-yaml.js'
+import { valueProblem, withoutBom, yamlDocument, yamlSyntaxError, yamlValue } from '../../parse-yaml.js'
 import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
 import type { FilePlace } from '../types.js'
 import { Located, Pair, entryParts, plainEntries } from './checks-file-parts.js'
+import { topLevelKeys } from './checks-file-top.js'
 
 export class ChecksFileError extends Error {
   constructor(
@@ -28,6 +30,8 @@ export interface ChecksFileOptions {
   env?: NodeJS.ProcessEnv
   /** A problem worth a warning, not an error: a field name close to a known one. */
   warn?: (message: string, place: FilePlace) => void
+  /** Worth seeing, not a problem: a top-level key that holds the entries' anchors, ignored. */
+  notice?: (message: string) => void
   /** The file as annotations name it (relative to the repository); default: `file`. */
   annotateAs?: string
   /**
@@ -51,13 +55,15 @@ export function suggestField(name: string): string | undefined {
 }
 
 /**
- * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`.
+ * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`
+ * (beside which a key may only hold anchors the entries use: checks-file-top.ts).
  * `${NAME}` in a value is read from the environment (after parsing, so a
  * variable can never add structure: a plain `${PORT}` that holds 8080 is the
  * number 8080, anything else stays text). Errors name the file and the line.
  */
 export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
-  return inParts(text, file, options, false) ?? wholeFile(text, file, options)
+  const bare = withoutBom(text)
+  return inParts(bare, file, options, false) ?? wholeFile(bare, file, options)
 }
 
 /**
@@ -70,7 +76,7 @@ export async function parseChecksFileLoading(
   file: string,
   options: ChecksFileOptions = {}
 ): Promise<Mapping[]> {
-  const plain = inParts(text, file, options, true)
+  const plain = inParts(withoutBom(text), file, options, true)
   if (plain) return plain
   await load('yaml')
   return parseChecksFile(text, file, options)
@@ -123,7 +129,7 @@ function parsePart(
   if (plain) return checkEntries(plain.list, plain.items, node => node?.line, file, options, at)
   if (at.plainOnly) return undefined
   const lineCounter = new yaml.LineCounter()
-  const doc = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: false })
+  const doc = yamlDocument(text, lineCounter)
   const lineOf = (node: Located | undefined) =>
     node?.range ? lineCounter.linePos(node.range[0]).line + at.line : undefined
   const placeOf = (line: number | undefined): FilePlace => ({ file: options.annotateAs ?? file, line })
@@ -153,10 +159,28 @@ function parsePart(
     return value as string
   })
   if (unset.size > 0) failUnset(unset, fail)
+  // After the variables: one may hold a number JSON cannot carry (1e999).
+  const problem = valueProblem(doc, lineCounter)
+  if (problem) fail(`line ${problem.line + at.line}: ${problem.message}`, problem.line + at.line)
   let seq: unknown = doc.contents
-  if (yaml.isMap(seq)) seq = seq.get('checks', true)
+  if (yaml.isMap(seq)) {
+    const { holders, stray } = topLevelKeys(doc, seq)
+    if (stray) {
+      const meant = stray.meantChecks ? ' (did you mean "checks"?)' : ''
+      fail(
+        `line ${lineOf(stray.key)}: the top-level key ${JSON.stringify(stray.name)} is not one a checks file has${meant}: beside "checks", the top level holds only anchors the entries use (defaults: &defaults {...}, merged into an entry with <<: *defaults)`,
+        lineOf(stray.key)
+      )
+    }
+    for (const { key, name, anchors } of holders) {
+      options.notice?.(
+        `checks-file ${file}: line ${lineOf(key)}: the top-level key ${JSON.stringify(name)} holds anchors the entries use (${anchors.map(a => `&${a}`).join(', ')}); it is not a check, and is otherwise ignored`
+      )
+    }
+    seq = seq.get('checks', true)
+  }
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
-  const shape = ChecksFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }))
+  const shape = ChecksFileSchema.safeParse(yamlValue(doc))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
   return checkEntries(shape.data as unknown[], items, lineOf, file, options, at)
 }
@@ -245,10 +269,7 @@ function failUnset(unset: Map<string, number[]>, fail: (message: string, line?: 
  * Replace `${NAME}` in every value of the document (never in keys) with
  * `valueOf(NAME)` (`${secret:NAME}` tells it the value is a secret); `$${` is a literal `${`.
  */
-function fillTemplates(
-  doc: ReturnType<typeof yaml.parseDocument>,
-  valueOf: (name: string, node: Located, marked: boolean) => string
-): void {
+function fillTemplates(doc: Document, valueOf: (name: string, node: Located, marked: boolean) => string): void {
   yaml.visit(doc, {
     Scalar(key, node) {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return

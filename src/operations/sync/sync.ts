@@ -117,6 +117,7 @@ export const syncChecks: Operation = async ctx => {
   const wanted = await parseChecksFileLoading(text, config.checksFile as string, {
     env: ctx.env,
     warn: (message, place) => ctx.log.warning(message, place),
+    notice: message => ctx.log.notice(message),
     annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
     // Declared by the file (`${secret:NAME}`, a secret variable name): never shown by the action; masked
     // job-wide only when registrable (context.ts): never a word, a number or a short value.
