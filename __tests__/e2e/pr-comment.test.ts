@@ -2,7 +2,8 @@
  * pr-comment through dist/index.js on a pull_request event, against the
  * emulator and a fake GitHub REST API reached through GITHUB_API_URL: one
  * comment, found again by its marker (also on a later page) and edited in
- * place; a refusal is a warning; other events send nothing to GitHub.
+ * place; GitHub's own failures retried; a refusal is a warning; other
+ * events send nothing to GitHub.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -167,6 +168,18 @@ describe('pr-comment (dist/index.js)', () => {
     expect(ours()[0].body).toContain(markerOf(['Deploy', 'deploy', 'wait-for-check', check.id, emulator.baseUrl]))
     await step(syncPlan, { ...prEnv(), GITHUB_JOB: 'plan' })
     expect(ours()).toHaveLength(2)
+  })
+
+  it("GitHub's own failures, a 502 and a secondary rate limit (403, retry-after: 1), once each: retried, the comment written, no warning", async () => {
+    github.fail({ failure: 'bad-gateway', method: 'GET', path: /\/comments$/ })
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, method: 'POST' })
+    const r = await step(syncPlan)
+    expect(r.code).toBe(0)
+    expect(ours()).toHaveLength(1)
+    expect(r.outputs['comment-url']).toBe(ours()[0].html_url)
+    expect(r.stdout).not.toContain('::warning::')
+    expect(r.stdout).toContain("pr-comment: GitHub's secondary rate limit (POST ")
+    expect(github.failures.map(f => f.times)).toEqual([0, 0])
   })
 
   it('a refusal from GitHub (403, 404) is a warning that names the permission; the step passes', async () => {

@@ -90,6 +90,15 @@ describe('the bundle at start', () => {
     expect(r.files).not.toContain(yamlChunk())
   })
 
+  it("Octokit's retry and throttling plugins (and bottleneck, their scheduler) are chunks of their own: a step that never calls GitHub reads none", () => {
+    const plugins = [
+      chunkWith('You must pass the onSecondaryRateLimit'), // @octokit/plugin-throttling
+      chunkWith('This limiter has been stopped') // bottleneck
+    ]
+    // get-check's files are exactly index.js and main.js (the first test): none of these
+    expect(plugins.every(chunk => !['index.js', 'main.js'].includes(chunk))).toBe(true)
+  })
+
   it('a step with a YAML spec input reads the yaml chunk (so the test above can fail), still not undici', async () => {
     const r = await filesRead({
       'api-key': KEY,

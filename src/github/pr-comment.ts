@@ -8,7 +8,16 @@
  */
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
-import { GitHubError, authorTest, boundedBy, failureOf, holdsMarker, markerOf, withinLimit } from './sticky.js'
+import {
+  GitHubError,
+  authorTest,
+  boundedBy,
+  failureOf,
+  failureWarning,
+  holdsMarker,
+  markerOf,
+  withinLimit
+} from './sticky.js'
 
 export { MARKER_BYTES, markerOf } from './sticky.js'
 
@@ -28,7 +37,16 @@ export interface CommentRequest {
   signal: AbortSignal
   /** Bound on each request to GitHub. */
   timeoutMs: number
+  /** When every wait for GitHub (a rate limit, a 5xx) must have ended: a minute from the step's first call, and the step's timeout. */
+  waitsEndBy: () => number
   env: NodeJS.ProcessEnv
+}
+
+const SUBJECT = {
+  label: 'pr-comment',
+  thing: 'the comment',
+  permission:
+    'The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead).'
 }
 
 /**
@@ -50,14 +68,19 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     return undefined
   }
   try {
-    const { github, octokit } = await gitHubFor(req.token, req.env)
+    const { github, octokit } = await gitHubFor(req.token, req.env, {
+      timeoutMs: req.timeoutMs,
+      waitsEndBy: req.waitsEndBy,
+      log: req.log,
+      label: 'pr-comment'
+    })
     const number = github.context.payload.pull_request?.number
     if (typeof number !== 'number') {
       req.log.warning('pr-comment: the event payload names no pull request; no comment written.')
       return undefined
     }
     const { owner, repo } = github.context.repo
-    // Each call ends by request-timeout, all of them by three times that, and any when the job is cancelled.
+    // Each attempt ends by request-timeout, all of them by three times that (and GitHub's waits), any when the job is cancelled.
     const bounded = boundedBy(req.signal, req.timeoutMs, 3)
     const marker = markerOf(req.identity)
     const mine = await authorTest(octokit, bounded)
@@ -98,14 +121,7 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     req.log.info(`pr-comment: ${edited ? 'updated' : 'wrote'} ${written.html_url}`)
     return written.html_url
   } catch (error) {
-    const { said, refused } = failureOf(error, req.signal, req.timeoutMs)
-    if (refused) {
-      req.log.warning(
-        `pr-comment: GitHub refused the comment (${said}). The token may not write to this pull request: give the job "permissions: pull-requests: write"; a pull request from a fork gets a read-only token (comment from a pull_request_target or workflow_run job instead). The step goes on.`
-      )
-    } else {
-      req.log.warning(`pr-comment: the comment could not be written (${said}). The step goes on.`)
-    }
+    req.log.warning(failureWarning(SUBJECT, failureOf(error, req.signal, req.timeoutMs)))
     return undefined
   }
 }

@@ -2,10 +2,11 @@
  * What the action's own writings on GitHub share (the pull-request comment,
  * the drift issue): a hidden marker that finds them again, proof that a
  * found one is this token's own, requests bounded in time and by the job's
- * cancel, and a failure told as one line. Nothing here fails the step.
+ * cancel, and a failure told as one line that names its cause. Nothing here fails the step.
  */
 import { createHash } from 'node:crypto'
 import type { Octokit } from './octokit.js'
+import { Cause, MAX_GITHUB_WAIT_MS, causeOf } from './limits.js'
 
 /**
  * The hidden first line that finds the comment again: a digest of the
@@ -66,28 +67,70 @@ export interface GitHubError {
   status?: number
   message?: string
   name?: string
+  response?: { headers?: Record<string, string | number | undefined> }
 }
 
 /**
- * Bounds for a run of calls to GitHub: each ends by `timeoutMs`, all of them
- * by `calls` times that, and any when the job is cancelled.
+ * Bounds for a run of calls to GitHub: all of them end by `calls` times
+ * request-timeout plus the waits GitHub's limits may take, and any when the
+ * job is cancelled. (Each attempt's own bound, request-timeout, is octokit.ts's.)
  */
 export function boundedBy(signal: AbortSignal, timeoutMs: number, calls: number): () => { signal: AbortSignal } {
-  const overall = AbortSignal.timeout(timeoutMs * calls)
-  return () => ({ signal: AbortSignal.any([signal, overall, AbortSignal.timeout(timeoutMs)]) })
+  const bounded = { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * calls + MAX_GITHUB_WAIT_MS)]) }
+  return () => bounded
 }
 
-/** A failed call to GitHub in words, and whether GitHub refused it (403/404: the token may not). */
-export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): { said: string; refused: boolean } {
-  const { status, message, name } = error as GitHubError
+/** A failed call to GitHub: what happened in words, and its cause (limits.ts), or `stopped` (no answer in time, cancelled). */
+export interface Failure {
+  said: string
+  cause: Cause | { kind: 'stopped' }
+}
+
+export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): Failure {
+  const { status, message, name, response } = error as GitHubError
   // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
   const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
-  const said = stopped
-    ? signal.aborted
-      ? 'the job was cancelled'
-      : `no answer within request-timeout (${timeoutMs} ms)`
-    : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`
-  return { said, refused: !stopped && (status === 403 || status === 404) }
+  if (stopped) {
+    return {
+      said: signal.aborted ? 'the job was cancelled' : `no answer within request-timeout (${timeoutMs} ms)`,
+      cause: { kind: 'stopped' }
+    }
+  }
+  return {
+    said: `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`,
+    cause: causeOf(status, response?.headers, message, Date.now())
+  }
+}
+
+/** How a warning names a writing and who may write it: `label: GitHub refused {thing}`; `permission`, the fix. */
+export interface Subject {
+  label: string
+  thing: string
+  permission: string
+}
+
+/**
+ * The one warning for a writing that failed, naming the cause: a rate limit (GitHub asked for a
+ * longer wait than the action makes), a permission, something not found; else what happened.
+ */
+export function failureWarning(subject: Subject, { said, cause }: Failure): string {
+  const { label, thing, permission } = subject
+  switch (cause.kind) {
+    case 'rate limit': {
+      const limit =
+        cause.limit === 'primary'
+          ? "GitHub's rate limit for this token is used up"
+          : "GitHub's secondary rate limit (too many requests at once) stopped it"
+      const asked = cause.waitSeconds === undefined ? '' : `; GitHub asked to wait ${cause.waitSeconds} s`
+      return `${label}: ${thing} was not written: a rate limit, not a permission problem. ${limit} (${said})${asked}, and the action waits for GitHub at most a minute in all (never past the step's timeout). The step goes on.`
+    }
+    case 'permission':
+      return `${label}: GitHub refused ${thing} (${said}): a permission problem. ${permission} The step goes on.`
+    case 'not found':
+      return `${label}: GitHub refused ${thing} (${said}): not found (GitHub also answers 404 for what a token may not see). ${permission} The step goes on.`
+    default:
+      return `${label}: ${thing} could not be written (${said}). The step goes on.`
+  }
 }
 
 /** A body over GitHub's limit: never sent (GitHub answers 422); a short note instead. */
