@@ -1,6 +1,7 @@
 /**
  * The pull-request comment and the drift issue, run from the source in
  * process against the emulator and a fake GitHub (scripts/lib/fake-github.ts):
+ * racing runs on one pull request end with one comment, the latest run's;
  * GitHub's own limits (a 502, a secondary or primary rate limit) are retried
  * within a minute and the step's timeout, and a failure that stays names its
  * cause (rate limit, permission, not found).
@@ -77,6 +78,44 @@ const sync = (
 const ours = () => (github.comments.get('acme/shop#7') ?? []).filter(c => c.user.type === 'Bot')
 const warnings = (core: FakeCore) => core.logs.filter(line => line.startsWith('warning: '))
 const wait = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+describe('racing runs on one pull request', () => {
+  const older = workspace('older', '- name: app-old\n  url: https://old.example.com/\n')
+  const newer = workspace('newer', '- name: app-new\n  url: https://new.example.com/\n')
+
+  for (const first of ['older', 'newer'] as const) {
+    it(`two runs 150 ms apart (the ${first} first), a comment listed 600 ms after it is made: one comment, the later run's plan`, async () => {
+      github.listDelayMs = 600
+      const run = (which: 'older' | 'newer') =>
+        sync({ dir: which === 'older' ? older : newer, runId: which === 'older' ? '5100' : '5101' })
+      const second = first === 'older' ? 'newer' : 'older'
+      const runs = [run(first), wait(150).then(() => run(second))]
+      const [a, b] = await Promise.all(runs)
+      expect(ours()).toHaveLength(1)
+      const [comment] = ours()
+      expect(comment.body).toContain('| create | app-new |')
+      expect(comment.body).not.toContain('app-old')
+      expect([a.outputs['comment-url'], b.outputs['comment-url']]).toEqual([comment.html_url, comment.html_url])
+      expect([...warnings(a), ...warnings(b)]).toEqual([])
+      expect(github.requests.filter(r => r.method === 'DELETE')).toHaveLength(1)
+    })
+  }
+
+  it('a second comment of ours left by a run that stopped is deleted; an older run leaves a later run’s plan as it is', async () => {
+    await sync({ dir: newer, runId: '5101' })
+    const [kept] = ours()
+    // A run that stopped after posting: a second comment of ours, with an older plan.
+    github.seed('acme/shop#7', 1, () => kept.body.replace('app-new', 'app-stale').replace('run: 5101.', 'run: 5099.'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    const r = await sync({ dir: older, runId: '5100' })
+    expect(ours()).toEqual([expect.objectContaining({ id: kept.id })])
+    expect(ours()[0].body).toContain('| create | app-new |')
+    expect(r.logs.join('\n')).toContain('already shows the result of a later run (5101, attempt 1); left as it is')
+    expect(r.outputs['comment-url']).toBe(kept.html_url)
+  })
+})
 
 describe("GitHub's own limits", () => {
   const POST_COMMENT = { method: 'POST', path: /\/issues\/7\/comments$/ }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { causeOf, mayWait, serverErrorRetries, waitsEndBy } from '../../src/github/limits.js'
+import { RunStamp, STAMP_BYTES, laterRun, stampIn, stampLine } from '../../src/github/sticky.js'
 
 const NOW = Date.parse('2026-05-04T10:00:00Z')
 
@@ -61,5 +62,30 @@ describe('the cause of a failed call to GitHub', () => {
     })
     expect(causeOf(404, {}, 'Not Found', NOW)).toEqual({ kind: 'not found' })
     for (const status of [502, 422, 401, undefined]) expect(causeOf(status, {}, '', NOW)).toEqual({ kind: 'other' })
+  })
+})
+
+describe("the run's stamp in the comment", () => {
+  const stamp = (runId: number, attempt: number, startedAt: number): RunStamp => ({ runId, attempt, startedAt })
+
+  it('is read back from a body, wherever it stands; a body without one has none', () => {
+    const line = stampLine(stamp(5101, 2, NOW))
+    expect(line).toBe(`<!-- monitoring-action run: 5101.2 at ${NOW} -->`)
+    expect(stampIn(`<!-- marker -->\n${line}\n### Plan`)).toEqual(stamp(5101, 2, NOW))
+    expect(stampIn('### Plan')).toBeUndefined()
+    expect(stampIn(undefined)).toBeUndefined()
+    // values out of range are written as 0, never as something a person could take for a run
+    expect(stampLine(stamp(Number.NaN, -1, 1.5))).toBe('<!-- monitoring-action run: 0.0 at 0 -->')
+    expect(Buffer.byteLength(stampLine(stamp(2 ** 53 - 1, 2 ** 53 - 1, 2 ** 53 - 1))) + 1).toBe(STAMP_BYTES)
+  })
+
+  it('orders runs: the greater run id, then the later attempt, then the later start; no stamp is the earliest', () => {
+    expect(laterRun(stamp(101, 1, 0), stamp(100, 5, 9))).toBe(true)
+    expect(laterRun(stamp(100, 5, 9), stamp(101, 1, 0))).toBe(false)
+    expect(laterRun(stamp(100, 2, 0), stamp(100, 1, 9))).toBe(true)
+    expect(laterRun(stamp(100, 1, 10), stamp(100, 1, 9))).toBe(true)
+    expect(laterRun(stamp(100, 1, 9), stamp(100, 1, 9))).toBe(false)
+    expect(laterRun(stamp(0, 0, 0), undefined)).toBe(true)
+    expect(laterRun(undefined, stamp(0, 0, 0))).toBe(false)
   })
 })

@@ -17,6 +17,7 @@ import {
   failureWarning,
   holdsMarker,
   markerOf,
+  oursAfterMaking,
   withinLimit
 } from './sticky.js'
 
@@ -128,8 +129,7 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
     if (ours.length === 0) {
       const made = await create()
       // Racing runs may have opened one at the same time: the oldest is the issue, every run says so.
-      ours = await listOurs()
-      if (!ours.some(i => i.number === made.number)) ours = [...ours, made].sort((a, b) => a.number - b.number)
+      ours = await oursAfterMaking(made, listOurs, i => i.number, bounded().signal)
       if (ours[0].number === made.number) return made.html_url
     }
     const [issue, ...others] = ours

@@ -1,8 +1,9 @@
 /**
  * What the action's own writings on GitHub share (the pull-request comment,
  * the drift issue): a hidden marker that finds them again, proof that a
- * found one is this token's own, requests bounded in time and by the job's
- * cancel, and a failure told as one line that names its cause. Nothing here fails the step.
+ * found one is this token's own, the one kept when racing runs each made
+ * one, requests bounded in time and by the job's cancel, and a failure told
+ * as one line that names its cause. Nothing here fails the step.
  */
 import { createHash } from 'node:crypto'
 import type { Octokit } from './octokit.js'
@@ -138,4 +139,95 @@ export function withinLimit(marker: string, markdown: string, tooLong: string): 
   const body = `${marker}\n${markdown}`
   if (body.length <= MAX_COMMENT_CHARACTERS) return body
   return `${marker}\n${tooLong} (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`
+}
+
+/**
+ * Which run wrote a body, hidden in it below the marker: racing runs keep the
+ * result of the latest run. The latest run is the one GitHub triggered last
+ * (the greater run id: a later push's run, whatever the order the runs reach
+ * a runner in), then the later attempt of it (a re-run), then the later start
+ * of the step (matrix legs of one attempt).
+ */
+export interface RunStamp {
+  runId: number
+  attempt: number
+  startedAt: number
+}
+
+const STAMP = /<!-- monitoring-action run: (\d+)\.(\d+) at (\d+) -->/
+
+/** A whole number within JavaScript's exact range; anything else, 0. */
+const whole = (value: number) => (Number.isSafeInteger(value) && value > 0 ? value : 0)
+
+/** The stamp's line: a hidden comment, below the marker. */
+export function stampLine(stamp: RunStamp): string {
+  return `<!-- monitoring-action run: ${whole(stamp.runId)}.${whole(stamp.attempt)} at ${whole(stamp.startedAt)} -->`
+}
+
+/** The most a stamp's line and its line break take (counted against GitHub's limit). */
+export const STAMP_BYTES =
+  Buffer.byteLength(
+    stampLine({ runId: Number.MAX_SAFE_INTEGER, attempt: Number.MAX_SAFE_INTEGER, startedAt: Number.MAX_SAFE_INTEGER })
+  ) + 1
+
+/** The stamp in a body; none in one written before stamps (it counts as older than any). */
+export function stampIn(body: string | null | undefined): RunStamp | undefined {
+  const found = STAMP.exec(body ?? '')
+  return found ? { runId: Number(found[1]), attempt: Number(found[2]), startedAt: Number(found[3]) } : undefined
+}
+
+/** Was `a` written by a later run than `b`? A missing stamp is the earliest. */
+export function laterRun(a: RunStamp | undefined, b: RunStamp | undefined): boolean {
+  if (!a) return false
+  if (!b) return true
+  return a.runId !== b.runId
+    ? a.runId > b.runId
+    : a.attempt !== b.attempt
+      ? a.attempt > b.attempt
+      : a.startedAt > b.startedAt
+}
+
+/** The waits before each read of the list after a create, until it shows what was made (about 8 s in all). */
+const SETTLE_WAITS_MS = [0, 250, 500, 1000, 2000, 4000]
+
+/**
+ * Racing runs may each have made one (a comment, an issue): after making its
+ * own, a run lists its own again, and every run keeps the same one, the oldest
+ * (the smallest id). GitHub's lists lag a create by a moment, so the list is
+ * read again until it shows the one this run made (and with it any made
+ * before it), for about 8 s at most. Returns all of ours, oldest first, the
+ * one made included even when the list never showed it.
+ */
+export async function oursAfterMaking<T>(
+  made: T,
+  listOurs: () => Promise<T[]>,
+  idOf: (item: T) => number,
+  signal: AbortSignal
+): Promise<T[]> {
+  let ours: T[] = []
+  const shown = () => ours.some(item => idOf(item) === idOf(made))
+  for (const wait of SETTLE_WAITS_MS) {
+    if (wait > 0) await sleep(wait, signal)
+    ours = await listOurs()
+    if (shown()) break
+  }
+  if (!shown()) ours = [...ours, made]
+  return ours.sort((a, b) => idOf(a) - idOf(b))
+}
+
+/** A wait that ends early, rejecting, when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error)
+    const done = () => {
+      signal.removeEventListener('abort', stop)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    const stop = () => {
+      clearTimeout(timer)
+      reject(signal.reason as Error)
+    }
+    signal.addEventListener('abort', stop, { once: true })
+  })
 }

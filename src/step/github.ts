@@ -12,7 +12,7 @@ import { defused, markdownText } from '../report/text.js'
 import { findJobUrl } from '../github/job-url.js'
 import { keepDriftIssue } from '../github/drift-issue.js'
 import { waitsEndBy } from '../github/limits.js'
-import { MARKER_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
+import { MARKER_BYTES, STAMP_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
 import { APPLIES_TO } from '../inputs/warnings.js'
 import type { RunContext } from '../run-context.js'
 
@@ -121,12 +121,17 @@ async function pullRequestComment(facts: GitHubFacts & Waits, summary: Summary):
   if (signal.aborted) return undefined
   const run = await facts.runContext()
   const footer = run.runUrl ? `\n<sub>Written by ${runLink(run)}.</sub>\n` : ''
-  // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
-  const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES
+  // GitHub counts the whole body against its 65,536 characters: the marker, the run's stamp and the footer too.
+  const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES - STAMP_BYTES
   return commentOnPullRequest({
     token: config.githubToken,
     // The API too: matrix legs of one job that sync one file to two services keep a comment each.
     identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
+    stamp: {
+      runId: Number(env.GITHUB_RUN_ID ?? 0),
+      attempt: Number(env.GITHUB_RUN_ATTEMPT ?? 0),
+      startedAt: facts.startedAt
+    },
     markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
     log,
     signal,
