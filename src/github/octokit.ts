@@ -43,11 +43,7 @@ export async function gitHubFor(
   bounds: CallBounds
 ): Promise<{ github: GitHub; octokit: Octokit }> {
   await load('undici')
-  const [github, { retry }, { throttling }] = await Promise.all([
-    importGithub(env),
-    import('@octokit/plugin-retry'),
-    import('@octokit/plugin-throttling')
-  ])
+  const [github, { retry, throttling }] = await Promise.all([importGithub(env), import('./plugins.js')])
   const endBy = bounds.waitsEndBy()
   const onLimit =
     (limit: string) =>
