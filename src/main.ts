@@ -72,7 +72,15 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     for (const value of [...secretsIn(config.check), ...secretsIn(config.incident)]) {
       if (typeof value === 'string') addFoundSecret(runner, secrets, value)
     }
-    github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal: controller.signal, secrets })
+    github = gitHubSide({
+      config,
+      env: deps.env,
+      runContext: deps.runContext,
+      log,
+      signal: controller.signal,
+      secrets,
+      startedAt
+    })
     jobSummary = config.jobSummary
     for (const unused of inputsNotApplying(raw, config.operation)) log.warning(`${unused}.`)
     const statusWarning = expectedStatusWarning(config)
@@ -155,7 +163,8 @@ async function post(
   if (Object.values(saved).every(value => value === '')) return undefined
   await loadParsers(raw)
   const config = parseConfig(raw)
-  const github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal, secrets })
-  const ctx = contextFor(deps, config, log, signal, deps.clock.now(), secrets, github)
+  const startedAt = deps.clock.now()
+  const github = gitHubSide({ config, env: deps.env, runContext: deps.runContext, log, signal, secrets, startedAt })
+  const ctx = contextFor(deps, config, log, signal, startedAt, secrets, github)
   return step.run(ctx, saved)
 }

@@ -2,10 +2,11 @@
  * pr-comment through dist/index.js on a pull_request event, against the
  * emulator and a fake GitHub REST API reached through GITHUB_API_URL: one
  * comment, found again by its marker (also on a later page) and edited in
- * place; a refusal is a warning; other events send nothing to GitHub.
+ * place, one also when two runs race; GitHub's own failures retried; a
+ * refusal is a warning; other events send nothing to GitHub.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GITHUB_ENV, KEY, useEmulator, useTarget } from '../helpers/harness.js'
@@ -167,6 +168,41 @@ describe('pr-comment (dist/index.js)', () => {
     expect(ours()[0].body).toContain(markerOf(['Deploy', 'deploy', 'wait-for-check', check.id, emulator.baseUrl]))
     await step(syncPlan, { ...prEnv(), GITHUB_JOB: 'plan' })
     expect(ours()).toHaveLength(2)
+  })
+
+  it('two runs 150 ms apart, a comment listed only 600 ms after it is made: one comment stays, with the later run’s plan', async () => {
+    github.listDelayMs = 600
+    // Two pushes of the pull request: each run checks out its own checks file.
+    const pushed = (name: string, check: string) => {
+      const workspace = join(dir, name)
+      mkdirSync(workspace, { recursive: true })
+      writeFileSync(join(workspace, 'checks.yml'), `- name: ${check}\n  url: https://${check}.example.com/\n`)
+      return { ...prEnv(), GITHUB_WORKSPACE: workspace }
+    }
+    const older = pushed('older', 'app-old')
+    const newer = pushed('newer', 'app-new')
+    const [a, b] = await Promise.all([
+      step(syncPlan, { ...older, GITHUB_RUN_ID: '5100' }),
+      new Promise(resolve => setTimeout(resolve, 150)).then(() => step(syncPlan, { ...newer, GITHUB_RUN_ID: '5101' }))
+    ])
+    expect([a.code, b.code]).toEqual([0, 0])
+    expect(ours()).toHaveLength(1)
+    expect(ours()[0].body).toContain('| create | app-new |')
+    expect(ours()[0].body).not.toContain('app-old')
+    expect([a.outputs['comment-url'], b.outputs['comment-url']]).toEqual([ours()[0].html_url, ours()[0].html_url])
+    expect(a.stdout + b.stdout).not.toContain('::warning::')
+  })
+
+  it("GitHub's own failures, a 502 and a secondary rate limit (403, retry-after: 1), once each: retried, the comment written, no warning", async () => {
+    github.fail({ failure: 'bad-gateway', method: 'GET', path: /\/comments$/ })
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, method: 'POST' })
+    const r = await step(syncPlan)
+    expect(r.code).toBe(0)
+    expect(ours()).toHaveLength(1)
+    expect(r.outputs['comment-url']).toBe(ours()[0].html_url)
+    expect(r.stdout).not.toContain('::warning::')
+    expect(r.stdout).toContain("pr-comment: GitHub's secondary rate limit (POST ")
+    expect(github.failures.map(f => f.times)).toEqual([0, 0])
   })
 
   it('a refusal from GitHub (403, 404) is a warning that names the permission; the step passes', async () => {

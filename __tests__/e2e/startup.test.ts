@@ -90,6 +90,14 @@ describe('the bundle at start', () => {
     expect(r.files).not.toContain(yamlChunk())
   })
 
+  it("Octokit's retry and throttling plugins (and bottleneck, their scheduler) are one chunk of their own: a step that never calls GitHub reads it not", () => {
+    const plugins = chunkWith('You must pass the onSecondaryRateLimit') // @octokit/plugin-throttling
+    expect(chunkWith('wrapRequest(state, octokit, request, options)')).toBe(plugins) // @octokit/plugin-retry
+    expect(chunkWith('This limiter has been stopped')).toBe(plugins) // bottleneck
+    // get-check's files are exactly index.js and main.js (the first test): not this one
+    expect(['index.js', 'main.js']).not.toContain(plugins)
+  })
+
   it('a step with a YAML spec input reads the yaml chunk (so the test above can fail), still not undici', async () => {
     const r = await filesRead({
       'api-key': KEY,

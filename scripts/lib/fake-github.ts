@@ -1,9 +1,12 @@
 /**
  * A small fake of GitHub's REST API for pull-request comments, on 127.0.0.1:
  * list an issue's comments (paginated with a Link header, as GitHub does),
- * create one, update one. The action reaches it through GITHUB_API_URL. It can
- * refuse every request with 403 or 404 (a fork's read-only token), and it
- * records what it was asked.
+ * create one, update one, delete one. The action reaches it through
+ * GITHUB_API_URL. It can refuse every request with 403 or 404 (a fork's
+ * read-only token), answer a few requests with GitHub's own failures (a 502,
+ * a secondary or a primary rate limit), show a new comment or issue in its
+ * lists only a moment after creating it (GitHub's lists are eventually
+ * consistent), and it records what it was asked.
  */
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -25,6 +28,28 @@ export interface FakeIssue {
   user: { login: string; type: string }
   /** Set on a pull request (GitHub lists pull requests among issues). */
   pull_request?: { url: string }
+}
+
+/**
+ * One of GitHub's own failures, answered instead of the request:
+ * - `bad-gateway`: 502, as GitHub's front end answers when a backend is down for a moment;
+ * - `secondary-rate-limit`: 403 with `retry-after` and GitHub's message about a secondary rate limit;
+ * - `primary-rate-limit`: 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` (the token's hourly budget used up).
+ */
+export type FakeFailure = 'bad-gateway' | 'secondary-rate-limit' | 'primary-rate-limit'
+
+export interface FailureRule {
+  failure: FakeFailure
+  /** Only requests of this method (default: any). */
+  method?: string
+  /** Only requests whose path (without the query) matches (default: any). */
+  path?: RegExp
+  /** How many matching requests get it (default 1; Infinity for every one). */
+  times?: number
+  /** secondary-rate-limit: the retry-after header, in seconds (default 1). */
+  retryAfterSeconds?: number
+  /** primary-rate-limit: seconds from now until x-ratelimit-reset (default 1). */
+  resetInSeconds?: number
 }
 
 export interface SeenRequest {
@@ -66,6 +91,15 @@ export class FakeGitHub {
   hang = false
   /** Answer every request this long after it arrived (a slow GitHub, where racing runs overlap). */
   delayMs = 0
+  /**
+   * A comment or an issue created through the API shows in lists only this long after it was
+   * created (GitHub's lists are eventually consistent); reading or editing it by its id works at once.
+   */
+  listDelayMs = 0
+  /** GitHub's own failures still to answer, matched in order (see `fail`). */
+  readonly failures: FailureRule[] = []
+  /** When each comment or issue made through the API shows in lists (Date.now() time). */
+  private visibleAt = new WeakMap<object, number>()
   url = ''
   private nextId = 1000
   private server = http.createServer((req, res) => {
@@ -95,7 +129,35 @@ export class FakeGitHub {
     this.refuseEdits = false
     this.hang = false
     this.delayMs = 0
+    this.listDelayMs = 0
+    this.failures.length = 0
     this.jobs = []
+  }
+
+  /** Answer the next matching request (or `times` of them) with one of GitHub's own failures. */
+  fail(rule: FailureRule): void {
+    this.failures.push({ times: 1, ...rule })
+  }
+
+  /** The items a list shows now: those made through the API only once `listDelayMs` has passed. */
+  private listed<T extends object>(items: T[]): T[] {
+    const now = Date.now()
+    return items.filter(item => (this.visibleAt.get(item) ?? 0) <= now)
+  }
+
+  /** Made through the API: shown in lists after `listDelayMs`. */
+  private made<T extends object>(item: T): T {
+    if (this.listDelayMs > 0) this.visibleAt.set(item, Date.now() + this.listDelayMs)
+    return item
+  }
+
+  /** The failure rule that takes this request, if one does (its count goes down). */
+  private failureFor(method: string, path: string): FailureRule | undefined {
+    const rule = this.failures.find(
+      r => (r.times ?? 1) > 0 && (r.method === undefined || r.method === method) && (r.path?.test(path) ?? true)
+    )
+    if (rule) rule.times = (rule.times ?? 1) - 1
+    return rule
   }
 
   /** Comments someone else wrote (a person, unless `by` says another author), to push ours to a later page. */
@@ -155,6 +217,40 @@ export class FakeGitHub {
       res.end(JSON.stringify(value))
     }
     if (this.hang) return
+    const failure = this.failureFor(req.method ?? '', url.pathname)
+    if (failure?.failure === 'bad-gateway') return send(502, { message: 'Server Error' })
+    if (failure?.failure === 'secondary-rate-limit') {
+      return send(
+        403,
+        {
+          message:
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
+          documentation_url:
+            'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+          status: '403'
+        },
+        { 'retry-after': String(failure.retryAfterSeconds ?? 1) }
+      )
+    }
+    if (failure?.failure === 'primary-rate-limit') {
+      const reset = Math.ceil(Date.now() / 1000 + (failure.resetInSeconds ?? 1))
+      return send(
+        403,
+        {
+          message: 'API rate limit exceeded for installation ID 4242.',
+          documentation_url:
+            'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits',
+          status: '403'
+        },
+        {
+          'x-ratelimit-limit': '5000',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-used': '5000',
+          'x-ratelimit-reset': String(reset),
+          'x-ratelimit-resource': 'core'
+        }
+      )
+    }
     if (this.refuse !== undefined) {
       const message = this.refuse === 403 ? 'Resource not accessible by integration' : 'Not Found'
       return send(this.refuse, {
@@ -181,11 +277,13 @@ export class FakeGitHub {
       const issue = `${list[1]}/${list[2]}#${list[3]}`
       const comments = this.comments.get(issue) ?? []
       if (req.method === 'GET') {
-        const { rows, headers } = paged(url, comments)
+        const { rows, headers } = paged(url, this.listed(comments))
         return send(200, rows, headers)
       }
       if (req.method === 'POST') {
-        const made = this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
+        const made = this.made(
+          this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
+        )
         this.comments.set(issue, [...comments, made])
         return send(201, made)
       }
@@ -196,13 +294,13 @@ export class FakeGitHub {
       const all = this.issues.get(repo) ?? []
       if (req.method === 'GET') {
         const state = url.searchParams.get('state') ?? 'open'
-        const sorted = all.filter(i => state === 'all' || i.state === state).reverse()
+        const sorted = this.listed(all.filter(i => state === 'all' || i.state === state)).reverse()
         const { rows, headers } = paged(url, sorted)
         return send(200, rows, headers)
       }
       if (req.method === 'POST') {
         const given = JSON.parse(body) as { title: string; body?: string }
-        return send(201, this.seedIssue(repo, { title: given.title, body: given.body ?? '' }, author))
+        return send(201, this.made(this.seedIssue(repo, { title: given.title, body: given.body ?? '' }, author)))
       }
     }
     const oneIssue = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname)
@@ -223,13 +321,21 @@ export class FakeGitHub {
       return send(200, { total_count: this.jobs.length, jobs: this.jobs })
     }
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)
-    if (one && req.method === 'PATCH') {
-      for (const comments of this.comments.values()) {
+    if (one && (req.method === 'PATCH' || req.method === 'DELETE')) {
+      for (const [issue, comments] of this.comments) {
         const found = comments.find(c => c.id === Number(one[3]))
         if (found) {
-          // GitHub lets a token edit its own comments; another author's is refused here.
+          // GitHub lets a token edit or delete its own comments; another author's is refused here.
           if (this.refuseEdits || found.user.login !== author.login) {
             return send(403, { message: 'Resource not accessible by integration' })
+          }
+          if (req.method === 'DELETE') {
+            this.comments.set(
+              issue,
+              comments.filter(c => c !== found)
+            )
+            res.writeHead(204).end()
+            return
           }
           found.body = (JSON.parse(body) as { body: string }).body
           return send(200, found)

@@ -9,7 +9,17 @@
  */
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
-import { GitHubError, authorTest, boundedBy, failureOf, holdsMarker, markerOf, withinLimit } from './sticky.js'
+import {
+  GitHubError,
+  authorTest,
+  boundedBy,
+  failureOf,
+  failureWarning,
+  holdsMarker,
+  markerOf,
+  oursAfterMaking,
+  withinLimit
+} from './sticky.js'
 
 /** Pages of the repository's issues looked through for the marker (100 a page, recently updated first). */
 const MAX_PAGES = 10
@@ -29,7 +39,15 @@ export interface DriftIssueRequest {
   log: Logger
   signal: AbortSignal
   timeoutMs: number
+  /** When every wait for GitHub (a rate limit, a 5xx) must have ended: a minute from the step's first call. */
+  waitsEndBy: () => number
   env: NodeJS.ProcessEnv
+}
+
+const SUBJECT = {
+  label: 'drift-issue',
+  thing: 'the issue',
+  permission: 'Give the job "permissions: issues: write" (and make sure issues are enabled for the repository).'
 }
 
 type Found = { number: number; state: string; html_url: string; duplicate?: boolean }
@@ -43,7 +61,12 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
     return undefined
   }
   try {
-    const { github, octokit } = await gitHubFor(req.token, req.env)
+    const { github, octokit } = await gitHubFor(req.token, req.env, {
+      timeoutMs: req.timeoutMs,
+      waitsEndBy: req.waitsEndBy,
+      log: req.log,
+      label: 'drift-issue'
+    })
     const { owner, repo } = github.context.repo
     const bounded = boundedBy(req.signal, req.timeoutMs, 2 * MAX_PAGES + 8)
     const marker = markerOf(req.identity)
@@ -106,8 +129,7 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
     if (ours.length === 0) {
       const made = await create()
       // Racing runs may have opened one at the same time: the oldest is the issue, every run says so.
-      ours = await listOurs()
-      if (!ours.some(i => i.number === made.number)) ours = [...ours, made].sort((a, b) => a.number - b.number)
+      ours = await oursAfterMaking(made, listOurs, i => i.number, bounded().signal)
       if (ours[0].number === made.number) return made.html_url
     }
     const [issue, ...others] = ours
@@ -141,12 +163,7 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
     }
     return url
   } catch (error) {
-    const { said, refused } = failureOf(error, req.signal, req.timeoutMs)
-    req.log.warning(
-      refused
-        ? `drift-issue: GitHub refused the issue (${said}). Give the job "permissions: issues: write" (and make sure issues are enabled for the repository). The step goes on.`
-        : `drift-issue: the issue could not be written (${said}). The step goes on.`
-    )
+    req.log.warning(failureWarning(SUBJECT, failureOf(error, req.signal, req.timeoutMs)))
     return undefined
   }
 }

@@ -13,6 +13,8 @@ export interface JobUrlRequest {
   env: NodeJS.ProcessEnv
   signal: AbortSignal
   timeoutMs: number
+  /** When every wait for GitHub (a rate limit, a 5xx) must have ended; this lookup also ends within request-timeout in all. */
+  waitsEndBy: () => number
   log: Logger
 }
 
@@ -22,7 +24,12 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
     return undefined
   }
   try {
-    const { octokit } = await gitHubFor(req.token, req.env)
+    const { octokit } = await gitHubFor(req.token, req.env, {
+      timeoutMs: req.timeoutMs,
+      waitsEndBy: req.waitsEndBy,
+      log: req.log,
+      label: '{job_url}'
+    })
     const [owner, repo] = GITHUB_REPOSITORY.split('/')
     // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)])

@@ -1,13 +1,114 @@
-/** `@actions/github` and an Octokit for a token: what every call to GitHub starts with. */
+/**
+ * `@actions/github` and an Octokit for a token: what every call to GitHub
+ * starts with. GitHub's own limits (a 5xx, a rate limit) are retried by
+ * Octokit's retry and throttling plugins, within the waits limits.ts allows;
+ * the plugins are loaded with @actions/github, only by a step that calls
+ * GitHub.
+ */
 import { load } from '../lazy/modules.cjs'
 import { importGithub } from '../run-context.js'
+import type { Logger } from '../api/types.js'
+import { mayWait, serverErrorRetries } from './limits.js'
 
 export type GitHub = Awaited<ReturnType<typeof importGithub>>
 export type Octokit = ReturnType<GitHub['getOctokit']>
 
+export interface CallBounds {
+  /** Each attempt ends by this (request-timeout); an attempt that timed out is not retried. */
+  timeoutMs: number
+  /** When every wait for GitHub must have ended (limits.ts waitsEndBy), fixed at the step's first call. */
+  waitsEndBy: () => number
+  /** Where a retry is told: an info line, never a warning (a retry that then succeeds is no problem). */
+  log: Logger
+  /** Who is calling, for those lines ('pr-comment'). */
+  label: string
+}
+
+/** What the hooks see of a request's options (plugin-retry keeps its count and its allowance there). */
+type Attempt = {
+  method?: string
+  url?: string
+  request: { signal?: AbortSignal | null; retries?: number; retryCount?: number }
+}
+type Hooked = {
+  hook: {
+    wrap: (name: 'request', wrap: (request: (o: Attempt) => Promise<unknown>, o: Attempt) => Promise<unknown>) => void
+  }
+}
+
 /** Octokit's requests go through undici's fetch: undici is loaded first. */
-export async function gitHubFor(token: string, env: NodeJS.ProcessEnv): Promise<{ github: GitHub; octokit: Octokit }> {
+export async function gitHubFor(
+  token: string,
+  env: NodeJS.ProcessEnv,
+  bounds: CallBounds
+): Promise<{ github: GitHub; octokit: Octokit }> {
   await load('undici')
-  const github = await importGithub(env)
-  return { github, octokit: github.getOctokit(token) }
+  const [github, { retry, throttling }] = await Promise.all([importGithub(env), import('./plugins.js')])
+  const endBy = bounds.waitsEndBy()
+  const onLimit =
+    (limit: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }): boolean => {
+      if (!mayWait(Date.now(), retryAfter * 1000, endBy)) return false
+      bounds.log.info(
+        `${bounds.label}: GitHub's ${limit} (${options.method ?? ''} ${options.url ?? ''}); trying again in ${retryAfter} s.`
+      )
+      return true
+    }
+  const octokit = github.getOctokit(
+    token,
+    {
+      // A 5xx is plugin-retry's; a rate limit (403 or 429) is plugin-throttling's alone, which waits as GitHub asks.
+      retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+      throttle: { onRateLimit: onLimit('rate limit'), onSecondaryRateLimit: onLimit('secondary rate limit') }
+    },
+    eachAttempt(bounds.timeoutMs, endBy),
+    retry,
+    throttling
+  )
+  // Outermost: the call ends when its signal does (the job cancelled), even in the middle of a plugin's wait.
+  ;(octokit as unknown as Hooked).hook.wrap('request', (request, options) =>
+    untilAborted(request(options), options.request?.signal ?? undefined)
+  )
+  return { github, octokit }
+}
+
+/**
+ * A plugin, given first so its hook is the innermost (around each attempt): the attempt ends by
+ * request-timeout, and after a failed attempt plugin-retry is told whether its next wait after a
+ * 5xx still ends in time (an attempt cut off, timed out or cancelled, is not retried).
+ *
+ * Octokit's hooks share one options object, changed in place: the attempt's signal is set on it,
+ * and `retries` (what plugin-retry allows) is there only between a failure and the plugin reading
+ * it, since the plugin takes any failure of a request whose options hold it for one to retry.
+ */
+function eachAttempt(timeoutMs: number, endBy: number) {
+  const callSignals = new WeakMap<Attempt, AbortSignal | undefined>()
+  return (octokit: unknown) => {
+    ;(octokit as Hooked).hook.wrap('request', async (request, options) => {
+      if (!callSignals.has(options)) callSignals.set(options, options.request.signal ?? undefined)
+      const call = callSignals.get(options)
+      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(call ? [call] : [])])
+      options.request.signal = signal
+      delete options.request.retries
+      try {
+        return await request(options)
+      } catch (error) {
+        options.request.retries = signal.aborted
+          ? 0
+          : serverErrorRetries(Date.now(), options.request.retryCount ?? 0, endBy)
+        throw error
+      }
+    })
+  }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error)
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
 }

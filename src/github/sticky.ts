@@ -1,11 +1,13 @@
 /**
  * What the action's own writings on GitHub share (the pull-request comment,
  * the drift issue): a hidden marker that finds them again, proof that a
- * found one is this token's own, requests bounded in time and by the job's
- * cancel, and a failure told as one line. Nothing here fails the step.
+ * found one is this token's own, the one kept when racing runs each made
+ * one, requests bounded in time and by the job's cancel, and a failure told
+ * as one line that names its cause. Nothing here fails the step.
  */
 import { createHash } from 'node:crypto'
 import type { Octokit } from './octokit.js'
+import { Cause, MAX_GITHUB_WAIT_MS, causeOf } from './limits.js'
 
 /**
  * The hidden first line that finds the comment again: a digest of the
@@ -66,28 +68,70 @@ export interface GitHubError {
   status?: number
   message?: string
   name?: string
+  response?: { headers?: Record<string, string | number | undefined> }
 }
 
 /**
- * Bounds for a run of calls to GitHub: each ends by `timeoutMs`, all of them
- * by `calls` times that, and any when the job is cancelled.
+ * Bounds for a run of calls to GitHub: all of them end by `calls` times
+ * request-timeout plus the waits GitHub's limits may take, and any when the
+ * job is cancelled. (Each attempt's own bound, request-timeout, is octokit.ts's.)
  */
 export function boundedBy(signal: AbortSignal, timeoutMs: number, calls: number): () => { signal: AbortSignal } {
-  const overall = AbortSignal.timeout(timeoutMs * calls)
-  return () => ({ signal: AbortSignal.any([signal, overall, AbortSignal.timeout(timeoutMs)]) })
+  const bounded = { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * calls + MAX_GITHUB_WAIT_MS)]) }
+  return () => bounded
 }
 
-/** A failed call to GitHub in words, and whether GitHub refused it (403/404: the token may not). */
-export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): { said: string; refused: boolean } {
-  const { status, message, name } = error as GitHubError
+/** A failed call to GitHub: what happened in words, and its cause (limits.ts), or `stopped` (no answer in time, cancelled). */
+export interface Failure {
+  said: string
+  cause: Cause | { kind: 'stopped' }
+}
+
+export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): Failure {
+  const { status, message, name, response } = error as GitHubError
   // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
   const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
-  const said = stopped
-    ? signal.aborted
-      ? 'the job was cancelled'
-      : `no answer within request-timeout (${timeoutMs} ms)`
-    : `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`
-  return { said, refused: !stopped && (status === 403 || status === 404) }
+  if (stopped) {
+    return {
+      said: signal.aborted ? 'the job was cancelled' : `no answer within request-timeout (${timeoutMs} ms)`,
+      cause: { kind: 'stopped' }
+    }
+  }
+  return {
+    said: `${status ? `HTTP ${status}` : 'no answer'}${message ? `: ${message}` : ''}`,
+    cause: causeOf(status, response?.headers, message, Date.now())
+  }
+}
+
+/** How a warning names a writing and who may write it: `label: GitHub refused {thing}`; `permission`, the fix. */
+export interface Subject {
+  label: string
+  thing: string
+  permission: string
+}
+
+/**
+ * The one warning for a writing that failed, naming the cause: a rate limit (GitHub asked for a
+ * longer wait than the action makes), a permission, something not found; else what happened.
+ */
+export function failureWarning(subject: Subject, { said, cause }: Failure): string {
+  const { label, thing, permission } = subject
+  switch (cause.kind) {
+    case 'rate limit': {
+      const limit =
+        cause.limit === 'primary'
+          ? "GitHub's rate limit for this token is used up"
+          : "GitHub's secondary rate limit (too many requests at once) stopped it"
+      const asked = cause.waitSeconds === undefined ? '' : `; GitHub asked to wait ${cause.waitSeconds} s`
+      return `${label}: ${thing} was not written: a rate limit, not a permission problem. ${limit} (${said})${asked}, and the action waits for GitHub at most a minute in all (never past the step's timeout). The step goes on.`
+    }
+    case 'permission':
+      return `${label}: GitHub refused ${thing} (${said}): a permission problem. ${permission} The step goes on.`
+    case 'not found':
+      return `${label}: GitHub refused ${thing} (${said}): not found (GitHub also answers 404 for what a token may not see). ${permission} The step goes on.`
+    default:
+      return `${label}: ${thing} could not be written (${said}). The step goes on.`
+  }
 }
 
 /** A body over GitHub's limit: never sent (GitHub answers 422); a short note instead. */
@@ -95,4 +139,95 @@ export function withinLimit(marker: string, markdown: string, tooLong: string): 
   const body = `${marker}\n${markdown}`
   if (body.length <= MAX_COMMENT_CHARACTERS) return body
   return `${marker}\n${tooLong} (${body.length} characters; GitHub takes ${MAX_COMMENT_CHARACTERS}). See the job summary.`
+}
+
+/**
+ * Which run wrote a body, hidden in it below the marker: racing runs keep the
+ * result of the latest run. The latest run is the one GitHub triggered last
+ * (the greater run id: a later push's run, whatever the order the runs reach
+ * a runner in), then the later attempt of it (a re-run), then the later start
+ * of the step (matrix legs of one attempt).
+ */
+export interface RunStamp {
+  runId: number
+  attempt: number
+  startedAt: number
+}
+
+const STAMP = /<!-- monitoring-action run: (\d+)\.(\d+) at (\d+) -->/
+
+/** A whole number within JavaScript's exact range; anything else, 0. */
+const whole = (value: number) => (Number.isSafeInteger(value) && value > 0 ? value : 0)
+
+/** The stamp's line: a hidden comment, below the marker. */
+export function stampLine(stamp: RunStamp): string {
+  return `<!-- monitoring-action run: ${whole(stamp.runId)}.${whole(stamp.attempt)} at ${whole(stamp.startedAt)} -->`
+}
+
+/** The most a stamp's line and its line break take (counted against GitHub's limit). */
+export const STAMP_BYTES =
+  Buffer.byteLength(
+    stampLine({ runId: Number.MAX_SAFE_INTEGER, attempt: Number.MAX_SAFE_INTEGER, startedAt: Number.MAX_SAFE_INTEGER })
+  ) + 1
+
+/** The stamp in a body; none in one written before stamps (it counts as older than any). */
+export function stampIn(body: string | null | undefined): RunStamp | undefined {
+  const found = STAMP.exec(body ?? '')
+  return found ? { runId: Number(found[1]), attempt: Number(found[2]), startedAt: Number(found[3]) } : undefined
+}
+
+/** Was `a` written by a later run than `b`? A missing stamp is the earliest. */
+export function laterRun(a: RunStamp | undefined, b: RunStamp | undefined): boolean {
+  if (!a) return false
+  if (!b) return true
+  return a.runId !== b.runId
+    ? a.runId > b.runId
+    : a.attempt !== b.attempt
+      ? a.attempt > b.attempt
+      : a.startedAt > b.startedAt
+}
+
+/** The waits before each read of the list after a create, until it shows what was made (about 8 s in all). */
+const SETTLE_WAITS_MS = [0, 250, 500, 1000, 2000, 4000]
+
+/**
+ * Racing runs may each have made one (a comment, an issue): after making its
+ * own, a run lists its own again, and every run keeps the same one, the oldest
+ * (the smallest id). GitHub's lists lag a create by a moment, so the list is
+ * read again until it shows the one this run made (and with it any made
+ * before it), for about 8 s at most. Returns all of ours, oldest first, the
+ * one made included even when the list never showed it.
+ */
+export async function oursAfterMaking<T>(
+  made: T,
+  listOurs: () => Promise<T[]>,
+  idOf: (item: T) => number,
+  signal: AbortSignal
+): Promise<T[]> {
+  let ours: T[] = []
+  const shown = () => ours.some(item => idOf(item) === idOf(made))
+  for (const wait of SETTLE_WAITS_MS) {
+    if (wait > 0) await sleep(wait, signal)
+    ours = await listOurs()
+    if (shown()) break
+  }
+  if (!shown()) ours = [...ours, made]
+  return ours.sort((a, b) => idOf(a) - idOf(b))
+}
+
+/** A wait that ends early, rejecting, when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error)
+    const done = () => {
+      signal.removeEventListener('abort', stop)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    const stop = () => {
+      clearTimeout(timer)
+      reject(signal.reason as Error)
+    }
+    signal.addEventListener('abort', stop, { once: true })
+  })
 }

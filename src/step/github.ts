@@ -11,7 +11,9 @@ import { PR_COMMENT, renderSummary } from '../report/summary.js'
 import { defused, markdownText } from '../report/text.js'
 import { findJobUrl } from '../github/job-url.js'
 import { keepDriftIssue } from '../github/drift-issue.js'
-import { MARKER_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
+import { waitsEndBy } from '../github/limits.js'
+import { MARKER_BYTES, STAMP_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
+import { APPLIES_TO } from '../inputs/warnings.js'
 import type { RunContext } from '../run-context.js'
 
 export interface GitHubSide {
@@ -31,18 +33,33 @@ export interface GitHubFacts {
   signal: AbortSignal
   /** The step's secrets (growing), redacted from the comment. */
   secrets: string[]
+  /** When the step started: its `timeout` counts from then. */
+  startedAt: number
 }
 
 export function gitHubSide(facts: GitHubFacts): GitHubSide {
   let jobUrl: Promise<string | undefined> | undefined
   const { config, env, log, signal } = facts
+  // Every wait for GitHub ends within a minute of the step's first call, and by the step's timeout where it has one.
+  const deadline = APPLIES_TO.timeout?.includes(config.operation) ? facts.startedAt + config.timeoutMs : undefined
+  let endBy: number | undefined
+  const waits = { waitsEndBy: () => (endBy ??= waitsEndBy(Date.now(), deadline)) }
   return {
     jobUrl: () =>
-      (jobUrl ??= findJobUrl({ token: config.githubToken, env, signal, timeoutMs: config.requestTimeoutMs, log })),
-    comment: summary => pullRequestComment(facts, summary),
-    driftIssue: (summary, drift, failed) => driftIssue(facts, summary, drift, failed)
+      (jobUrl ??= findJobUrl({
+        token: config.githubToken,
+        env,
+        signal,
+        timeoutMs: config.requestTimeoutMs,
+        log,
+        ...waits
+      })),
+    comment: summary => pullRequestComment({ ...facts, ...waits }, summary),
+    driftIssue: (summary, drift, failed) => driftIssue({ ...facts, ...waits }, summary, drift, failed)
   }
 }
+
+type Waits = { waitsEndBy: () => number }
 
 /** A link to the run, in words a person reads (the workflow's name defused): "the Deploy run". */
 function runLink(run: RunContext): string {
@@ -55,7 +72,7 @@ function runLink(run: RunContext): string {
  * the service differs from the checks file, closed when it does not.
  */
 async function driftIssue(
-  facts: GitHubFacts,
+  facts: GitHubFacts & Waits,
   summary: Summary,
   drift: boolean,
   failed: boolean
@@ -84,6 +101,7 @@ async function driftIssue(
     log,
     signal,
     timeoutMs: config.requestTimeoutMs,
+    waitsEndBy: facts.waitsEndBy,
     env
   })
 }
@@ -93,7 +111,7 @@ async function driftIssue(
  * (sync-checks' plan, the gate's result), written whatever the outcome so the
  * reviewer sees a refusal too. Never fails the step.
  */
-async function pullRequestComment(facts: GitHubFacts, summary: Summary): Promise<string | undefined> {
+async function pullRequestComment(facts: GitHubFacts & Waits, summary: Summary): Promise<string | undefined> {
   const { config, env, log, signal, secrets } = facts
   const target = entryOf(config.operation).commentTarget
   if (!target) {
@@ -103,16 +121,22 @@ async function pullRequestComment(facts: GitHubFacts, summary: Summary): Promise
   if (signal.aborted) return undefined
   const run = await facts.runContext()
   const footer = run.runUrl ? `\n<sub>Written by ${runLink(run)}.</sub>\n` : ''
-  // GitHub counts the whole body against its 65,536 characters: the marker and the footer too.
-  const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES
+  // GitHub counts the whole body against its 65,536 characters: the marker, the run's stamp and the footer too.
+  const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES - STAMP_BYTES
   return commentOnPullRequest({
     token: config.githubToken,
     // The API too: matrix legs of one job that sync one file to two services keep a comment each.
     identity: [env.GITHUB_WORKFLOW ?? '', env.GITHUB_JOB ?? '', config.operation, target(config), config.baseUrl],
+    stamp: {
+      runId: Number(env.GITHUB_RUN_ID ?? 0),
+      attempt: Number(env.GITHUB_RUN_ATTEMPT ?? 0),
+      startedAt: facts.startedAt
+    },
     markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
     log,
     signal,
     timeoutMs: config.requestTimeoutMs,
+    waitsEndBy: facts.waitsEndBy,
     env
   })
 }

@@ -1,0 +1,230 @@
+/**
+ * The pull-request comment and the drift issue, run from the source in
+ * process against the emulator and a fake GitHub (scripts/lib/fake-github.ts):
+ * racing runs on one pull request end with one comment, the latest run's;
+ * GitHub's own limits (a 502, a secondary or primary rate limit) are retried
+ * within a minute and the step's timeout, and a failure that stays names its
+ * cause (rate limit, permission, not found).
+ *
+ * @actions/github reads GITHUB_API_URL, the event and the repository from
+ * process.env when it is first imported (the first call to GitHub), so they
+ * are set before any run here.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { EventEmitter } from 'node:events'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FakeGitHub } from '../../scripts/lib/fake-github.js'
+import { GITHUB_ENV, runAction, until, useEmulator } from '../helpers/harness.js'
+import type { FakeCore } from '../helpers/fake-core.js'
+
+const emulator = useEmulator()
+const github = new FakeGitHub()
+const TOKEN = 'ghs_sideToken0123456789abcdef'
+const root = mkdtempSync(join(tmpdir(), 'github-side-'))
+const EVENT = join(root, 'event.json')
+writeFileSync(EVENT, JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
+
+/** A workspace with its own checks.yml (two pushes of one pull request check out different files). */
+function workspace(name: string, checks: string): string {
+  const dir = join(root, name)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'checks.yml'), checks)
+  return dir
+}
+const plain = workspace('plain', '- name: app-web\n  url: https://web.example.com/\n')
+
+const saved = { ...process.env }
+beforeAll(async () => {
+  await github.start()
+  Object.assign(process.env, {
+    GITHUB_API_URL: github.url,
+    GITHUB_EVENT_PATH: EVENT,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_REPOSITORY: 'acme/shop'
+  })
+})
+afterAll(async () => {
+  await github.stop()
+  process.env = saved
+})
+beforeEach(() => github.reset())
+
+const sync = (
+  options: { dir?: string; runId?: string; inputs?: Record<string, string>; signals?: EventEmitter } = {}
+) =>
+  runAction(
+    emulator,
+    {
+      operation: 'sync-checks',
+      'checks-file': 'checks.yml',
+      'dry-run': 'true',
+      'pr-comment': 'true',
+      'github-token': TOKEN,
+      ...options.inputs
+    },
+    {
+      env: {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_API_URL: github.url,
+        GITHUB_WORKSPACE: options.dir ?? plain,
+        GITHUB_RUN_ID: options.runId ?? GITHUB_ENV.GITHUB_RUN_ID
+      },
+      signals: options.signals
+    }
+  ).then(r => r.core)
+
+const ours = () => (github.comments.get('acme/shop#7') ?? []).filter(c => c.user.type === 'Bot')
+const warnings = (core: FakeCore) => core.logs.filter(line => line.startsWith('warning: '))
+const wait = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+describe('racing runs on one pull request', () => {
+  const older = workspace('older', '- name: app-old\n  url: https://old.example.com/\n')
+  const newer = workspace('newer', '- name: app-new\n  url: https://new.example.com/\n')
+
+  for (const first of ['older', 'newer'] as const) {
+    it(`two runs 150 ms apart (the ${first} first), a comment listed 600 ms after it is made: one comment, the later run's plan`, async () => {
+      github.listDelayMs = 600
+      const run = (which: 'older' | 'newer') =>
+        sync({ dir: which === 'older' ? older : newer, runId: which === 'older' ? '5100' : '5101' })
+      const second = first === 'older' ? 'newer' : 'older'
+      const runs = [run(first), wait(150).then(() => run(second))]
+      const [a, b] = await Promise.all(runs)
+      expect(ours()).toHaveLength(1)
+      const [comment] = ours()
+      expect(comment.body).toContain('| create | app-new |')
+      expect(comment.body).not.toContain('app-old')
+      expect([a.outputs['comment-url'], b.outputs['comment-url']]).toEqual([comment.html_url, comment.html_url])
+      expect([...warnings(a), ...warnings(b)]).toEqual([])
+      expect(github.requests.filter(r => r.method === 'DELETE')).toHaveLength(1)
+    })
+  }
+
+  it('a second comment of ours left by a run that stopped is deleted; an older run leaves a later run’s plan as it is', async () => {
+    await sync({ dir: newer, runId: '5101' })
+    const [kept] = ours()
+    // A run that stopped after posting: a second comment of ours, with an older plan.
+    github.seed('acme/shop#7', 1, () => kept.body.replace('app-new', 'app-stale').replace('run: 5101.', 'run: 5099.'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    const r = await sync({ dir: older, runId: '5100' })
+    expect(ours()).toEqual([expect.objectContaining({ id: kept.id })])
+    expect(ours()[0].body).toContain('| create | app-new |')
+    expect(r.logs.join('\n')).toContain('already shows the result of a later run (5101, attempt 1); left as it is')
+    expect(r.outputs['comment-url']).toBe(kept.html_url)
+  })
+})
+
+describe("GitHub's own limits", () => {
+  const POST_COMMENT = { method: 'POST', path: /\/issues\/7\/comments$/ }
+
+  it('a 502 once: retried, the comment is written, no warning', async () => {
+    github.fail({ failure: 'bad-gateway', ...POST_COMMENT })
+    const core = await sync()
+    expect(ours()).toHaveLength(1)
+    expect(core.outputs['comment-url']).toBe(ours()[0].html_url)
+    expect(warnings(core)).toEqual([])
+    expect(github.requests.filter(r => r.method === 'POST')).toHaveLength(2)
+  })
+
+  it('a secondary rate limit once (403 with retry-after: 1): waited for, retried, no warning', async () => {
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, ...POST_COMMENT })
+    const started = Date.now()
+    const core = await sync()
+    expect(ours()).toHaveLength(1)
+    expect(warnings(core)).toEqual([])
+    expect(core.logs.join('\n')).toMatch(
+      /info: pr-comment: GitHub's secondary rate limit \(POST .*\); trying again in 1 s\./
+    )
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+  })
+
+  it('the primary rate limit once (x-ratelimit-remaining: 0, reset in 1 s): waited for, retried, no warning', async () => {
+    github.fail({ failure: 'primary-rate-limit', resetInSeconds: 1, method: 'GET', path: /\/comments$/ })
+    const core = await sync()
+    expect(ours()).toHaveLength(1)
+    expect(warnings(core)).toEqual([])
+    expect(core.logs.join('\n')).toMatch(/info: pr-comment: GitHub's rate limit \(GET .*\); trying again in \d s\./)
+  })
+
+  it('a rate limit asking for more than a minute: no wait, a warning that names the rate limit, not permissions', async () => {
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 120, times: Infinity, ...POST_COMMENT })
+    const started = Date.now()
+    const core = await sync()
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(ours()).toHaveLength(0)
+    const [warning] = warnings(core)
+    expect(warning).toContain('pr-comment: the comment was not written: a rate limit, not a permission problem.')
+    expect(warning).toContain("GitHub's secondary rate limit (too many requests at once) stopped it (HTTP 403")
+    expect(warning).toContain('GitHub asked to wait 120 s')
+    expect(warning).not.toContain('pull-requests: write')
+
+    github.reset()
+    github.fail({ failure: 'primary-rate-limit', resetInSeconds: 3600, times: Infinity })
+    const primary = await sync()
+    expect(warnings(primary)[0]).toContain("GitHub's rate limit for this token is used up (HTTP 403")
+    expect(warnings(primary)[0]).toMatch(/GitHub asked to wait 3[56]\d\d s/)
+  })
+
+  it('a refusal without a rate limit names the permission (403) or not found (404)', async () => {
+    github.refuse = 403
+    const refused = await sync()
+    expect(warnings(refused)).toEqual([
+      expect.stringMatching(
+        /^warning: pr-comment: GitHub refused the comment \(HTTP 403: Resource not accessible by integration.*\): a permission problem\. .*permissions: pull-requests: write/
+      )
+    ])
+    github.refuse = 404
+    const missing = await sync()
+    expect(warnings(missing)).toEqual([
+      expect.stringMatching(/^warning: pr-comment: GitHub refused the comment \(HTTP 404.*\): not found \(/)
+    ])
+  })
+
+  it("wait-for-check: a wait that would pass the step's timeout is not made", async () => {
+    const check = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/', status: 'up' })
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 5, ...POST_COMMENT })
+    const started = Date.now()
+    const r = await runAction(
+      emulator,
+      {
+        operation: 'wait-for-check',
+        'check-id': check.id,
+        'require-fresh': 'false',
+        timeout: '3s',
+        'pr-comment': 'true',
+        'github-token': TOKEN
+      },
+      { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_API_URL: github.url } }
+    )
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(ours()).toHaveLength(0)
+    expect(warnings(r.core)[0]).toContain('a rate limit, not a permission problem')
+  })
+
+  it('a cancel (SIGINT) during a wait for a rate limit ends the comment at once', async () => {
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 2, ...POST_COMMENT })
+    const signals = new EventEmitter()
+    const running = sync({ signals })
+    await until(() => github.requests.some(r => r.method === 'POST'))
+    await wait(100)
+    const cancelled = Date.now()
+    signals.emit('SIGINT')
+    const core = await running
+    expect(Date.now() - cancelled).toBeLessThan(1_000) // the wait (2 s, and 3 s between two posts) was cut short
+    expect(warnings(core)).toContain(
+      'warning: pr-comment: the comment could not be written (the job was cancelled). The step goes on.'
+    )
+    expect(ours()).toHaveLength(0)
+  })
+
+  it('the drift issue: a secondary rate limit once is waited for and retried, no warning', async () => {
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, method: 'POST', path: /\/issues$/ })
+    const core = await sync({ inputs: { 'pr-comment': 'false', 'drift-issue': 'true' } }) // the plan creates app-web: drift
+    expect(github.issues.get('acme/shop')).toHaveLength(1)
+    expect(core.outputs['issue-url']).toBe(github.issues.get('acme/shop')?.[0].html_url)
+    expect(warnings(core)).toEqual([])
+  })
+})
