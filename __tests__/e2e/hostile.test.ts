@@ -192,6 +192,27 @@ describe('a pause sent without an answer counts as landed', () => {
   })
 })
 
+describe('every output is bounded in bytes, text ones too', () => {
+  it('get-check of a check whose name is 700,000 bytes: check-name cut to 512 KiB on a character boundary, with a note', async () => {
+    // Two-byte characters, then four-byte ones across the cut: a cut mid-character would show U+FFFD.
+    const name = 'é'.repeat(250_000) + '😀'.repeat(50_000)
+    expect(Buffer.byteLength(name)).toBe(700_000)
+    const check = emulator.seedCheck({ name, url: site })
+    const r = await step({ operation: 'get-check', 'check-id': check.id }, { timeoutMs: 30_000 })
+    expect(r.code).toBe(0)
+    const out = r.outputs['check-name']
+    expect(Buffer.byteLength(out)).toBeLessThanOrEqual(512 * 1024)
+    expect(Buffer.byteLength(out)).toBeGreaterThan(512 * 1024 - 200)
+    expect(out).not.toContain('\ufffd')
+    expect(out.endsWith(' [truncated: check-name is 700000 bytes, more than the 524288 an output holds here]')).toBe(
+      true
+    )
+    expect(name.startsWith(out.slice(0, out.indexOf('… [truncated')))).toBe(true)
+    // result (JSON) is replaced by a note, as before; the step goes on.
+    expect(JSON.parse(r.outputs.result)).toMatchObject({ truncated: true })
+  })
+})
+
 describe('every wait is bounded', () => {
   it('a server that trickles its headers is cut off at request-timeout; the process exits', async () => {
     emulator.seedCheck({ id: 'chk_t', name: 't', url: site })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { outputValue } from '../../src/report/outputs.js'
+import { MAX_RESULT_BYTES, capText, outputValue } from '../../src/report/outputs.js'
 import { MAX_SUMMARY_BYTES, renderSummary } from '../../src/report/summary.js'
 import { cutToBytes, logLine, markdownText } from '../../src/report/text.js'
 
@@ -95,5 +95,24 @@ describe('sizes are bytes', () => {
     const value = JSON.parse(outputValue('result', items)) as { truncated: boolean; note: string }
     expect(value.truncated).toBe(true)
     expect(value.note).toContain(`result (200 items) is ${Buffer.byteLength(json)} bytes`)
+  })
+})
+
+describe('capText: a text output within the cap', () => {
+  it('at the cap exactly: as it is; one byte more: cut, with the note, within the cap', () => {
+    const at = 'a'.repeat(MAX_RESULT_BYTES)
+    expect(capText('check-name', at)).toBe(at)
+    const over = capText('check-name', `${at}b`)
+    expect(Buffer.byteLength(over)).toBe(MAX_RESULT_BYTES)
+    expect(over).toMatch(/a… \[truncated: check-name is 524289 bytes, more than the 524288 an output holds here\]$/)
+  })
+
+  it('never cuts a character in two (a four-byte emoji across the cut)', () => {
+    const text = `${'a'.repeat(MAX_RESULT_BYTES - 100)}${'😀'.repeat(100)}`
+    const out = capText('error', text)
+    expect(Buffer.byteLength(out)).toBeLessThanOrEqual(MAX_RESULT_BYTES)
+    expect(Buffer.from(out).toString('utf8')).toBe(out)
+    expect(out).not.toContain('\ufffd')
+    expect(out.split(' [truncated')[0].endsWith('😀…')).toBe(true)
   })
 })

@@ -2,6 +2,7 @@
 import type { Outputs } from '../operations/types.js'
 import { redact, redactValue } from '../secrets.js'
 import { maskPositions, maskText } from '../secret-positions.js'
+import { cutToBytes } from './text.js'
 
 /** Every output of action.yml. */
 export const OUTPUTS = [
@@ -34,8 +35,23 @@ export const OUTPUTS = [
   'error'
 ] as const satisfies ReadonlyArray<keyof Outputs>
 
-/** Largest `result` written as an output, in bytes of UTF-8; larger ones are replaced by a note. */
+/**
+ * Largest output, in bytes of UTF-8: a larger JSON one (`result`,
+ * `failed-checks`) is replaced by a note; a larger text one is cut (capText).
+ */
 export const MAX_RESULT_BYTES = 512 * 1024
+
+/**
+ * A text output within MAX_RESULT_BYTES: as it is, or cut on a character
+ * boundary and ended with a note that says it was cut (the whole at most the
+ * cap). Cut after redaction, so no part of a secret is ever left.
+ */
+export function capText(name: string, text: string): string {
+  const bytes = Buffer.byteLength(text)
+  if (bytes <= MAX_RESULT_BYTES) return text
+  const note = ` [truncated: ${name} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} an output holds here]`
+  return cutToBytes(text, MAX_RESULT_BYTES - Buffer.byteLength(note)) + note
+}
 
 export function outputValue(name: keyof Outputs, value: unknown): string {
   if (value === undefined || value === null) return ''
@@ -68,7 +84,7 @@ export function writeOutputs(
       name,
       value !== null && typeof value === 'object'
         ? outputValue(name, maskPositions(redactValue(value, secrets)))
-        : maskText(redact(outputValue(name, value), secrets))
+        : capText(name, maskText(redact(outputValue(name, value), secrets)))
     )
   }
 }
