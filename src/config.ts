@@ -73,6 +73,8 @@ export interface Config<Op extends string = string> {
   /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */
   incident: Mapping
   incidentId?: string
+  /** incident-key: already at the end of `incident.title` (`<title> [<key>]`); a cut title must keep it. */
+  incidentKey?: string
   statusPage: Mapping
   statusPageId?: string
   dryRun: boolean

@@ -115,7 +115,23 @@ export function valueProblem(doc: Document, lines: Lines): { line: number; messa
     }
   }
   let problem: { line: number; message: string } | undefined
+  // What a merge key (`<<`) may merge, as YAML 1.1 says: a mapping, an alias of one, or a list of those.
+  const mergeable = (node: unknown): boolean => {
+    const target = yaml.isAlias(node) ? targets.get(node) : node
+    return yaml.isMap(target)
+  }
   yaml.visit(doc, {
+    Pair(_key, pair) {
+      if (!yaml.isScalar(pair.key) || typeof pair.key.value !== 'symbol' || pair.key.source !== '<<') return undefined
+      const value = pair.value
+      const sound = yaml.isSeq(value) ? value.items.length > 0 && value.items.every(mergeable) : mergeable(value)
+      if (sound) return undefined
+      problem = at(
+        (value as Node | null) ?? pair.key,
+        'a merge key (<<) merges a mapping (an anchor such as *defaults, or a list of them); this is not one'
+      )
+      return yaml.visit.BREAK
+    },
     Scalar(key, node, path) {
       const refused = key === 'key' && typeof node.value === 'string' ? REFUSED_KEYS.get(node.value) : undefined
       if (refused !== undefined) {

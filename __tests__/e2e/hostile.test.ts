@@ -56,7 +56,13 @@ describe('a cancelled job never leaves monitoring off', () => {
     emulator.seedCheck({ id: 'chk_1', name: 'one', url: site, status: 'up' })
     emulator.seedCheck({ id: 'chk_2', name: 'two', url: site, status: 'up' })
     emulator.inject({ method: 'PUT', path: '/checks/chk_2', delayMs: 1500 })
-    const inputs = { operation: 'pause-check', 'check-id': 'chk_1\nchk_2', 'auto-resume': 'true' }
+    // The post step watches chk_2 (its PUT never answered) until request-timeout has passed since it was sent.
+    const inputs = {
+      operation: 'pause-check',
+      'check-id': 'chk_1\nchk_2',
+      'auto-resume': 'true',
+      'request-timeout': '4s'
+    }
     let child: ChildProcess | undefined
     const running = step(inputs, { onSpawn: (c: ChildProcess) => (child = c) })
     await until(() => emulator.checks.get('chk_1')?.status === 'paused' && emulator.count('PUT', '/checks/chk_2') === 1)
@@ -120,7 +126,7 @@ describe('a pause sent without an answer counts as landed', () => {
     expect(emulator.checks.get('chk_l')?.status).toBe('up')
     expect(emulator.count('PUT', '/checks/chk_l')).toBe(2) // the late pause, then the post step's resume
     expect(post.stdout).toMatch(
-      /::warning::the pause of chk_l \("late"\) sent at .* was never answered; chk_l was paused, and the post step resumed it\. A write sent without an answer can still land later/
+      /::warning::the pause of chk_l \("late"\) sent at .* was never answered; chk_l was paused, and the post step resumed it, watching it until the request timeout \(6 s\) had passed since\. A service may still apply such a write later/
     )
     expect(post.summary).toContain('chk\\_l was paused, and the post step resumed it')
   })
@@ -173,7 +179,7 @@ describe('a pause sent without an answer counts as landed', () => {
     const post = await step(inputs, { state: main.state })
     expect(post.code).toBe(0)
     expect(post.stdout).toMatch(
-      /::warning::the pause of chk_t \("timed"\) sent at .* was never answered; chk_t was paused, and the post step resumed it\. A write sent without an answer can still land later: if chk_t is paused again, resume it\./
+      /::warning::the pause of chk_t \("timed"\) sent at .* was never answered; chk_t was paused, and the post step resumed it, watching it until the request timeout \(1 s\) had passed since\. A service may still apply such a write later: if chk_t is paused again, resume it\./
     )
     // The first attempt lands after all: monitoring is off, and the warning above said so.
     await until(() => emulator.checks.get('chk_t')?.status === 'paused')

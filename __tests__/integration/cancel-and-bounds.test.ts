@@ -268,3 +268,39 @@ describe('the gate never waits past its timeout', () => {
     expect(readFileSync(join(dir, 'gate.xml'), 'utf8')).toContain('<error')
   })
 })
+
+describe('a pause sent without an answer: the post step watches until request-timeout', () => {
+  const inputs = { operation: 'pause-check', 'check-id': 'chk_w', 'auto-resume': 'true', 'request-timeout': '3s' }
+  const state = (sentAt: number) => ({
+    'paused-check-ids': JSON.stringify(['chk_w']),
+    'unanswered-writes': JSON.stringify([{ id: 'chk_w', name: 'w', status: 'paused', sentAt }])
+  })
+
+  it('paused by an answered retry, then again by the lost attempt before the timeout: resumed both times', async () => {
+    emulator.seedCheck({ id: 'chk_w', name: 'w', url: 'https://w.example.com/', status: 'paused' })
+    // The lost attempt lands once the post step has resumed the check the first time.
+    let landed = false
+    emulator.afterAnswer = record => {
+      if (landed || record.method !== 'PUT') return
+      landed = true
+      setTimeout(() => Object.assign(emulator.checks.get('chk_w') ?? {}, { status: 'paused' }), 800)
+    }
+    // Real waits: the watch reads once a second.
+    const post = await runAction(emulator, inputs, { state: state(Date.now()), timeScale: 1 })
+    expect(post.core.failed).toBeUndefined()
+    expect(emulator.count('GET', '/checks/chk_w')).toBeLessThanOrEqual(5)
+    expect(emulator.count('PUT', '/checks/chk_w')).toBe(2)
+    expect(emulator.checks.get('chk_w')?.status).toBe('up')
+    expect(post.core.logs).toContain('info: auto-resume: chk_w was paused again: resumed.')
+    expect(post.core.logs.join('\n')).toContain('was never answered; chk_w was paused, and the post step resumed it')
+  })
+
+  it('a check deleted meanwhile: a warning that names it, nothing sent', async () => {
+    const post = await runAction(emulator, inputs, { state: state(Date.now() - 10_000) })
+    expect(post.core.failed).toBeUndefined()
+    expect(post.core.logs.join('\n')).toMatch(
+      /warning: the pause of chk_w \("w"\) sent at .* was never answered, and chk_w no longer exists/
+    )
+    expect(emulator.count('PUT')).toBe(0)
+  })
+})

@@ -141,6 +141,18 @@ describe("GitHub's own limits", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
   })
 
+  it('a 429 with retry-after and no word of a secondary limit is one too: waited for, retried, no warning', async () => {
+    github.fail({ failure: 'too-many-requests', retryAfterSeconds: 1, ...POST_COMMENT })
+    const started = Date.now()
+    const core = await sync()
+    expect(ours()).toHaveLength(1)
+    expect(warnings(core)).toEqual([])
+    expect(core.logs.join('\n')).toMatch(
+      /info: pr-comment: GitHub's secondary rate limit \(POST .*\); trying again in 1 s\./
+    )
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+  })
+
   it('the primary rate limit once (x-ratelimit-remaining: 0, reset in 1 s): waited for, retried, no warning', async () => {
     github.fail({ failure: 'primary-rate-limit', resetInSeconds: 1, method: 'GET', path: /\/comments$/ })
     const core = await sync()

@@ -54,6 +54,35 @@ describe.each([
   })
 })
 
+describe('matrix legs (incident-key) on a service that cuts titles', () => {
+  const leg = (key: string) => ({
+    operation: 'open-incident',
+    'incident-title': 'Nightly deploy failed on the main branch',
+    'incident-key': key
+  })
+
+  it("a cut that kept the key is found; one that lost it never becomes another leg's: an error, nothing written", async () => {
+    emulator.incidentTitles = { cutAt: 60 }
+    const linux = await runAction(emulator, leg('linux-x64'))
+    const id = linux.core.outputs['incident-id']
+    expect(String(emulator.incidents.get(id)?.title)).toContain('[linux-x64]')
+    const again = await runAction(emulator, leg('linux-x64'))
+    expect(again.core.outputs['incident-id']).toBe(id)
+    expect(emulator.incidents.size).toBe(1)
+
+    emulator.reset()
+    emulator.incidentTitles = { cutAt: 40 }
+    const first = await runAction(emulator, leg('linux-x64'))
+    expect(first.core.logs.join('\n')).toContain('The service cut the title before its incident-key [linux-x64]')
+    const windows = await runAction(emulator, leg('windows-x64'))
+    expect(windows.core.failed).toContain('before its incident-key')
+    expect(windows.core.failed).toContain(first.core.outputs['incident-id'])
+    expect(windows.core.failed).toContain('does not guess')
+    expect(emulator.count('POST')).toBe(1)
+    expect(emulator.count('PUT')).toBe(0)
+  })
+})
+
 describe('a create whose answer was lost, on a service that cuts titles', () => {
   it('finds the incident it made by the title as the service stored it: never a second POST', async () => {
     emulator.incidentTitles = { cutAt: 40 }

@@ -187,6 +187,27 @@ describe('aliases', () => {
   })
 })
 
+describe('a merge key that merges no mapping', () => {
+  it.each([
+    ['an anchor of a number', 'd: &d 3\nchecks:\n  - name: a\n    url: https://a.example.com/\n    <<: *d\n', 5],
+    ['nothing', 'checks:\n  - name: a\n    url: https://a.example.com/\n    <<:\n', 4],
+    [
+      'a list holding a number',
+      `${DEFAULTS}checks:\n  - name: a\n    url: https://a.example.com/\n    <<: [*defaults, 3]\n`,
+      5
+    ]
+  ])('%s: refused at its line, naming the file, never a bare parser error', (_, text, line) => {
+    const error = failure(text)
+    expect(error.message).toContain('monitoring/checks.yml')
+    expect(error.message).toContain(`line ${line}`)
+    expect(error.message).toContain('a merge key (<<) merges a mapping')
+  })
+
+  it('in a spec input too', () => {
+    expect(() => parseMapping('d: &d 3\nx:\n  <<: *d\n')).toThrow(/line 3.*a merge key \(<<\) merges a mapping/)
+  })
+})
+
 describe('a value that cannot be a number', () => {
   it.each([
     ['.inf', 'timeout: .inf'],

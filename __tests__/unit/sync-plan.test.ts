@@ -184,7 +184,11 @@ describe('parseChecksFile', () => {
   })
 
   it.each([
-    ['name: a', 'checks-file f.yml: must hold a list of checks'],
+    // Contract, version 5 continued: a top-level key other than checks (or an anchors' holder) is named.
+    [
+      'name: a',
+      'checks-file f.yml: line 1: the top-level key "name" is not one a checks file has (did you mean "checks"?)'
+    ],
     ['- name: a\n  url: https://a/\n- name: b\n', 'checks-file f.yml: entry 2 (line 3) ("b") needs a url'],
     ['- url: https://a/\n', 'checks-file f.yml: entry 1 (line 1) needs a name'],
     [

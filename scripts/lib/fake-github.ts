@@ -34,9 +34,10 @@ export interface FakeIssue {
  * One of GitHub's own failures, answered instead of the request:
  * - `bad-gateway`: 502, as GitHub's front end answers when a backend is down for a moment;
  * - `secondary-rate-limit`: 403 with `retry-after` and GitHub's message about a secondary rate limit;
- * - `primary-rate-limit`: 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` (the token's hourly budget used up).
+ * - `primary-rate-limit`: 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` (the token's hourly budget used up);
+ * - `too-many-requests`: 429 with `retry-after` and only "Too Many Requests" (no word of a secondary limit).
  */
-export type FakeFailure = 'bad-gateway' | 'secondary-rate-limit' | 'primary-rate-limit'
+export type FakeFailure = 'bad-gateway' | 'secondary-rate-limit' | 'primary-rate-limit' | 'too-many-requests'
 
 export interface FailureRule {
   failure: FakeFailure
@@ -46,7 +47,7 @@ export interface FailureRule {
   path?: RegExp
   /** How many matching requests get it (default 1; Infinity for every one). */
   times?: number
-  /** secondary-rate-limit: the retry-after header, in seconds (default 1). */
+  /** secondary-rate-limit, too-many-requests: the retry-after header, in seconds (default 1). */
   retryAfterSeconds?: number
   /** primary-rate-limit: seconds from now until x-ratelimit-reset (default 1). */
   resetInSeconds?: number
@@ -232,6 +233,8 @@ export class FakeGitHub {
         { 'retry-after': String(failure.retryAfterSeconds ?? 1) }
       )
     }
+    if (failure?.failure === 'too-many-requests')
+      return send(429, { message: 'Too Many Requests' }, { 'retry-after': String(failure.retryAfterSeconds ?? 1) })
     if (failure?.failure === 'primary-rate-limit') {
       const reset = Math.ceil(Date.now() / 1000 + (failure.resetInSeconds ?? 1))
       return send(

@@ -8,24 +8,18 @@
 import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
-import { ApiError, httpError, rateLimitError, withAttempts } from './errors.js'
+import { ApiError, httpError, noAnswer, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
 import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
-import { Method, decide, serverBudget } from './retry.js'
+import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
-import { ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
+import { AttemptWatch, ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
 import { redact } from '../secrets.js'
 import { withoutCredentials } from '../secret-positions.js'
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 const DEFAULT_MAX_PAGES = 100
-
-/** Told of each attempt of a request: when it is sent, and when one got no answer (ApiClient.send). */
-export interface AttemptWatch {
-  sent?: (at: number) => void
-  unanswered?: (sentAt: number) => void
-}
 
 export class ApiClient {
   /** Absolute time (ms) after which no wait starts: set by `withDeadline`. */
@@ -192,15 +186,10 @@ export class ApiClient {
       let failure: ApiError | undefined
       let sentAt: number | undefined
       try {
-        response = await this.attempt(method, url, body, path, at => {
-          sentAt = at
-          watch.sent?.(at)
-        })
+        response = await this.attempt(method, url, body, path, at => watch.sent?.((sentAt = at)))
       } catch (error) {
         const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')
-        // Sent, and cut off before an answer (a cancel, the gate's deadline) or never answered.
-        const cut = error instanceof ApiError && (error.kind === 'cancelled' || error.kind === 'deadline')
-        if (sentAt !== undefined && (transient || cut)) watch.unanswered?.(sentAt)
+        if (sentAt !== undefined && noAnswer(error)) watch.unanswered?.(sentAt)
         if (!transient) throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
         failure = error
       }
@@ -220,25 +209,11 @@ export class ApiClient {
         const error = failure ?? httpError(method, path, status as number, this.clean(response?.body ?? ''))
         throw attempt > 1 ? withAttempts(error, attempt) : error
       }
-      const seconds = `${(decision.waitMs / 1000).toFixed(1)} s`
-      const why =
-        status === 429
-          ? 'was rate limited (HTTP 429)'
-          : status !== undefined
-            ? `failed: HTTP ${status}`
-            : (failure as ApiError).detail
+      const why = retryWhy(status, failure?.detail ?? '')
       // A retry is a log line, not a warning: a run whose retries end in success stays green. If
       // they do not, the error that fails the step says how many attempts were made.
-      if (status === 429) {
-        this.pacer?.pause(decision.waitMs)
-        this.log.info(
-          `${method} ${path}: rate limited (HTTP 429); retry ${attempt} of ${retries} in ${seconds}${decision.asked ? ' as the server asked' : ''}`
-        )
-      } else if (status !== undefined) {
-        this.log.info(`${method} ${path}: HTTP ${status}; retry ${attempt} of ${retries} in ${seconds}`)
-      } else {
-        this.log.info(`${method} ${path}: ${why}; retry ${attempt} of ${retries} in ${seconds}`)
-      }
+      if (status === 429) this.pacer?.pause(decision.waitMs)
+      this.log.info(`${method} ${path}: ${retryLine(status, why, attempt, retries, decision)}`)
       await this.waitToRetry(decision.waitMs, method, path, why)
     }
   }

@@ -154,3 +154,8 @@ export function isAmbiguous(error: unknown): boolean {
   if (error.kind === 'network' || error.kind === 'timeout') return true
   return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 408)
 }
+
+/** A request sent and never answered: no answer came in time or the connection failed, or it was cut off (a cancel, a deadline). */
+export function noAnswer(error: unknown): boolean {
+  return error instanceof ApiError && ['network', 'timeout', 'cancelled', 'deadline'].includes(error.kind)
+}

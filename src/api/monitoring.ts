@@ -3,7 +3,8 @@
  * the generic client. Ids are always path-encoded.
  */
 import { idProblem, timeOf } from '../values.js'
-import type { ApiClient, AttemptWatch } from './client.js'
+import type { ApiClient } from './client.js'
+import type { AttemptWatch } from './types.js'
 import { Created, createResource } from './create.js'
 import type { ListRead } from './pagination.js'
 import {

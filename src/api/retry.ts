@@ -129,3 +129,21 @@ export function decide(
   if (attempt > maxRetries) return { retry: false, reason: 'out of retries' }
   return { retry: true, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined }
 }
+
+/** A retry as the log says it, after `METHOD path: `: `HTTP 503; retry 1 of 3 in 0.5 s`. */
+export function retryLine(
+  status: number | undefined,
+  why: string,
+  attempt: number,
+  retries: number,
+  decision: { waitMs: number; asked: boolean }
+): string {
+  const next = `retry ${attempt} of ${retries} in ${(decision.waitMs / 1000).toFixed(1)} s`
+  if (status === 429) return `rate limited (HTTP 429); ${next}${decision.asked ? ' as the server asked' : ''}`
+  return `${status !== undefined ? `HTTP ${status}` : why}; ${next}`
+}
+
+/** What failed, for a retry's line and a deadline's error: `was rate limited (HTTP 429)`, `failed: HTTP 503`, or `detail`. */
+export function retryWhy(status: number | undefined, detail: string): string {
+  return status === 429 ? 'was rate limited (HTTP 429)' : status !== undefined ? `failed: HTTP ${status}` : detail
+}

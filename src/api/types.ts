@@ -10,6 +10,12 @@ export interface Logger {
 
 export const silentLogger: Logger = { debug: () => {}, info: () => {}, warning: () => {} }
 
+/** Told of each attempt of a request: when it is sent, and when one got no answer (ApiClient.send). */
+export interface AttemptWatch {
+  sent?: (at: number) => void
+  unanswered?: (sentAt: number) => void
+}
+
 export interface ClientOptions {
   baseUrl: string
   apiKey: string

@@ -96,10 +96,24 @@ function eachAttempt(timeoutMs: number, endBy: number) {
         options.request.retries = signal.aborted
           ? 0
           : serverErrorRetries(Date.now(), options.request.retryCount ?? 0, endBy)
-        throw error
+        throw namedSecondaryLimit(error)
       }
     })
   }
+}
+
+/**
+ * A 403 or 429 with `retry-after` is a secondary rate limit, whatever its message says (GitHub's docs);
+ * plugin-throttling knows one only by the words "secondary rate" in the message, so they are added.
+ */
+function namedSecondaryLimit(error: unknown): unknown {
+  const e = error as { status?: number; message?: unknown; response?: { headers?: Record<string, unknown> } }
+  const retryAfter = e?.response?.headers?.['retry-after']
+  if ((e?.status === 403 || e?.status === 429) && retryAfter !== undefined && typeof e.message === 'string') {
+    if (!/\bsecondary rate\b/i.test(e.message))
+      e.message = `${e.message} (a secondary rate limit: retry-after ${String(retryAfter)})`
+  }
+  return error
 }
 
 /** `promise`, or the signal's reason as soon as it aborts. */

@@ -211,6 +211,7 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     since: p.since,
     incident: buildIncident(p),
     incidentId: p['incident-id'],
+    incidentKey: p['incident-key'],
     statusPage: buildStatusPage(p),
     statusPageId: p['status-page-id'],
     dryRun: p['dry-run'],

@@ -154,9 +154,9 @@ export async function afterStatusWrites(
   unanswered: Unanswered[]
 ): Promise<Summary | undefined> {
   const resume = (check: Check) => ctx.api.updateCheck(check.id, { ...writableOf(check), status: 'up' })
-  const watched = await watchUnanswered(ctx, unanswered, new Set(ids), resume)
-  const resumed: Check[] = [...watched.resumed]
-  const failed: string[] = [...watched.failed]
+  const resumed: Check[] = []
+  const failed: string[] = []
+  // The checks whose pause was answered first (they need no watch), then the watch over the others.
   const settled = new Set(unanswered.filter(w => w.status === PAUSED).map(w => w.id))
   for (const id of ids.filter(id => !settled.has(id))) {
     try {
@@ -174,6 +174,9 @@ export async function afterStatusWrites(
       failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+  const watched = await watchUnanswered(ctx, unanswered, new Set(ids), resume)
+  resumed.push(...watched.resumed)
+  failed.push(...watched.failed)
   // In the order the main step recorded them.
   resumed.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
   const names = resumed.map(c => `${c.id} (${str(c.name)})`).join(', ')

@@ -6,7 +6,7 @@
  * (cancelled, or the connection failed) the post step watches and reports.
  */
 import type { Check } from '../../api/schemas.js'
-import type { AttemptWatch } from '../../api/client.js'
+import type { AttemptWatch } from '../../api/types.js'
 import { ApiError } from '../../api/errors.js'
 import { PAUSED, isPaused } from '../check-targets.js'
 import { str } from '../common.js'
@@ -27,22 +27,23 @@ export interface Unanswered {
 const WATCH_EVERY_MS = 1_000
 
 /**
- * Send status writes, each recorded for the post step from before it is sent
+ * Send status writes, each recorded for the post step from the moment its
+ * first attempt is sent (in the client, right before the request leaves)
  * until the service answered it. `write` is given the watch to pass to the
- * client: each attempt moves the record's time to when it was sent. An
- * answer clears the record, unless an earlier attempt got none (it may land
- * after this one); so does a refusal (a 4xx: it will not land). No answer,
- * or a server error, leaves it recorded.
+ * client: each attempt moves the record's time to when it was sent. A write
+ * never sent (cancelled or refused while waiting for its turn) is never
+ * recorded. An answer clears the record, unless an earlier attempt got none
+ * (it may land after this one); so does a refusal (a 4xx: it will not land).
+ * No answer, or a server error, leaves it recorded.
  */
 export function sendTracked(ctx: OperationContext, pending: Unanswered[]) {
   const save = () => ctx.remember(UNANSWERED_STATE, pending.length > 0 ? JSON.stringify(pending) : '')
   return async <T>(check: Check, status: string, write: (watch: AttemptWatch) => Promise<T>): Promise<T> => {
-    const entry: Unanswered = { id: check.id, name: str(check.name), status, sentAt: ctx.clock.now() }
+    const entry: Unanswered = { id: check.id, name: str(check.name), status, sentAt: 0 }
     let lost = false
-    pending.push(entry)
-    save()
+    const sent = () => pending.includes(entry)
     const settle = (mayLand: boolean) => {
-      if (mayLand || lost) return
+      if (!sent() || mayLand || lost) return
       pending.splice(pending.indexOf(entry), 1)
       save()
     }
@@ -50,11 +51,13 @@ export function sendTracked(ctx: OperationContext, pending: Unanswered[]) {
       sent: at => {
         if (lost) return
         entry.sentAt = at
+        if (!sent()) pending.push(entry)
         save()
       },
       unanswered: at => {
         lost = true
         entry.sentAt = at
+        if (!sent()) pending.push(entry)
         save()
       }
     }
@@ -105,7 +108,8 @@ function writeText(w: Unanswered): string {
 /**
  * The post step's watch over unanswered pauses it is to undo: each check is
  * read until the main step's request timeout has passed since its pause was
- * sent, and resumed if the pause lands. Every unanswered write, watched or
+ * sent, and resumed whenever it reads paused (a retry's pause, then the late
+ * one). Every unanswered write, watched or
  * not, gets a warning that names the check and says what was seen. Returns
  * the checks resumed here and the lines for the summary; `resume` sends one
  * resume (its failure is the caller's to report).
@@ -129,6 +133,7 @@ export async function watchUnanswered(
       `${writeText(w)} was never answered (the step was cancelled or the connection failed): the service may still apply it. Check ${w.id}'s status.`
     )
   const deadlineOf = (w: Unanswered) => w.sentAt + ctx.config.requestTimeoutMs
+  const resumedOnce = new Set<string>()
   let pending = [...watched]
   while (pending.length > 0) {
     const next: Unanswered[] = []
@@ -143,23 +148,26 @@ export async function watchUnanswered(
         continue
       }
       if (!check) {
-        ctx.log.info(`auto-resume: ${w.id} no longer exists: nothing to resume.`)
+        say(`${writeText(w)} was never answered, and ${w.id} no longer exists: nothing to resume.`)
         continue
       }
       if (isPaused(check)) {
         try {
-          resumed.push(await resume(check))
-          say(
-            `${writeText(w)} was never answered; ${w.id} was paused, and the post step resumed it. A write sent without an answer can still land later: if ${w.id} is paused again, resume it.`
-          )
+          const again = resumedOnce.has(w.id)
+          const done = await resume(check)
+          if (!again) resumed.push(done)
+          resumedOnce.add(w.id)
+          ctx.log.info(`auto-resume: ${w.id} was paused${again ? ' again' : ''}: resumed.`)
         } catch (error) {
           failed.push(`${w.id}: ${error instanceof Error ? error.message : String(error)}`)
+          continue
         }
-        continue
       }
       if (ctx.clock.now() >= deadlineOf(w)) {
         say(
-          `${writeText(w)} was never answered, and ${w.id} was not paused when the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since: a service may still apply it later. Check ${w.id}'s status, and resume it if it is paused.`
+          resumedOnce.has(w.id)
+            ? `${writeText(w)} was never answered; ${w.id} was paused, and the post step resumed it, watching it until the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since. A service may still apply such a write later: if ${w.id} is paused again, resume it.`
+            : `${writeText(w)} was never answered, and ${w.id} was not paused when the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since: a service may still apply it later. Check ${w.id}'s status, and resume it if it is paused.`
         )
         continue
       }

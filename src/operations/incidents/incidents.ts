@@ -15,6 +15,7 @@ import {
   byTitle,
   changedTitle,
   isResolved,
+  keepsKey,
   meansTitle,
   othersAfterUpdate,
   resolveAsDuplicate,
@@ -92,9 +93,16 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
     }
   }
   const sent = str(body.title)
-  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before, i => meansTitle(i.title, sent))
+  const key = ctx.config.incidentKey
+  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before, i => meansTitle(i.title, sent, key))
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}${recovered ? ', found after an ambiguous failure' : ''}`)
-  const stored = storedTitleLine(item, str(body.title))
+  const stored = storedTitleLine(item, sent)
+  for (const line of stored) ctx.log.info(line)
+  if (!keepsKey(item.title, key)) {
+    const line = `The service cut the title before its incident-key [${key}]: later runs cannot tell this matrix leg's incident from another's, and will stop with an error. Use a shorter incident-title.`
+    ctx.log.warning(line)
+    stored.push(line)
+  }
   if (!miss) {
     return {
       outputs: { ...incidentOutputs(item), result: item, changed: true },
@@ -199,9 +207,9 @@ async function target(ctx: OperationContext): Promise<{ incident?: Incident; not
   // "None is open" is a claim of absence: it needs the proof a create needs (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => titleFound(byTitle(list, title))
+    list => titleFound(byTitle(list, title, ctx.config.incidentKey))
   )
-  const titled = byTitle(look.items, title)
+  const titled = byTitle(look.items, title, ctx.config.incidentKey)
   if (!titleFound(titled) && !look.proven) {
     throw unprovenAbsence(
       look,
@@ -219,9 +227,9 @@ export const openIncident: Operation = async ctx => {
   // Opened only when two full reads prove no unresolved incident has the title (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => titleFound(byTitle(list, title))
+    list => titleFound(byTitle(list, title, ctx.config.incidentKey))
   )
-  const titled = byTitle(look.items, title)
+  const titled = byTitle(look.items, title, ctx.config.incidentKey)
   const notes = titleNotes(ctx, titled, title)
   if (!titled.incident) {
     if (!look.proven) ctx.log.warning(unprovenLine('incident', look.reads, look.doubt))

@@ -27,27 +27,31 @@ const folded = (title: string) => title.replace(/\s+/g, ' ').trim().toLowerCase(
  * The shortest title a service's cut may leave and still name ours
  * (characters): a shorter one is too likely the start of another title.
  */
-export const MIN_CUT_TITLE = 32
+export const MIN_CUT_TITLE = 30
 
 /**
  * Whether a title the service shows is one it made from ours: the same once
  * blanks are collapsed and case ignored, or the start of ours so formed, cut
- * at MIN_CUT_TITLE characters or more of the service's title (an ellipsis the
- * cut added is not counted).
+ * so that the service's title is MIN_CUT_TITLE characters or more (an
+ * ellipsis the cut added counted, a blank it trimmed not).
  * Not an exact match: that is `sameTitle`.
  */
 export function changedTitle(stored: unknown, ours: string): boolean {
   if (typeof stored !== 'string' || stored === ours) return false
-  const cut = stored.replace(/(?:\.\.\.|\u2026)$/, '')
-  const shown = folded(cut)
+  const shown = folded(stored.replace(/(?:\.\.\.|\u2026)$/, ''))
   const mine = folded(ours)
   if (shown === '' || mine === '') return false
-  return folded(stored) === mine || ([...cut].length >= MIN_CUT_TITLE && mine.startsWith(shown))
+  return folded(stored) === mine || ([...stored].length >= MIN_CUT_TITLE && mine.startsWith(shown))
 }
 
-/** A title the service shows is ours: exactly, or as it changed it (`changedTitle`). */
-export function meansTitle(stored: unknown, ours: string): boolean {
-  return sameTitle(stored, ours) || changedTitle(stored, ours)
+/** A title the service shows is ours: exactly, or as it changed it (`changedTitle`), keeping the incident-key. */
+export function meansTitle(stored: unknown, ours: string, key?: string): boolean {
+  return sameTitle(stored, ours) || (changedTitle(stored, ours) && keepsKey(stored, key))
+}
+
+/** Whether a title the service shows still holds the incident-key (`[key]`), or there is none. */
+export function keepsKey(stored: unknown, key: string | undefined): boolean {
+  return key === undefined || folded(str(stored)).includes(folded(`[${key}]`))
 }
 
 /** What the service changed in a title, in words: `blanks collapsed, cut to 120 characters`. */
@@ -86,6 +90,8 @@ export interface Titled {
   duplicates: Incident[]
   changed?: boolean
   ambiguous?: Incident[]
+  /** With an incident-key: ones the service cut before the key, so whose leg they are cannot be told. */
+  keyCut?: Incident[]
 }
 
 /**
@@ -98,7 +104,7 @@ export interface Titled {
  * when it is the only one; two or more are `ambiguous`, never a guess. The
  * same id listed twice is one incident.
  */
-export function byTitle(incidents: Incident[], title: string): Titled {
+export function byTitle(incidents: Incident[], title: string, key?: string): Titled {
   const unique = uniqueById(incidents)
   const open = unique.filter(i => sameTitle(i.title, title) && !isResolved(i))
   if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
@@ -107,13 +113,15 @@ export function byTitle(incidents: Incident[], title: string): Titled {
   }
   if (open.length > 0) return { incident: newestUnresolved(unique, title), duplicates: [] }
   const changed = unique.filter(i => changedTitle(i.title, title) && !isResolved(i))
+  const keyCut = changed.filter(i => !keepsKey(i.title, key))
+  if (keyCut.length > 0) return { duplicates: [], keyCut }
   if (changed.length === 1) return { incident: changed[0], duplicates: [], changed: true }
   if (changed.length > 1) return { duplicates: [], ambiguous: changed }
   return { duplicates: [] }
 }
 
 /** Whether a look-up by title found something: an incident, or more than one it cannot choose between. */
-export const titleFound = (titled: Titled) => !!titled.incident || !!titled.ambiguous
+export const titleFound = (titled: Titled) => !!titled.incident || !!titled.ambiguous || !!titled.keyCut
 
 export const duplicateMessage = (survivor: Incident) =>
   `Duplicate of incident ${survivor.id}, opened at the same time by another run of the same step; resolved in favour of ${survivor.id}.`
@@ -141,6 +149,12 @@ export function titleNotes(ctx: OperationContext, titled: Titled, title: string)
     const named = titled.ambiguous.map(i => `${i.id} (${JSON.stringify(str(i.title))})`).join(', ')
     throw new OperationError(
       `no unresolved incident is titled ${JSON.stringify(title)}, and ${titled.ambiguous.length} have a title the service may have made from it (blanks collapsed, case changed, or cut): ${named}. The action does not guess; target one by incident-id, or resolve the others.`
+    )
+  }
+  if (titled.keyCut) {
+    const named = titled.keyCut.map(i => `${i.id} (${JSON.stringify(str(i.title))})`).join(', ')
+    throw new OperationError(
+      `no unresolved incident is titled ${JSON.stringify(title)}, and the service cut ${titled.keyCut.length === 1 ? 'the title of one that may be this one' : 'the titles of some that may be this one'} before its incident-key, so which matrix leg it belongs to cannot be told (${named}); the action does not guess: use a shorter incident-title, so that the key survives the cut, or target one by incident-id.`
     )
   }
   const { incident, duplicates } = titled
