@@ -422,21 +422,55 @@ function baselineLimit(was: Stored, stated: number, before: Before, after: After
   return times.length < 5 ? Infinity : Math.max(...times) * (1 + BASELINE.increase)
 }
 
-/** The error budget (slo): never passed when the window's history spent it; budget-exhausted only when it did. */
-function budgetRule(run: Run, gate: Executed['steps'][number], was: Stored, before: Before, after: After): string[] {
-  const from = gate.startedAt - 60 * 60_000
-  const entries = [
+/** Where the gate's error-budget window ends, as its `result` states it (`errorBudget.to`). */
+function statedBudgetEnd(result: string | undefined): number | undefined {
+  try {
+    const to = (JSON.parse(result ?? '') as Array<{ errorBudget?: { to?: unknown } }>)[0]?.errorBudget?.to
+    const ms = typeof to === 'string' ? Date.parse(to) : NaN
+    return Number.isFinite(ms) ? ms : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The error budget (slo): never passed when the window's history spent it; budget-exhausted only when it did.
+ * The window ends where the action started (its `result` says; within the process's life), and a view may
+ * show a result up to a second early: a result that close to either edge may be in or out, so each rule
+ * judges only what holds either way (the best and the worst case).
+ */
+export function budgetRule(
+  run: Run,
+  gate: Executed['steps'][number],
+  was: Stored,
+  before: Before,
+  after: After
+): string[] {
+  const stated = statedBudgetEnd(gate.result.outputs.result)
+  const end = gate.startedAt + gate.result.ms
+  const known = stated !== undefined && stated >= gate.startedAt && stated <= end
+  const to = known ? stated : gate.startedAt
+  const from = to - 60 * 60_000
+  // Without a stated end, anything up to the step's end may have been before the action's start.
+  const doubtUntil = known ? to + 1_000 : end
+  const all = [
     ...(before.history.get(was.id) ?? []).map(h => ({ at: Date.parse(String(h.checkedAt)), status: h.status })),
     ...after.probed.filter(p => p.id === was.id)
-  ].filter(e => e.at >= from && e.at < gate.startedAt && typeof e.status === 'string')
-  if (entries.length < 5) return []
-  const availability = entries.filter(e => e.status === 'up').length / entries.length
-  const spent = 1 - (1 - availability) / (1 - SLO.objective) <= 0
+  ].filter(e => typeof e.status === 'string' && e.at >= from && e.at < doubtUntil)
+  const doubtful = (e: { at: number }) => e.at < from + 1_000 || e.at >= to
+  const sure = all.filter(e => !doubtful(e))
+  const best = [...sure, ...all.filter(e => doubtful(e) && e.status === 'up')]
+  const worst = [...sure, ...all.filter(e => doubtful(e) && e.status !== 'up')]
+  const availability = (list: typeof all) => list.filter(e => e.status === 'up').length / list.length
+  const spentIn = (list: typeof all) => list.length >= 5 && 1 - (1 - availability(list)) / (1 - SLO.objective) <= 0
+  const leftIn = (list: typeof all) => list.length >= 5 && !spentIn(list)
+  const surelySpent = spentIn(best) && spentIn(worst)
+  const surelyLeft = leftIn(best) && leftIn(worst)
   const outcome = gate.result.outputs.outcome
-  const label = `run ${run.n} (budget-gate) on ${JSON.stringify(was.name)} (availability ${(availability * 100).toFixed(1)}% of ${entries.length}, objective ${SLO.slo})`
-  if (spent && gate.result.outputs.passed === 'true') return [`${label} passed with its error budget spent`]
-  if (!spent && outcome === 'budget-exhausted') return [`${label} said budget-exhausted with budget left`]
-  if (spent && run.cancelMs === undefined && outcome !== 'budget-exhausted' && outcome !== 'error')
+  const label = `run ${run.n} (budget-gate) on ${JSON.stringify(was.name)} (availability ${(availability(sure) * 100).toFixed(1)}% of ${sure.length} sure and ${all.length - sure.length} at an edge, objective ${SLO.slo})`
+  if (surelySpent && gate.result.outputs.passed === 'true') return [`${label} passed with its error budget spent`]
+  if (surelyLeft && outcome === 'budget-exhausted') return [`${label} said budget-exhausted with budget left`]
+  if (surelySpent && run.cancelMs === undefined && outcome !== 'budget-exhausted' && outcome !== 'error')
     return [`${label} ended ${JSON.stringify(outcome)}, not budget-exhausted, with its error budget spent`]
   return []
 }
