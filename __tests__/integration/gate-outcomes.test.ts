@@ -207,16 +207,21 @@ describe('the timeout', () => {
     const ids = ['a', 'b', 'c', 'd'].map(
       n => emulator.seedCheck({ name: `slow-${n}`, url: 'https://s.example.com/' }).id
     )
-    emulator.latency = { GET: 600 }
+    // 550 ms a read: the lookups end about 2.2 s in, 300 ms before the last moment a poll may start (1.5 s
+    // + 1 s of grace); that poll ends about 2.75 s in, 250 ms after it: room both ways on a loaded machine.
+    emulator.latency = { GET: 550 }
     try {
+      const before = Date.now()
       const { core } = await runAction(
         emulator,
         { operation: 'wait-for-check', 'check-id': ids.join(','), timeout: '1500ms', 'poll-interval': '100ms' },
         { clock: realClock, env: { GITHUB_WORKSPACE: dir } }
       )
-      const polls = emulator.requests.filter(r => r.method === 'GET').map(r => r.at - emulator.requests[0].at)
-      // the 4 lookups take until about 2.4 s; a poll may start until 1.5 s + 1 s of grace, then none
+      const polls = emulator.requests.filter(r => r.method === 'GET').map(r => r.at - before)
+      // the 4 lookups, then one poll; none starts after 1.5 s + 1 s of grace (a timer's lateness allowed: the
+      // next poll, were it sent, would start after the 550 ms read, 2.75 s or later)
       expect(polls.length).toBe(5)
+      expect(Math.max(...polls)).toBeLessThan(2_650)
       expect(core.outputs.outcome).toBe('timed-out')
       expect(core.failed).toContain('polling stopped early: the time ran out during the poll')
     } finally {

@@ -346,7 +346,8 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
     const results: Result[] = [
       { at: Date.parse(String(was.lastCheckedAt)), status: String(was.status), responseTime: Number(was.responseTime) },
       ...after.probed.filter(p => p.id === was.id)
-    ].filter(r => r.at <= end && (!fresh || r.at > gate.startedAt - 5_000))
+      // Fresh (contract, version 5): after the step's first read, so after the process started; no allowance.
+    ].filter(r => r.at <= end && (!fresh || r.at > gate.startedAt))
     const touched = executed.some(e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name)
     let limit = Infinity
     if (run.inputs.baseline !== undefined) {
