@@ -5,22 +5,24 @@
  * error naming the prefix and the names nearest to it, before any write.
  */
 import { UnsafeIdError } from '../api/monitoring.js'
+import type { ListRead } from '../api/pagination.js'
 import type { Check } from '../api/schemas.js'
 import { editDistance, idProblem } from '../values.js'
 import { str } from './common.js'
 import { uniqueById } from './converge.js'
-import { wholeList } from './snapshot.js'
+import { wholeRead } from './snapshot.js'
 import { OperationError, type OperationContext } from './types.js'
 
 /**
  * The list a fleet is chosen from: a whole list (snapshot.ts): two full reads
- * in a row that did not shift and agree. A list that moves while it is paged
- * can hide a member from any one read, and a check of the prefix left out
- * would stay unpaused, undeleted or unjudged without a word: when no such
- * pair comes, the step fails naming the doubt and acts on nothing.
+ * in a row that did not shift and agree (the later one: its rows, and the
+ * pages it took). A list that moves while it is paged can hide a member from
+ * any one read, and a check of the prefix left out would stay unpaused,
+ * undeleted or unjudged without a word: when no such pair comes, the step
+ * fails naming the doubt and acts on nothing.
  */
-export function fleetList(ctx: OperationContext, prefix: string): Promise<Check[]> {
-  return wholeList(
+export function fleetList(ctx: OperationContext, prefix: string): Promise<ListRead<Check>> {
+  return wholeRead(
     () => ctx.api.readChecks(),
     `name-prefix ${JSON.stringify(prefix)}`,
     `nothing was ${ctx.config.dryRun ? 'planned' : 'acted on'}`
