@@ -263,6 +263,22 @@ describe('a list the round cannot use', () => {
     for (const check of fleet) expect(progressOf(core.logs, check.name as string)).toHaveLength(4)
   })
 
+  it('the rate limit on a read of the list ends the gate as it would at a GET by id: no check is read after it', async () => {
+    seed('fleet-', 3)
+    const inputs = { 'name-prefix': 'fleet-', 'expected-status': 'down', 'max-retries': '0' }
+    const { core, rounds } = await gateRounds(emulator, inputs, 2, {}, poll => {
+      if (poll === 1) emulator.inject({ method: 'GET', path: '/checks', status: 429, headers: { 'Retry-After': '1' } })
+    })
+    expect(rounds.map(round => round.map(r => `${shown(r)} ${r.status}`))).toEqual([
+      ['GET /checks 200'],
+      ['GET /checks 429']
+    ])
+    expect(core.outputs.outcome).toBe('error')
+    expect(core.failed).toContain('GET /checks')
+    expect(core.failed).toMatch(/rate limit/i)
+    expect(core.logs.join('\n')).not.toContain('read one by one')
+  })
+
   it('a read of the list that fails is no verdict: the checks are read by id from then on, and the gate passes', async () => {
     const fleet = seed('fleet-', 3)
     const script = Object.fromEntries(fleet.map(c => [c.id, [down(-10), down(1), up(2)]]))

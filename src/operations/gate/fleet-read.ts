@@ -55,10 +55,19 @@ export interface ListRound {
 }
 
 /**
+ * Errors of a read of the list that say nothing of the checks themselves: an
+ * error status (a key that may not list, a list endpoint that fails), pages
+ * the client will not follow, a body that is not a list. Any other (the rate
+ * limit, the network, a timeout, the deadline, a cancel) is the gate's, as it
+ * would be at a GET by id.
+ */
+const LIST_REFUSALS: ReadonlyArray<ApiError['kind']> = ['http', 'pagination', 'invalid-response', 'redirect']
+
+/**
  * Read the round's checks from the list when the plan says so: the rows it
- * showed whole, by id (the rest are read by id). A read of the list that
- * fails is no verdict on the checks: they are read by id, this round and
- * after. A deadline or a cancel ends the round as for any request.
+ * showed whole, by id (the rest are read by id). A read the list refuses
+ * (LIST_REFUSALS) is no verdict on the checks: they are read by id, this
+ * round and after.
  */
 export async function readRound(
   ctx: OperationContext,
@@ -75,7 +84,7 @@ export async function readRound(
     )
     return round
   } catch (error) {
-    if (!(error instanceof ApiError) || error.kind === 'deadline' || error.kind === 'cancelled') throw error
+    if (!(error instanceof ApiError) || !LIST_REFUSALS.includes(error.kind)) throw error
     ctx.log.info(`Reading the list of checks failed (${error.message}): the checks are read one by one from now on.`)
     return { rows: new Map(), known: { pages: Number.POSITIVE_INFINITY, missed: known.missed } }
   }
