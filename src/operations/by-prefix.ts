@@ -133,17 +133,23 @@ function startDistance(p: string, meter: Meter): (name: string, bound: number) =
       if (hi < cols) cur[hi + 1] = FAR
       let rowMin = i
       const a = p.charCodeAt(i - 1)
+      // The hot loop compares by hand: no call per cell.
       for (let j = lo; j <= hi; j++) {
         const b = name.charCodeAt(j - 1)
-        let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a === b ? 0 : 1))
-        if (i > 1 && j > 1 && a === name.charCodeAt(j - 2) && p.charCodeAt(i - 2) === b)
-          d = Math.min(d, older[j - 2] + 1)
+        let d = prev[j - 1] + (a === b ? 0 : 1)
+        if (prev[j] + 1 < d) d = prev[j] + 1
+        if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1
+        if (i > 1 && j > 1 && a === name.charCodeAt(j - 2) && p.charCodeAt(i - 2) === b && older[j - 2] + 1 < d)
+          d = older[j - 2] + 1
         cur[j] = d
         if (d < rowMin) rowMin = d
       }
       meter.steps += hi - lo + 1
       if (rowMin > bound && prevMin > bound) return undefined
-      ;[older, prev, cur] = [prev, cur, older]
+      const spare = older
+      older = prev
+      prev = cur
+      cur = spare
       prevMin = rowMin
     }
     let best = FAR
