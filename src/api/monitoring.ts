@@ -83,9 +83,13 @@ export class MonitoringApi {
   listChecks(): Promise<Check[]> {
     return this.client.list(paths.checks, CheckSchema, 'check')
   }
-  /** A full read of the checks that says whether it shifted while it was paged (operations/snapshot.ts). */
-  readChecks(): Promise<ListRead<Check>> {
-    return this.client.read(paths.checks, CheckSchema, 'check')
+  /**
+   * A full read of the checks that says whether it shifted while it was paged
+   * (operations/snapshot.ts) and how many pages it took; `enough`, given each
+   * page in turn, may end it early (a read that needs only some rows).
+   */
+  readChecks(enough?: (page: Check[]) => boolean): Promise<ListRead<Check>> {
+    return this.client.read(paths.checks, CheckSchema, 'check', enough)
   }
   getCheck(id: string): Promise<Check | null> {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')

@@ -78,6 +78,8 @@ function resolveNext(next: string, current: URL, base: URL): URL {
 export interface ListRead<T> {
   items: T[]
   shift?: string
+  /** Pages the read took (the service's page size decides it): what reading the list costs in requests. */
+  pages?: number
 }
 
 /**
@@ -182,8 +184,9 @@ export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> 
   const seen = new Set<string>()
   const stop = (at: URL, detail: string) =>
     new ApiError({ kind: 'pagination', method: 'GET', path: reader.pathOf(at), detail })
-  for (let next: URL | undefined = reader.first, pages = 1; next; pages++) {
-    if (pages > reader.maxPages)
+  let pages = 0
+  for (let next: URL | undefined = reader.first; next;) {
+    if (++pages > reader.maxPages)
       throw stop(reader.first, `has more than ${reader.maxPages} pages; stopped rather than read without end`)
     const current: URL = next
     seen.add(current.href)
@@ -199,5 +202,5 @@ export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> 
     const refused = next && refusedNextPage(next, reader.base, seen)
     if (refused) throw stop(current, refused)
   }
-  return rows.read(reader.what)
+  return { ...rows.read(reader.what), pages }
 }

@@ -180,6 +180,8 @@ export interface Targets {
   notes: string[]
   /** The ids of the checks taken from a list read (by name, by prefix), rather than read one by one by id. */
   listed: ReadonlySet<string>
+  /** Pages that list read took, when there was one: what a read of the list costs (the gate's rounds). */
+  listPages?: number
 }
 
 /**
@@ -191,13 +193,16 @@ export async function targetChecks(ctx: OperationContext): Promise<Targets> {
   const { checkIds, checkNames, namePrefix } = ctx.config
   const found: Check[] = []
   const notes: string[] = []
+  let listPages: number | undefined
   for (const id of checkIds) {
     const check = await ctx.api.getCheck(id)
     if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
     found.push(check)
   }
   if (checkNames.length > 0 || namePrefix !== undefined) {
-    const all = namePrefix !== undefined ? await fleetList(ctx, namePrefix) : await ctx.api.listChecks()
+    const read = namePrefix !== undefined ? await fleetList(ctx, namePrefix) : await ctx.api.readChecks()
+    const all = read.items
+    listPages = read.pages
     const missing: string[] = []
     const named: Named[] = []
     const index = indexChecks(all)
@@ -226,7 +231,8 @@ export async function targetChecks(ctx: OperationContext): Promise<Targets> {
     if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))
   }
   const byId = new Set(checkIds)
-  return { checks: uniqueById(found), notes, listed: new Set(found.filter(c => !byId.has(c.id)).map(c => c.id)) }
+  const listed = new Set(found.filter(c => !byId.has(c.id)).map(c => c.id))
+  return { checks: uniqueById(found), notes, listed, ...(listPages !== undefined ? { listPages } : {}) }
 }
 
 /** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */

@@ -29,6 +29,8 @@ export interface Snapshot<T> {
   proven?: ReadonlySet<string>
   /** Full reads made, the first look included. */
   reads: number
+  /** Pages the last read took. */
+  pages?: number
   /** Why the reads prove nothing, when they do not. */
   doubt?: string
 }
@@ -51,11 +53,12 @@ export async function snapshot<T extends { id: string }>(
   let earlier = options.first ?? (await read())
   let doubt = earlier.shift
   for (let reads = 1; ;) {
-    if (options.enough?.(earlier.items)) return { items: earlier.items, reads }
+    if (options.enough?.(earlier.items)) return { items: earlier.items, reads, pages: earlier.pages }
     if (reads >= MAX_READS) {
       return {
         items: earlier.items,
         reads,
+        pages: earlier.pages,
         doubt:
           doubt ??
           `rows vanished between every two of the ${reads} reads (deleted meanwhile, which makes a paged read skip a row)`
@@ -64,8 +67,8 @@ export async function snapshot<T extends { id: string }>(
     const later = await read()
     reads++
     if (!earlier.shift && !later.shift && readsAgree(earlier.items, later.items)) {
-      if (options.enough?.(later.items)) return { items: later.items, reads }
-      return { items: later.items, proven: new Set(later.items.map(i => i.id)), reads }
+      if (options.enough?.(later.items)) return { items: later.items, reads, pages: later.pages }
+      return { items: later.items, proven: new Set(later.items.map(i => i.id)), reads, pages: later.pages }
     }
     doubt = later.shift ?? earlier.shift ?? doubt
     earlier = later
@@ -83,8 +86,17 @@ export async function wholeList<T extends { id: string }>(
   doing: string,
   nothing: string
 ): Promise<T[]> {
+  return (await wholeRead(read, doing, nothing)).items
+}
+
+/** `wholeList` with the pages its last read took: what a read of the list costs (a fleet gate's rounds). */
+export async function wholeRead<T extends { id: string }>(
+  read: () => Promise<ListRead<T>>,
+  doing: string,
+  nothing: string
+): Promise<ListRead<T>> {
   const snap = await snapshot(read)
-  if (snap.proven) return snap.items
+  if (snap.proven) return { items: snap.items, pages: snap.pages }
   throw new OperationError(
     `${doing}: the list could not be read whole in ${snap.reads} reads (${snap.doubt}), so a member may be missing from it; ${nothing}. Run the step again when the service's list is steady.`
   )
@@ -112,7 +124,7 @@ export async function lookUp<T extends { id: string }>(
   found: (items: T[]) => boolean
 ): Promise<Snapshot<T>> {
   const first = await read()
-  if (found(first.items)) return { items: first.items, reads: 1 }
+  if (found(first.items)) return { items: first.items, reads: 1, pages: first.pages }
   return snapshot(read, { first, enough: found })
 }
 

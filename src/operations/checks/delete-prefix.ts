@@ -32,7 +32,7 @@ async function targets(ctx: OperationContext, prefix: string): Promise<{ checks:
     if (check) found.push(check)
     else notes.push(`Check ${id} does not exist: nothing to delete for check-id.`)
   }
-  const all = await fleetList(ctx, prefix)
+  const { items: all } = await fleetList(ctx, prefix)
   for (const name of checkNames) {
     const named = findByName(all, name)
     if (named.check) found.push(named.check, ...named.duplicates)

@@ -41,7 +41,8 @@ export const waitForCheck: Operation = async untimed => {
     needed: config.consecutivePasses,
     deadline,
     pollIntervalMs: config.pollIntervalMs,
-    rounds: 0
+    rounds: 0,
+    list: { missed: new Set() }
   }
   const conditions = conditionsOf(config, rules, past)
   const tracks = new Map<string, Track>()
@@ -49,7 +50,11 @@ export const waitForCheck: Operation = async untimed => {
     report(ctx, outcome, [...tracks.values()], polling.rounds, conditions, error)
 
   try {
-    const { checks: targets } = await targetChecks(ctx)
+    const { checks: targets, listed, listPages } = await targetChecks(ctx)
+    // The list read that found the targets (by name, by prefix) is what a read of the list costs, and a
+    // check targeted by id beside them counts as one it did not show. Without one, the first round finds out.
+    const byIdOnly = listPages === undefined ? [] : targets.filter(c => !listed.has(c.id)).map(c => c.id)
+    polling.list = { pages: listPages, missed: new Set(byIdOnly) }
     for (const check of targets) {
       // The step's first read of each check: a fresh result is one newer than what it showed.
       const ledger = openLedger(check, ctx.startedAt, config.requireFresh)

@@ -1,13 +1,16 @@
 /**
  * The gate's polling: rounds until every check has passed or the time is
  * up, each round one step per pending check (its results between the polls,
- * then its reading now). What each reading is, the probe ledger decides;
- * `observe` counts it.
+ * then its reading now). A round reads the checks one by one or from the
+ * list, whichever is cheaper (`fleet-read.ts`); either way each reading goes
+ * through the same step: what it is, the probe ledger decides; `observe`
+ * counts it.
  */
 import type { Check } from '../../api/schemas.js'
 import type { MonitoringApi } from '../../api/monitoring.js'
 import type { OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
+import { ListCost, readRound } from './fleet-read.js'
 import { GateRules, Result, Track, describeCheck, observe } from './judge.js'
 import { between, checkReading, entryReading, takeOnce } from './ledger.js'
 import { isDeadline } from './past.js'
@@ -26,6 +29,8 @@ export interface Polling {
   pollIntervalMs: number
   /** Rounds started so far (for the reports, whatever ends the gate). */
   rounds: number
+  /** What reading the list costs, as the step's last read of it found: each round reads the cheaper way. */
+  list: ListCost
 }
 
 /** How polling ended: the checks still pending, and why it stopped early (a wait that would pass the timeout). */
@@ -54,13 +59,24 @@ export async function pollUntilDone(p: Polling, tracks: Map<string, Track>): Pro
 /** One round: each pending check once. Returns why polling must stop early, or undefined. */
 async function pollRound(p: Polling, tracks: Map<string, Track>, pending: Set<string>): Promise<string | undefined> {
   const { ctx, deadline } = p
+  // No request starts once the time is up (a second's grace for the poll that the
+  // last wait times to the deadline itself): its answer could not count.
+  const timeUp = () => ctx.clock.now() > deadline + DEADLINE_GRACE_MS
+  let listed: ReadonlyMap<string, Check>
+  try {
+    if (timeUp()) return 'the time ran out during the poll'
+    const round = await readRound(ctx, [...pending], p.list)
+    p.list = round.known
+    listed = round.rows
+  } catch (error) {
+    if (isDeadline(error)) return error.message
+    throw error
+  }
   for (const id of [...pending]) {
-    // No request starts once the time is up (a second's grace for the poll that the
-    // last wait times to the deadline itself): its answer could not count.
-    if (ctx.clock.now() > deadline + DEADLINE_GRACE_MS) return 'the time ran out during the poll'
+    if (timeUp()) return 'the time ran out during the poll'
     const track = tracks.get(id) as Track
     try {
-      await pollCheck(p, track)
+      await pollCheck(p, track, listed.get(id))
     } catch (error) {
       if (isDeadline(error)) return error.message
       throw error
@@ -73,11 +89,15 @@ async function pollRound(p: Polling, tracks: Map<string, Track>, pending: Set<st
   return undefined
 }
 
-/** One check at one poll: its results between the polls (oldest first), then its reading now. */
-async function pollCheck(p: Polling, track: Track): Promise<void> {
+/**
+ * One check at one poll: its results between the polls (oldest first), then
+ * its reading now: `listed`, its row in the round's read of the list, or
+ * else read by id.
+ */
+async function pollCheck(p: Polling, track: Track, listed: Check | undefined): Promise<void> {
   const { ctx, rules, needed, deadline } = p
   const id = track.check.id
-  const check = await ctx.api.getCheck(id)
+  const check = listed ?? (await ctx.api.getCheck(id))
   if (!check) throw new OperationError(`check ${id} was deleted while waiting for it (GET answered 404)`)
   // Each result is judged late or not when it is counted: one judged after the deadline never counts.
   const late = () => ctx.clock.now() > deadline

@@ -1,0 +1,84 @@
+/**
+ * The nearest names to a prefix that matches nothing (the suggestion of a
+ * name-prefix that selects no check): the same suggestions as comparing every
+ * name in full, found with work linear in the names (counted, not timed).
+ */
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { Meter, nearestNames } from '../../src/operations/by-prefix.js'
+import { editDistance } from '../../src/values.js'
+
+/** Every name scored in full (three tables each), then all of them sorted: the suggestions as they are defined. */
+function reference(prefix: string, names: string[], limit = 3): string[] {
+  const p = prefix.toLowerCase().slice(0, 200)
+  const scored: Array<[string, number]> = []
+  for (const name of new Set(names.filter(n => n !== ''))) {
+    const n = name.toLowerCase()
+    let best = Number.POSITIVE_INFINITY
+    for (const length of [p.length - 1, p.length, p.length + 1]) {
+      if (length >= 0) best = Math.min(best, editDistance(p, n.slice(0, length)))
+    }
+    scored.push([name, best])
+  }
+  return scored
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, limit)
+    .map(([name]) => name)
+}
+
+/** `n` check names of 8 to 40 characters, as fleets name them. */
+const fleetNames = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    `${['shop', 'api', 'blog', 'pr-1234', 'eu-west-checkout'][i % 5]}-${(i * 7919) % 100_003}-${'health'.slice(0, i % 7)}`.slice(
+      0,
+      8 + (i % 33)
+    )
+  )
+
+describe('nearestNames: the suggestions of comparing every name in full', () => {
+  it('for any prefix, names (repeated, empty, in any case) and limit', () => {
+    const word = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b', 'A', '-', 'ab', 'ba'), maxLength: max })
+    fc.assert(
+      fc.property(
+        word(8),
+        fc.array(word(10), { maxLength: 30 }),
+        fc.integer({ min: 0, max: 4 }),
+        (prefix, names, limit) => {
+          expect(nearestNames(prefix, names, limit)).toEqual(reference(prefix, names, limit))
+        }
+      ),
+      { numRuns: 2000 }
+    )
+  })
+
+  it('for a 200-character prefix and a longer one, against names shorter and longer than it', () => {
+    const names = [...fleetNames(100), 'x'.repeat(199), `${'x'.repeat(150)}-shop`, 'y'.repeat(260), 'X'.repeat(201)]
+    for (const prefix of ['x'.repeat(200), `${'x'.repeat(120)}shop${'x'.repeat(200)}`, 'shop-1-heal'.repeat(20)]) {
+      expect(nearestNames(prefix, names)).toEqual(reference(prefix, names))
+    }
+  })
+})
+
+describe('nearestNames: work linear in the names', () => {
+  const prefix = `zz-${'q'.repeat(197)}`
+  const count = (names: string[]) => {
+    const meter: Meter = { steps: 0 }
+    nearestNames(prefix, names, 3, meter)
+    return meter.steps
+  }
+
+  it('a 200-character prefix over 50,000 names takes 5 times the steps of 10,000 (within 10%)', () => {
+    const ratio = count(fleetNames(50_000)) / count(fleetNames(10_000))
+    expect(ratio).toBeGreaterThan(4.5)
+    expect(ratio).toBeLessThan(5.5)
+  })
+
+  it('each name costs at most one table of the prefix against its start, and a few places compared', () => {
+    const names = fleetNames(10_000)
+    const table = names.reduce(
+      (sum, name) => sum + (prefix.length + 1) * (Math.min(name.length, prefix.length + 1) + 1),
+      0
+    )
+    expect(count(names)).toBeLessThanOrEqual(table + names.length * (3 + 2))
+  })
+})
