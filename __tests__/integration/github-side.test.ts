@@ -129,20 +129,11 @@ describe("GitHub's own limits", () => {
     expect(github.requests.filter(r => r.method === 'POST')).toHaveLength(2)
   })
 
-  it('a secondary rate limit once (403 with retry-after: 1): waited for, retried, no warning', async () => {
-    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, ...POST_COMMENT })
-    const started = Date.now()
-    const core = await sync()
-    expect(ours()).toHaveLength(1)
-    expect(warnings(core)).toEqual([])
-    expect(core.logs.join('\n')).toMatch(
-      /info: pr-comment: GitHub's secondary rate limit \(POST .*\); trying again in 1 s\./
-    )
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
-  })
-
-  it('a 429 with retry-after and no word of a secondary limit is one too: waited for, retried, no warning', async () => {
-    github.fail({ failure: 'too-many-requests', retryAfterSeconds: 1, ...POST_COMMENT })
+  it.each([
+    ['a secondary rate limit once (403 with retry-after: 1)', 'secondary-rate-limit'],
+    ['a 429 with retry-after and no word of a secondary limit, which is one too', 'too-many-requests']
+  ] as const)('%s: waited for, retried, no warning', async (_, failure) => {
+    github.fail({ failure, retryAfterSeconds: 1, ...POST_COMMENT })
     const started = Date.now()
     const core = await sync()
     expect(ours()).toHaveLength(1)

@@ -351,7 +351,7 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
     const touched = executed.some(e => ['pause', 'resume'].includes(e.run.kind) && e.run.inputs['check-name'] === name)
     let limit = Infinity
     if (run.inputs.baseline !== undefined) {
-      const windowEnd = statedWindowEnd(gate.result.outputs.result)
+      const windowEnd = statedWindowEnd(gate.result.outputs.result, 'baseline')
       if (windowEnd === undefined || windowEnd < gate.startedAt || windowEnd > end) {
         out.push(
           `run ${run.n} (gate) passed with a baseline whose window ends at ${windowEnd === undefined ? 'no stated time' : new Date(windowEnd).toISOString()}, outside the step (${new Date(gate.startedAt).toISOString()} to ${new Date(end).toISOString()})`
@@ -388,12 +388,12 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
 }
 
 /**
- * Where the gate's baseline window ends, as its `result` states it (`baseline.to`): the step's start as
- * the action took it, after the process began. The caller holds it within the process's life.
+ * Where a window the gate judged ends, as its `result` states it (`baseline.to` or `errorBudget.to`): the
+ * step's start as the action took it, after the process began. The callers hold it within the process's life.
  */
-function statedWindowEnd(result: string | undefined): number | undefined {
+function statedWindowEnd(result: string | undefined, window: 'baseline' | 'errorBudget'): number | undefined {
   try {
-    const to = (JSON.parse(result ?? '') as Array<{ baseline?: { to?: unknown } }>)[0]?.baseline?.to
+    const to = (JSON.parse(result ?? '') as Array<Record<string, { to?: unknown } | undefined>>)[0]?.[window]?.to
     const ms = typeof to === 'string' ? Date.parse(to) : NaN
     return Number.isFinite(ms) ? ms : undefined
   } catch {
@@ -423,17 +423,6 @@ function baselineLimit(was: Stored, stated: number, before: Before, after: After
   return times.length < 5 ? Infinity : Math.max(...times) * (1 + BASELINE.increase)
 }
 
-/** Where the gate's error-budget window ends, as its `result` states it (`errorBudget.to`). */
-function statedBudgetEnd(result: string | undefined): number | undefined {
-  try {
-    const to = (JSON.parse(result ?? '') as Array<{ errorBudget?: { to?: unknown } }>)[0]?.errorBudget?.to
-    const ms = typeof to === 'string' ? Date.parse(to) : NaN
-    return Number.isFinite(ms) ? ms : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * The error budget (slo): never passed when the window's history spent it; budget-exhausted only when it did.
  * The window ends where the action started (its `result` says; within the process's life), and a view may
@@ -447,7 +436,7 @@ export function budgetRule(
   before: Before,
   after: After
 ): string[] {
-  const stated = statedBudgetEnd(gate.result.outputs.result)
+  const stated = statedWindowEnd(gate.result.outputs.result, 'errorBudget')
   const end = gate.startedAt + gate.result.ms
   const known = stated !== undefined && stated >= gate.startedAt && stated <= end
   const to = known ? stated : gate.startedAt
