@@ -59,10 +59,10 @@ describe('readChecksFile / readAtMost', () => {
     5000
   )
 
-  it('refuses a file over 5 MiB before reading it, naming the limit', async () => {
+  it('refuses a file over 10 MiB before reading it, naming the limit', async () => {
     writeFileSync(join(dir, 'big.yml'), Buffer.alloc(MAX_CHECKS_FILE_BYTES + 1, 'a'))
     await expect(readChecksFile('big.yml', join(dir, 'big.yml'))).rejects.toThrow(
-      `checks-file big.yml: ${join(dir, 'big.yml')} is ${MAX_CHECKS_FILE_BYTES + 1} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB)`
+      `checks-file big.yml: ${join(dir, 'big.yml')} is ${MAX_CHECKS_FILE_BYTES + 1} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (10 MiB)`
     )
   })
 })
