@@ -100,7 +100,8 @@ function flowList(text: string, fill: Fill): Read | undefined {
     if (!item) return undefined
     values.push(item.value)
     rest = afterBlanks(item.rest)
-    if (rest.startsWith(']')) return { value: values, rest: rest.slice(1) }
+    // A copy of its own length: a list grown by push keeps room for more (a fleet keeps thousands).
+    if (rest.startsWith(']')) return { value: values.slice(), rest: rest.slice(1) }
     if (!rest.startsWith(',')) return undefined
     rest = afterBlanks(rest.slice(1))
   }
@@ -113,12 +114,29 @@ function lineValue(text: string, fill: Fill): { value: unknown } | undefined {
 }
 
 /**
+ * `fill`, giving one string for equal short values (`http`, `email`), as
+ * JSON.parse does: a fleet's entries then hold one copy of each, not one each.
+ */
+function sharing(fill: Fill): Fill {
+  const shared = new Map<string, string>()
+  return (text, plain) => {
+    const value = fill(text, plain)
+    if (typeof value !== 'string' || value.length > 16) return value
+    const known = shared.get(value)
+    if (known !== undefined) return known
+    shared.set(value, value)
+    return value
+  }
+}
+
+/**
  * The entries of `text` (a part whose entries' `-` stand at column
  * `indent`; `firstLine` lines before it), read line by line; undefined when
  * a line is not in a form read here.
  */
-export function lineEntries(text: string, firstLine: number, indent: number, fill: Fill): LineEntries | undefined {
+export function lineEntries(text: string, firstLine: number, indent: number, given: Fill): LineEntries | undefined {
   if (UNREAD.test(text)) return undefined
+  const fill = sharing(given)
   const list: Mapping[] = []
   const items: Array<{ line: number; items: Pair[] }> = []
   let keyColumn = -1
@@ -126,7 +144,7 @@ export function lineEntries(text: string, firstLine: number, indent: number, fil
   let open: { key: string; values: unknown[]; column: number } | undefined
   const close = () => {
     if (open && open.values.length === 0) return false
-    if (open) list[list.length - 1][open.key] = open.values
+    if (open) list[list.length - 1][open.key] = open.values.slice()
     open = undefined
     return true
   }
