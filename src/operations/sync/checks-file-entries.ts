@@ -6,7 +6,6 @@
 import { CheckEntrySchema, specProblem } from '../../specs.js'
 import { Mapping, closest, isMapping } from '../../values.js'
 import type { FilePlace } from '../types.js'
-import type { Located, Pair } from './checks-file-parts.js'
 
 export class ChecksFileError extends Error {
   constructor(
@@ -43,11 +42,17 @@ export function suggestField(name: string): string | undefined {
   return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0]
 }
 
+/** Where each entry of a part and each of its fields stand, as far as its reader knows (JSON.parse knows none). */
+export interface EntryLines {
+  entry(index: number): number | undefined
+  field(index: number, key: string): number | undefined
+}
+export const NO_LINES: EntryLines = { entry: () => undefined, field: () => undefined }
+
 /** Each entry checked: a mapping, the fields a check needs, a name of its own; slips of field names warned about. */
 export function checkEntries(
   list: unknown[],
-  items: Array<Located & { items?: Pair[] }>,
-  lineOf: (node: Located | undefined) => number | undefined,
+  lines: EntryLines,
   file: string,
   options: ChecksFileOptions,
   at: { index: number; names: Map<string, number> }
@@ -58,13 +63,12 @@ export function checkEntries(
   }
   const names = at.names
   return list.map((entry, i) => {
-    const node = items[i]
-    const line = lineOf(node)
+    const line = lines.entry(i)
     const where = `entry ${at.index + i + 1}${line !== undefined ? ` (line ${line})` : ''}`
     if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`, line)
     const spec = entry as Mapping
     const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
-    const fieldLine = (field: unknown) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line
+    const fieldLine = (field: string) => lines.field(i, field) ?? line
     const problem = specProblem(CheckEntrySchema, spec)
     if (problem?.startsWith('needs a ')) {
       // A required field written otherwise (`URL`, `ur`, `Name`) is the likely cause: name it, at its line.

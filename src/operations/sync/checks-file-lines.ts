@@ -10,15 +10,14 @@
  * and the YAML parser reads the part.
  */
 import type { Mapping } from '../../values.js'
-import type { Pair } from './checks-file-parts.js'
+import type { EntryLines } from './checks-file-entries.js'
 
 /** A value's text with its templates filled (checks-file-templates.ts filledValue; `plain`: not quoted). */
 export type Fill = (text: string, plain: boolean) => unknown
 
-/** The entries read, and the line of each entry and of each of its keys. */
-export interface LineEntries {
+/** The entries read, and the line of each entry and of each of its keys (in the entry's order). */
+export interface LineEntries extends EntryLines {
   list: Mapping[]
-  items: Array<{ line: number; items: Pair[] }>
 }
 
 /** Characters YAML does not take as they are (controls, tabs, a byte-order mark, line separators): left to it. */
@@ -114,18 +113,19 @@ function lineValue(text: string, fill: Fill): { value: unknown } | undefined {
 }
 
 /**
- * `fill`, giving one string for equal short values (`http`, `email`), as
- * JSON.parse does: a fleet's entries then hold one copy of each, not one each.
+ * One string for equal short texts (keys, and values such as `http` and
+ * `email`), as JSON.parse gives them: a fleet's entries then hold one copy of
+ * each, not one each. The first few dozen are remembered (a name is seen
+ * once: remembering every one would only hold them longer).
  */
-function sharing(fill: Fill): Fill {
+function sharedStrings(): (text: string) => string {
   const shared = new Map<string, string>()
-  return (text, plain) => {
-    const value = fill(text, plain)
-    if (typeof value !== 'string' || value.length > 16) return value
-    const known = shared.get(value)
+  return text => {
+    if (text.length > 16) return text
+    const known = shared.get(text)
     if (known !== undefined) return known
-    shared.set(value, value)
-    return value
+    if (shared.size < 64) shared.set(text, text)
+    return text
   }
 }
 
@@ -136,9 +136,15 @@ function sharing(fill: Fill): Fill {
  */
 export function lineEntries(text: string, firstLine: number, indent: number, given: Fill): LineEntries | undefined {
   if (UNREAD.test(text)) return undefined
-  const fill = sharing(given)
+  const shared = sharedStrings()
+  const fill: Fill = (written, plain) => {
+    const value = given(written, plain)
+    return typeof value === 'string' ? shared(value) : value
+  }
   const list: Mapping[] = []
-  const items: Array<{ line: number; items: Pair[] }> = []
+  // Numbers, not an object a key: a fleet's part holds a thousand keys, and only a warning asks for one.
+  const entryLines: number[] = []
+  const keyLines: number[][] = []
   let keyColumn = -1
   // A key whose value is the list of `- value` lines under it: its items so far, their column.
   let open: { key: string; values: unknown[]; column: number } | undefined
@@ -148,9 +154,10 @@ export function lineEntries(text: string, firstLine: number, indent: number, giv
     open = undefined
     return true
   }
-  const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i]
+  // Line by line without splitting the part: only the line at hand is held (a fleet's parts are many).
+  for (let at = 0, i = 0; at < text.length; at = text.indexOf('\n', at) + 1 || text.length, i++) {
+    const end = text.indexOf('\n', at)
+    const raw = text.slice(at, end < 0 ? text.length : text[end - 1] === '\r' ? end - 1 : end)
     const line = beforeBlanks(raw)
     const column = line.length - afterBlanks(line).length
     if (line === '' || line[column] === '#') continue
@@ -168,15 +175,17 @@ export function lineEntries(text: string, firstLine: number, indent: number, giv
       rest = afterBlanks(line.slice(column + 2))
       keyColumn = line.length - rest.length
       list.push({})
-      items.push({ line: firstLine + i + 1, items: [] })
+      entryLines.push(firstLine + i + 1)
+      keyLines.push([])
     } else if (column === keyColumn && list.length > 0) {
       rest = line.slice(column)
     } else return undefined
     const field = KEY.exec(rest)
     const entry = list[list.length - 1]
     if (!field || Object.hasOwn(entry, field[1])) return undefined
-    const [, key, written] = field
-    items[items.length - 1].items.push({ key: { value: key, line: firstLine + i + 1 } })
+    const key = shared(field[1])
+    const written = field[2]
+    keyLines[keyLines.length - 1].push(firstLine + i + 1)
     if (written === undefined) {
       open = { key, values: [], column: -1 }
       continue
@@ -185,5 +194,11 @@ export function lineEntries(text: string, firstLine: number, indent: number, giv
     if (!read) return undefined
     entry[key] = read.value
   }
-  return close() && list.length > 0 ? { list, items } : undefined
+  if (!close() || list.length === 0) return undefined
+  return {
+    list,
+    entry: index => entryLines[index],
+    // Keys stand in an entry in the order of their lines (a list's key is set before the next key's line is read).
+    field: (index, key) => keyLines[index][Object.keys(list[index]).indexOf(key)]
+  }
 }

@@ -6,10 +6,9 @@
  * line (checks-file-lines.ts) without building one.
  */
 
+/** A node of the YAML document, where it stands. */
 export interface Located {
   range?: [number, number, number] | null
-  /** The line, when the entry was read line by line (checks-file-lines.ts). */
-  line?: number
 }
 export interface Pair {
   key: Located & { value?: unknown }

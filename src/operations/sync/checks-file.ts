@@ -10,7 +10,14 @@ import { ChecksFileSchema } from '../../specs.js'
 import { Mapping, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
 import type { FilePlace } from '../types.js'
-import { ChecksFileError, ChecksFileOptions, checkEntries, suggestField } from './checks-file-entries.js'
+import {
+  ChecksFileError,
+  ChecksFileOptions,
+  EntryLines,
+  NO_LINES,
+  checkEntries,
+  suggestField
+} from './checks-file-entries.js'
 import { jsonValue } from './checks-file-json.js'
 import { Fill, lineEntries } from './checks-file-lines.js'
 import { Located, Pair, Part, entryParts } from './checks-file-parts.js'
@@ -102,9 +109,7 @@ function inParts(
   for (const part of cut.parts) {
     const at = { ...part, names }
     const lines = secretsKept(options, fill => lineEntries(part.text, part.line, cut.indent, fill))
-    const read = lines
-      ? checkEntries(lines.list, lines.items, node => node?.line, file, options, at)
-      : yamlPart?.(part.text, file, options, at)
+    const read = lines ? checkEntries(lines.list, lines, file, options, at) : yamlPart?.(part.text, file, options, at)
     if (read === undefined) return undefined
     for (const spec of read) specs.push(spec)
   }
@@ -126,7 +131,7 @@ function jsonFile(text: string, file: string, options: ChecksFileOptions): Mappi
     const list = shape.data as unknown[]
     const slips = (entry: unknown) =>
       isMapping(entry) && Object.keys(entry).some(key => suggestField(key) !== undefined)
-    return list.some(slips) ? undefined : checkEntries(list, [], () => undefined, file, options, wholeFile())
+    return list.some(slips) ? undefined : checkEntries(list, NO_LINES, file, options, wholeFile())
   })
 }
 
@@ -230,5 +235,9 @@ function parsePart(text: string, file: string, options: ChecksFileOptions, at: A
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
   const shape = ChecksFileSchema.safeParse(yamlValue(doc))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
-  return checkEntries(shape.data as unknown[], items, lineOf, file, options, at)
+  const lines: EntryLines = {
+    entry: i => lineOf(items[i]),
+    field: (i, key) => lineOf(items[i]?.items?.find(pair => pair.key?.value === key)?.key)
+  }
+  return checkEntries(shape.data as unknown[], lines, file, options, at)
 }
