@@ -185,7 +185,11 @@ const anyField: fc.Arbitrary<[string, Written]> = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constant('interval'), inline(fc.constantFrom('60', '"60"', '0', '1.5', '060'))) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom('type', 'status', 'note', 'x-team', 'intervall'), anyValue) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('alertChannels'), anyValue) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('URL', 'Name', 'url'), anyValue) }
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('URL', 'Name', 'url'), anyValue) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom('true', 'True', 'null', 'Null', 'yes', 'on', 'constructor'), anyValue)
+  }
 )
 
 /** An entry: its name (mostly its own), its url, then fields; comments and blank lines after. */

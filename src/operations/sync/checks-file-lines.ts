@@ -182,7 +182,8 @@ export function lineEntries(text: string, firstLine: number, indent: number, giv
     } else return undefined
     const field = KEY.exec(rest)
     const entry = list[list.length - 1]
-    if (!field || Object.hasOwn(entry, field[1])) return undefined
+    // A key YAML reads as a boolean or null is not the text written (`True` is "true", `null` is "").
+    if (!field || NOT_TEXT.has(field[1]) || Object.hasOwn(entry, field[1])) return undefined
     const key = shared(field[1])
     const written = field[2]
     keyLines[keyLines.length - 1].push(firstLine + i + 1)
