@@ -25,9 +25,11 @@
  *                    time against the theoretical minimum
  *
  *   fleet scale      on Node 24: sync-checks (dry run) of 10,000 and 50,000
- *                    unchanged checks: time against list-checks of the same
- *                    checks and 50,000 against 10,000; peak RSS per check
- *                    above a get-check's
+ *                    unchanged checks, in each shape of checks file users
+ *                    write (a bare list, export-checks' YAML and JSON, the
+ *                    examples' `checks:` file): time against list-checks of
+ *                    the same checks and 50,000 against 10,000; peak RSS per
+ *                    check above a get-check's
  *   gate fleet       requests per poll round of wait-for-check by name-prefix
  *                    over 1, 10, 50 and 200 checks (50 a page) against a GET
  *                    per check; the nearest names of a 200-character prefix
@@ -49,6 +51,8 @@ import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Emulator } from '../emulator/server.js'
 import { nearestNames } from '../src/operations/by-prefix.js'
+import type { Check } from '../src/api/schemas.js'
+import { FLEET_SHAPES, FleetShape, fleetCheck, fleetText } from './lib/fleet-files.js'
 import { BUNDLE, ROOT, StepResult, runStep } from './lib/runner.js'
 
 const { values } = parseArgs({
@@ -588,25 +592,32 @@ async function exportFleet(): Promise<void> {
 
 /**
  * sync-checks (dry run) of a fleet where every check is unchanged, at 10,000
- * and 50,000 checks (500 a page: 20 and 100 pages), on Node 24, paired round
- * by round with list-checks of the same checks and a get-check: the plan is
+ * and 50,000 checks (500 a page: 20 and 100 pages), on Node 24, in each shape
+ * of checks file users write (scripts/lib/fleet-files.ts), paired round by
+ * round with list-checks of the same checks and a get-check: the plan is
  * linear (5x the checks, about 5x the time) and lean (peak RSS per check above
- * a get-check's).
+ * a get-check's) whatever the file's shape.
  */
 async function fleetScale(): Promise<void> {
   const SIZES = [10_000, 50_000]
   const PAGE = 500
   const ROUNDS = 3
+  const shapes = Object.keys(FLEET_SHAPES) as FleetShape[]
   const node = existsSync(NODE24) ? NODE24 : process.execPath
-  console.error(`fleet scale: ${SIZES.join(' and ')} unchanged checks, ${ROUNDS} rounds`)
+  console.error(`fleet scale: ${SIZES.join(' and ')} unchanged checks, ${shapes.join(', ')}, ${ROUNDS} rounds`)
   const emulators = SIZES.map(() => new Emulator({ apiKeys: [KEY], rateLimit: false, pageSize: PAGE }))
   try {
+    // files[shape][size]: each written from the checks its emulator holds.
+    const files = Object.fromEntries(shapes.map(shape => [shape, [] as string[]])) as Record<FleetShape, string[]>
     for (const [i, emulator] of emulators.entries()) {
       await emulator.start()
-      for (let c = 0; c < SIZES[i]; c++)
-        emulator.seedCheck({ name: `fleet-${c}`, url: `https://fleet.example.com/${c}`, interval: 60 })
+      const checks = Array.from({ length: SIZES[i] }, (_, c) => emulator.seedCheck(fleetCheck(c)))
+      for (const shape of shapes) {
+        const name = `fleet${SIZES[i]}-${shape}.${shape === 'json' ? 'json' : 'yml'}`
+        writeFileSync(join(work, name), await fleetText(shape, checks as Check[], emulator.baseUrl))
+        files[shape].push(name)
+      }
     }
-    const files = SIZES.map(n => fleetFile(`fleet${n}.yml`, n))
     writeFileSync(join(work, 'out'), '')
     const env = (emulator: Emulator, inputs: Record<string, string>): NodeJS.ProcessEnv => ({
       'INPUT_API-KEY': KEY,
@@ -618,7 +629,14 @@ async function fleetScale(): Promise<void> {
       ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
     })
     const one = emulators[0].seedCheck({ name: 'one', url: 'https://one.example.com/' })
-    const runs = { get: [] as Timed[], list: [] as Timed[], sync: SIZES.map(() => [] as Timed[]) }
+    const runs = {
+      get: [] as Timed[],
+      list: [] as Timed[],
+      sync: Object.fromEntries(shapes.map(shape => [shape, SIZES.map(() => [] as Timed[])])) as Record<
+        FleetShape,
+        Timed[][]
+      >
+    }
     const run = async (args: NodeJS.ProcessEnv) => {
       const t = await timeNode([BUNDLE], args, node)
       if (t.code !== 0) throw new Error(`fleet run failed (exit ${t.code}): ${JSON.stringify(args.INPUT_OPERATION)}`)
@@ -627,33 +645,39 @@ async function fleetScale(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) {
       runs.get.push(await run(env(emulators[0], { operation: 'get-check', 'check-id': one.id })))
       runs.list.push(await run(env(emulators[0], { operation: 'list-checks' })))
-      for (const [i, emulator] of emulators.entries()) {
-        const sync = env(emulator, { operation: 'sync-checks', 'checks-file': files[i], 'dry-run': 'true' })
-        runs.sync[i].push(await run(sync))
+      for (const shape of shapes) {
+        for (const [i, emulator] of emulators.entries()) {
+          const sync = env(emulator, { operation: 'sync-checks', 'checks-file': files[shape][i], 'dry-run': 'true' })
+          runs.sync[shape][i].push(await run(sync))
+        }
       }
     }
     const ms = (t: Timed[]) => `${fmt(median(t.map(x => x.ms)))} ms`
     const rss = (t: Timed[]) => median(t.map(x => x.rssKb))
     const label = node === NODE24 ? `Node 24 (${await versionOf(NODE24)})` : `Node ${process.version}`
-    row(
-      `fleet, ${label}: \`sync-checks\` of ${SIZES[0]} unchanged checks (dry run) vs \`list-checks\` of them (goal: at most 3x)`,
-      ms(runs.sync[0]),
-      `${ms(runs.list)} (\`list-checks\`)`,
-      `${fmt(pairedRatio(runs.sync[0], runs.list), 2)}x`
-    )
-    row(
-      `fleet, ${label}: \`sync-checks\` of ${SIZES[1]} unchanged checks vs ${SIZES[0]} (5x the checks; goal: at most 5.5x the time)`,
-      ms(runs.sync[1]),
-      `${ms(runs.sync[0])} (${SIZES[0]} checks)`,
-      `${fmt(pairedRatio(runs.sync[1], runs.sync[0]), 2)}x`
-    )
-    for (const [i, n] of SIZES.entries()) {
+    for (const shape of shapes) {
+      const sync = runs.sync[shape]
+      const fleet = `fleet, ${label}, ${FLEET_SHAPES[shape]}`
       row(
-        `fleet, ${label}: peak memory (max RSS) per check, \`sync-checks\` of ${n} unchanged, above a \`get-check\` (goal: at most 4 KiB)`,
-        `${fmt(rss(runs.sync[i]) / 1024, 1)} MiB, ${fmt((rss(runs.sync[i]) - rss(runs.get)) / n, 2)} KiB a check`,
-        `${fmt(rss(runs.get) / 1024, 1)} MiB (\`get-check\`)`,
-        `${fmt(rss(runs.sync[i]) / rss(runs.get), 2)}x`
+        `${fleet}: \`sync-checks\` of ${SIZES[0]} unchanged checks (dry run) vs \`list-checks\` of them (goal: at most 3x)`,
+        ms(sync[0]),
+        `${ms(runs.list)} (\`list-checks\`)`,
+        `${fmt(pairedRatio(sync[0], runs.list), 2)}x`
       )
+      row(
+        `${fleet}: \`sync-checks\` of ${SIZES[1]} unchanged checks vs ${SIZES[0]} (5x the checks; goal: at most 5.5x the time)`,
+        ms(sync[1]),
+        `${ms(sync[0])} (${SIZES[0]} checks)`,
+        `${fmt(pairedRatio(sync[1], sync[0]), 2)}x`
+      )
+      for (const [i, n] of SIZES.entries()) {
+        row(
+          `${fleet}: peak memory (max RSS) per check, \`sync-checks\` of ${n} unchanged, above a \`get-check\` (goal: at most 4 KiB)`,
+          `${fmt(rss(sync[i]) / 1024, 1)} MiB, ${fmt((rss(sync[i]) - rss(runs.get)) / n, 2)} KiB a check`,
+          `${fmt(rss(runs.get) / 1024, 1)} MiB (\`get-check\`)`,
+          `${fmt(rss(sync[i]) / rss(runs.get), 2)}x`
+        )
+      }
     }
   } finally {
     for (const emulator of emulators) await emulator.stop()

@@ -110,11 +110,20 @@ describe('the bundle at start', () => {
     expect(r.files).not.toContain(undiciChunk())
   })
 
-  it('sync-checks of a long checks file written plainly (as export-checks writes one) never reads the yaml chunk; one value in quotes does', async () => {
+  it('sync-checks of a checks file as export-checks or people write one (YAML or JSON) never reads the yaml chunk; one block scalar does', async () => {
     const work = mkdtempSync(join(tmpdir(), 'startup-sync-'))
     const entries = Array.from({ length: 250 }, (_, i) => `- name: plain-${i}\n  url: https://plain.example.com/${i}\n`)
     writeFileSync(join(work, 'plain.yml'), entries.join(''))
-    writeFileSync(join(work, 'quoted.yml'), entries.join('').replace('name: plain-7\n', 'name: "plain-7"\n'))
+    const quoted = entries.map(e => e.replace(/: (.*)/g, ': "$1"').replace('\n', '\n  alertChannels:\n    - "email"\n'))
+    writeFileSync(join(work, 'exported.yml'), `# written by export-checks\n\n${quoted.join('')}`)
+    const listed = entries.map(e => `  ${e.replace('\n', '\n  ')}    alertChannels: [email] # on call\n`)
+    writeFileSync(join(work, 'listed.yml'), `checks:\n${listed.join('')}`)
+    const json = Array.from({ length: 250 }, (_, i) => ({ name: `plain-${i}`, url: `https://plain.example.com/${i}` }))
+    writeFileSync(join(work, 'exported.json'), JSON.stringify(json, null, 2))
+    writeFileSync(
+      join(work, 'block.yml'),
+      entries.join('').replace('name: plain-7\n', 'name: plain-7\n  note: |\n    text\n')
+    )
     const sync = (file: string) =>
       filesRead(
         {
@@ -126,12 +135,13 @@ describe('the bundle at start', () => {
         },
         work
       )
-    const plain = await sync('plain.yml')
-    expect(plain.code).toBe(0)
-    expect(plain.files).not.toContain(yamlChunk())
-    const quoted = await sync('quoted.yml')
-    expect(quoted.code).toBe(0)
-    expect(quoted.files).toContain(yamlChunk())
+    for (const file of ['plain.yml', 'exported.yml', 'listed.yml', 'exported.json']) {
+      const read = await sync(file)
+      expect([file, read.code, read.files.includes(yamlChunk())]).toEqual([file, 0, false])
+    }
+    const block = await sync('block.yml')
+    expect(block.code).toBe(0)
+    expect(block.files).toContain(yamlChunk())
   })
 
   it('get-check compiles no WebAssembly: undici is not loaded for a request over node:http', async () => {

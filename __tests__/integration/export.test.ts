@@ -220,11 +220,11 @@ describe('export-checks', () => {
     expect(planned(plan.core.outputs)).toEqual(NOTHING)
   })
 
-  it('a file over the 5 MiB sync-checks reads is refused before it is written; an empty export warns', async () => {
-    for (let i = 0; i < 4; i++)
+  it('a file over the 10 MiB sync-checks reads is refused before it is written; an empty export warns', async () => {
+    for (let i = 0; i < 8; i++)
       emulator.seedCheck({ name: `big${i}`, url: 'https://big.example.com/', blob: 'x'.repeat(1_500_000) })
     const { core } = await exportTo('big.yml')
-    expect(core.failed).toMatch(/the checks file would be \d+ bytes, more than the 5242880 bytes/)
+    expect(core.failed).toMatch(/the checks file would be \d+ bytes, more than the 10485760 bytes/)
     expect(existsSync(join(dir, 'big.yml'))).toBe(false)
 
     emulator.reset()

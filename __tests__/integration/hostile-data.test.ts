@@ -94,7 +94,7 @@ describe('checks file size', () => {
       { env: { GITHUB_WORKSPACE: dir } }
     )
     expect(core.failed).toBe(
-      `checks-file big.yml: ${big} is 52428800 bytes, more than the 5242880 bytes (5 MiB) a checks file may have; split it`
+      `checks-file big.yml: ${big} is 52428800 bytes, more than the 10485760 bytes (10 MiB) a checks file may have; split it`
     )
     expect(emulator.count()).toBe(0)
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024)
@@ -110,9 +110,9 @@ describe('checks file size', () => {
     expect(emulator.count()).toBe(0)
   })
 
-  it('a file of exactly 5 MiB is read', async () => {
+  it('a file of exactly 10 MiB is read', async () => {
     const entry = '- name: a\n  url: https://a.example.com/\n'
-    const pad = 5 * 1024 * 1024 - entry.length
+    const pad = 10 * 1024 * 1024 - entry.length
     writeFileSync(join(dir, 'edge.yml'), entry + '#'.repeat(pad - 1) + '\n')
     const { core } = await runAction(
       emulator,

@@ -1,89 +1,81 @@
 /**
- * A long checks file read in parts: a fleet's file (export-checks writes
- * 10,000 entries and more) is cut between entries, and each part is read on
- * its own, so that the YAML document of the whole file is never held at once;
- * entries in the plainest form are read line by line, without building one.
- * What these cannot read as certainly the same as YAML goes to the YAML
- * parser (checks-file.ts), which also gives every error.
+ * A checks file cut between its entries: a list at the top level, or the
+ * list under a `checks:` key alone at the top level, each after comments.
+ * Each part is read on its own (checks-file.ts), so that the YAML document of
+ * a fleet's whole file is never held at once; most parts are read line by
+ * line (checks-file-lines.ts) without building one.
  */
-import type { Mapping } from '../../values.js'
 
+/** A node of the YAML document, where it stands. */
 export interface Located {
   range?: [number, number, number] | null
-  /** The line, when the entry was read line by line (plainEntries). */
-  line?: number
 }
 export interface Pair {
   key: Located & { value?: unknown }
 }
 
-/** Entries per part of a long file (see entryParts). */
-const PART_ENTRIES = 200
-
-/**
- * A long checks file that is a plain top-level list (every line at column 0
- * an entry's `-`, a comment or blank; no alias), cut into parts of
- * PART_ENTRIES entries, each parsed on its own: the YAML document of a fleet
- * of 50,000 is never held whole. Any problem in a part (a cut that was not
- * between entries makes one) sends the whole file through one parse.
- */
-export function entryParts(text: string): Array<{ text: string; line: number; index: number }> | undefined {
-  if (text.includes('*') || /^(?![ \t]|#|-(?:[ \t\r]|$)|\r?$)/m.test(text)) return undefined
-  const starts: number[] = []
-  for (const match of text.matchAll(/^-(?=[ \t\r]|$)/gm)) starts.push(match.index)
-  if (starts.length <= PART_ENTRIES) return undefined
-  const parts: Array<{ text: string; line: number; index: number }> = []
-  let line = 0
-  let from = 0
-  for (let index = 0; index < starts.length; index += PART_ENTRIES) {
-    const to = index + PART_ENTRIES < starts.length ? starts[index + PART_ENTRIES] : text.length
-    const part = text.slice(from, to)
-    parts.push({ text: part, line, index })
-    for (let at = part.indexOf('\n'); at >= 0; at = part.indexOf('\n', at + 1)) line++
-    from = to
-  }
-  return parts
+/** A part of a checks file: its text, the lines and the entries before it. */
+export interface Part {
+  text: string
+  line: number
+  index: number
 }
 
-/** A key, and a value, that read the same in any YAML: a word; a whole number; text that starts with a letter. */
-const PLAIN_KEY = /^([A-Za-z][A-Za-z0-9_]*): (.*)$/
-const PLAIN_NUMBER = /^(0|[1-9][0-9]{0,14})$/
-const PLAIN_TEXT = /^[A-Za-z][A-Za-z0-9_./:?=&%+,@~-]*$/
-/** Words the core schema reads as booleans or null. */
-const NOT_TEXT = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL'])
+/** Entries per part (see entryParts). */
+const PART_ENTRIES = 200
+
+const [SPACE, TAB, CR, LF, HASH, DASH] = [' ', '\t', '\r', '\n', '#', '-'].map(c => c.charCodeAt(0))
+
+/** The `checks:` key, alone on its line (a comment after it). */
+const CHECKS_KEY = /^checks:(?:[ ]+(?:#.*)?)?\r?$/
 
 /**
- * The entries of a part written in the plainest form, as export-checks and
- * most hands write them (`- name: x` then `  url: y` lines, values words,
- * whole numbers or text starting with a letter, no spaces; blank and `#`
- * lines), read line by line; anything else (quotes, lists, templates,
- * comments after a value, a repeated field): undefined, and the YAML parser reads it.
+ * A checks file whose entries can be cut apart, in parts of PART_ENTRIES
+ * entries: comment and blank lines, then either a list whose `-` stand at
+ * column 0, or `checks:` and a list under it whose `-` all stand at one
+ * column; below them only the entries' own lines (deeper), comments and
+ * blank lines; no alias anywhere (an alias may name an anchor of another
+ * part). `indent` is the column of the entries' `-`. Anything else:
+ * undefined, and the file is read whole. A cut that is not between entries
+ * shows as a problem in a part, which sends the whole file through one parse.
  */
-export function plainEntries(
-  text: string,
-  firstLine: number
-): { list: Mapping[]; items: Array<{ line: number; items: Pair[] }> } | undefined {
-  if (text.includes('\r')) return undefined
-  const list: Mapping[] = []
-  const items: Array<{ line: number; items: Pair[] }> = []
-  const lines = text.split('\n')
-  for (const [i, raw] of lines.entries()) {
-    if (raw === '' || raw.startsWith('#')) continue
-    const line = firstLine + i + 1
-    const starts = raw.startsWith('- ')
-    if (!starts && !(raw.startsWith('  ') && list.length > 0)) return undefined
-    if (starts) {
-      list.push({})
-      items.push({ line, items: [] })
+export function entryParts(text: string): { parts: Part[]; indent: number } | undefined {
+  if (text.includes('*')) return undefined
+  const starts: number[] = []
+  let indent = 0
+  let listed = false
+  for (let at = 0; at < text.length;) {
+    const newline = text.indexOf('\n', at)
+    const end = newline < 0 ? text.length : newline
+    let column = at
+    while (text.charCodeAt(column) === SPACE) column++
+    const first = column < end ? text.charCodeAt(column) : LF
+    const dash = first === DASH && [SPACE, TAB, CR, LF].includes(column + 1 < end ? text.charCodeAt(column + 1) : LF)
+    if (first === LF || first === CR || first === HASH) {
+      // A blank line or a comment: anywhere.
+    } else if (starts.length > 0) {
+      // Below the first entry: another at the same column, or a line of the entry above (deeper).
+      if (column - at === indent ? !dash : column - at < indent || first === TAB) return undefined
+      if (column - at === indent) starts.push(at)
+    } else if (!listed && column === at && CHECKS_KEY.test(text.slice(at, end))) {
+      listed = true
+    } else if (dash && (listed || column === at)) {
+      indent = column - at
+      starts.push(at)
+    } else {
+      return undefined
     }
-    const field = PLAIN_KEY.exec(raw.slice(2))
-    const entry = list[list.length - 1]
-    if (!field || field[1] in entry) return undefined
-    const [, key, value] = field
-    if (PLAIN_NUMBER.test(value)) entry[key] = Number(value)
-    else if (PLAIN_TEXT.test(value) && !value.endsWith(':') && !NOT_TEXT.has(value)) entry[key] = value
-    else return undefined
-    items[items.length - 1].items.push({ key: { value: key, line } })
+    at = end + 1
   }
-  return list.length > 0 ? { list, items } : undefined
+  if (starts.length === 0) return undefined
+  const parts: Part[] = []
+  let line = 0
+  for (let at = text.indexOf('\n'); at >= 0 && at < starts[0]; at = text.indexOf('\n', at + 1)) line++
+  for (let index = 0; index < starts.length; index += PART_ENTRIES) {
+    const from = starts[index]
+    const to = index + PART_ENTRIES < starts.length ? starts[index + PART_ENTRIES] : text.length
+    parts.push({ text: text.slice(from, to), line, index })
+    for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) line++
+  }
+  return { parts, indent }
 }

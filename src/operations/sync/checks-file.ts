@@ -3,56 +3,28 @@
  * is read from disk by checks-file-read.ts), with errors that name the file,
  * the entry and its line.
  */
-import type { Document } from 'yaml'
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
 import { valueProblem, withoutBom, yamlDocument, yamlSyntaxError, yamlValue } from '../../parse-yaml.js'
-import { CheckEntrySchema, ChecksFileSchema, specProblem } from '../../specs.js'
-import { Mapping, closest, isMapping } from '../../values.js'
+import { ChecksFileSchema } from '../../specs.js'
+import { Mapping, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
 import type { FilePlace } from '../types.js'
-import { Located, Pair, entryParts, plainEntries } from './checks-file-parts.js'
+import {
+  ChecksFileError,
+  ChecksFileOptions,
+  EntryLines,
+  NO_LINES,
+  checkEntries,
+  suggestField
+} from './checks-file-entries.js'
+import { jsonValue } from './checks-file-json.js'
+import { Fill, lineEntries } from './checks-file-lines.js'
+import { Located, Pair, Part, entryParts } from './checks-file-parts.js'
+import { OFF_LIMITS, ValueOf, failUnset, fillTemplates, filledValue } from './checks-file-templates.js'
 import { topLevelKeys } from './checks-file-top.js'
 
-export class ChecksFileError extends Error {
-  constructor(
-    message: string,
-    /** Where in the repository the problem is, when known: the failure is annotated there. */
-    readonly place?: FilePlace
-  ) {
-    super(message)
-    this.name = 'ChecksFileError'
-  }
-}
-
-export interface ChecksFileOptions {
-  /** Where `${NAME}` is read from (the step's environment). */
-  env?: NodeJS.ProcessEnv
-  /** A problem worth a warning, not an error: a field name close to a known one. */
-  warn?: (message: string, place: FilePlace) => void
-  /** Worth seeing, not a problem: a top-level key that holds the entries' anchors, ignored. */
-  notice?: (message: string) => void
-  /** The file as annotations name it (relative to the repository); default: `file`. */
-  annotateAs?: string
-  /**
-   * A value that came from a variable marked `${secret:NAME}`, or whose name
-   * is a secret's (secret-positions.ts `secretName`): to be masked everywhere.
-   */
-  secret?: (value: string) => void
-}
-
-/** Variables of the runner and of the action itself: never readable from a checks file. */
-const OFF_LIMITS = /^(ACTIONS_|RUNNER_|INPUT_|STATE_|GITHUB_TOKEN$)/
-/** The fields of a check the action knows; the others pass through. */
-const KNOWN_FIELDS = ['name', 'url', 'type', 'interval', 'alertChannels', 'status']
-
-/** `${NAME}` (a variable), `${secret:NAME}` (a variable that is a secret), or `$${` (a literal `${`). */
-const TEMPLATE = /\$\$\{|\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g
-
-/** The known field a name is a slip of (within two edits, case aside), if any. */
-export function suggestField(name: string): string | undefined {
-  return KNOWN_FIELDS.includes(name) ? undefined : closest(name, KNOWN_FIELDS, 1, 2)[0]
-}
+export { ChecksFileError, type ChecksFileOptions, suggestField } from './checks-file-entries.js'
 
 /**
  * Parse and validate a checks file's text: a list of specs, or `{checks: [...]}`
@@ -63,51 +35,59 @@ export function suggestField(name: string): string | undefined {
  */
 export function parseChecksFile(text: string, file: string, options: ChecksFileOptions = {}): Mapping[] {
   const bare = withoutBom(text)
-  return inParts(bare, file, options, false) ?? wholeFile(bare, file, options)
+  return withoutDocument(bare, file, options, parsePart) ?? parsePart(bare, file, options, wholeFile())
 }
 
 /**
  * parseChecksFile, loading the YAML parser only when the file needs it: a
- * long file written in the plainest form (as export-checks writes one) is
- * read without it, so a fleet's sync never compiles the parser.
+ * file read whole by JSON.parse or line by line (as export-checks and most
+ * hands write one) is read without it, so such a sync never compiles the parser.
  */
 export async function parseChecksFileLoading(
   text: string,
   file: string,
   options: ChecksFileOptions = {}
 ): Promise<Mapping[]> {
-  const plain = inParts(withoutBom(text), file, options, true)
-  if (plain) return plain
+  const read = withoutDocument(withoutBom(text), file, options)
+  if (read) return read
   await load('yaml')
   return parseChecksFile(text, file, options)
 }
 
-const wholeFile = (text: string, file: string, options: ChecksFileOptions) =>
-  parsePart(text, file, options, { line: 0, index: 0, names: new Map() }) as Mapping[]
+/** Where a part begins (lines and entries before it), and the names of the entries so far. */
+interface At {
+  line: number
+  index: number
+  names: Map<string, number>
+}
+const wholeFile = (): At => ({ line: 0, index: 0, names: new Map() })
+
+/** Reads a part with the YAML parser (parsePart). */
+type PartParser = (text: string, file: string, options: ChecksFileOptions, at: Part & At) => Mapping[]
 
 /**
- * A long file read in parts (entryParts); undefined when it is not one, when
- * a part has a problem (the whole file's parse then names it as for any
- * file), or, with `plainOnly`, when a part needs the YAML parser.
+ * The file read without the YAML document of the whole of it: JSON by
+ * JSON.parse (checks-file-json.ts), else in parts (checks-file-parts.ts), each
+ * read line by line (checks-file-lines.ts) or, when `yamlPart` is given, by
+ * the YAML parser. Undefined when the file cannot be read so, or has any
+ * problem: the whole file's parse then names it, at its line, as for any
+ * file. Warnings and secrets are told only once the whole file is read.
  */
-function inParts(text: string, file: string, options: ChecksFileOptions, plainOnly: boolean): Mapping[] | undefined {
-  const parts = entryParts(text)
-  if (!parts) return undefined
-  // Warnings and secrets are told once the whole file is read: a problem is told by the whole file's parse.
+function withoutDocument(
+  text: string,
+  file: string,
+  options: ChecksFileOptions,
+  yamlPart?: PartParser
+): Mapping[] | undefined {
   const told: Array<() => void> = []
   const quiet: ChecksFileOptions = {
     ...options,
     warn: (message, place) => told.push(() => options.warn?.(message, place)),
     secret: value => told.push(() => options.secret?.(value))
   }
-  const names = new Map<string, number>()
-  const specs: Mapping[] = []
+  let specs: Mapping[] | undefined
   try {
-    for (const part of parts) {
-      const read = parsePart(part.text, file, quiet, { ...part, names, parts: true, plainOnly })
-      if (read === undefined) return undefined
-      for (const spec of read) specs.push(spec)
-    }
+    specs = jsonFile(text, file, quiet) ?? inParts(text, file, quiet, yamlPart)
   } catch {
     return undefined
   }
@@ -115,19 +95,95 @@ function inParts(text: string, file: string, options: ChecksFileOptions, plainOn
   return specs
 }
 
-/**
- * Parse one checks file, or one part of a long one: `at` says where the part
- * begins (lines and entries before it) and holds the names of the entries so far.
- */
-function parsePart(
+/** The parts of a file (entryParts), each read line by line, else by `yamlPart`; undefined when one cannot be. */
+function inParts(
   text: string,
   file: string,
   options: ChecksFileOptions,
-  at: { line: number; index: number; names: Map<string, number>; parts?: boolean; plainOnly?: boolean }
+  yamlPart: PartParser | undefined
 ): Mapping[] | undefined {
-  const plain = at.parts ? plainEntries(text, at.line) : undefined
-  if (plain) return checkEntries(plain.list, plain.items, node => node?.line, file, options, at)
-  if (at.plainOnly) return undefined
+  const cut = entryParts(text)
+  if (!cut) return undefined
+  const names = new Map<string, number>()
+  const specs: Mapping[] = []
+  for (const part of cut.parts) {
+    const at = { ...part, names }
+    const lines = secretsKept(options, fill => lineEntries(part.text, part.line, cut.indent, fill))
+    const read = lines ? checkEntries(lines.list, lines, file, options, at) : yamlPart?.(part.text, file, options, at)
+    if (read === undefined) return undefined
+    for (const spec of read) specs.push(spec)
+  }
+  return specs
+}
+
+/**
+ * A file written as JSON, read by JSON.parse (jsonValue). It keeps no lines,
+ * so a file with something to say at a line (a field name that is a slip of
+ * a known one) is left to the YAML parser, as is a mapping with other keys
+ * than `checks`.
+ */
+function jsonFile(text: string, file: string, options: ChecksFileOptions): Mapping[] | undefined {
+  return secretsKept(options, fill => {
+    const value = jsonValue(text, fill)
+    if (value === undefined || (isMapping(value) && Object.keys(value).some(key => key !== 'checks'))) return undefined
+    const shape = ChecksFileSchema.safeParse(value)
+    if (!shape.success) return undefined
+    const list = shape.data as unknown[]
+    const slips = (entry: unknown) =>
+      isMapping(entry) && Object.keys(entry).some(key => suggestField(key) !== undefined)
+    return list.some(slips) ? undefined : checkEntries(list, NO_LINES, file, options, wholeFile())
+  })
+}
+
+/**
+ * `read` (a reader without the YAML parser) given how to fill a value's
+ * templates: a variable unset or off limits, or a number JSON cannot carry,
+ * is a problem the whole file's parse names at its line, so here it ends the
+ * reading (a throw). The secrets it met are handed to `options.secret` only
+ * when it read the text: else the YAML parser reads it, and meets them again.
+ */
+function secretsKept<T>(options: ChecksFileOptions, read: (fill: Fill) => T | undefined): T | undefined {
+  const secrets: string[] = []
+  const collecting: ChecksFileOptions = { ...options, secret: secret => void secrets.push(secret) }
+  const valueOf: ValueOf = (name, marked) => {
+    const value = variable(name, marked, collecting)
+    if (typeof value !== 'string') throw new Error(`\${${name}} is ${value.refused}: read by the whole file's parse`)
+    return value
+  }
+  const result = read((text, plain) => {
+    const value = filledValue(text, plain, valueOf)
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new Error(`${value}: read by the whole file's parse`)
+    return value
+  })
+  if (result !== undefined) for (const secret of secrets) options.secret?.(secret)
+  return result
+}
+
+/**
+ * What `${NAME}` stands for (`marked`: written `${secret:NAME}`): the
+ * variable's value, handed to `options.secret` when marked or named as a
+ * secret (secret-positions.ts); refused when it is the runner's or the
+ * action's own, or unset.
+ */
+function variable(
+  name: string,
+  marked: boolean,
+  options: ChecksFileOptions
+): string | { refused: 'off limits' | 'unset' } {
+  if (OFF_LIMITS.test(name)) return { refused: 'off limits' }
+  const value = options.env?.[name]
+  if (value === undefined) return { refused: 'unset' }
+  if (marked || secretName(name)) options.secret?.(value)
+  return value
+}
+
+/**
+ * Parse one checks file, or one part of a long one, with the YAML parser:
+ * `at` says where the part begins (lines and entries before it) and holds
+ * the names of the entries so far.
+ */
+function parsePart(text: string, file: string, options: ChecksFileOptions, at: At): Mapping[] {
   const lineCounter = new yaml.LineCounter()
   const doc = yamlDocument(text, lineCounter)
   const lineOf = (node: Located | undefined) =>
@@ -143,20 +199,17 @@ function parsePart(
   // Every unset variable is named at once (as written, with its lines), not one per run.
   const unset = new Map<string, number[]>()
   fillTemplates(doc, (name, node, marked) => {
-    if (OFF_LIMITS.test(name)) {
+    const value = variable(name, marked, options)
+    if (typeof value === 'string') return value
+    if (value.refused === 'off limits') {
       fail(
         `line ${lineOf(node)}: \${${name}} is a variable of the runner or of the action; a checks file cannot read it`,
         lineOf(node)
       )
     }
-    const value = options.env?.[name]
-    if (value === undefined) {
-      const written = marked ? `\${secret:${name}}` : `\${${name}}`
-      unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
-      return ''
-    }
-    if (marked || secretName(name)) options.secret?.(value as string)
-    return value as string
+    const written = marked ? `\${secret:${name}}` : `\${${name}}`
+    unset.set(written, [...(unset.get(written) ?? []), lineOf(node) ?? 0])
+    return ''
   })
   if (unset.size > 0) failUnset(unset, fail)
   // After the variables: one may hold a number JSON cannot carry (1e999).
@@ -182,111 +235,9 @@ function parsePart(
   const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
   const shape = ChecksFileSchema.safeParse(yamlValue(doc))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
-  return checkEntries(shape.data as unknown[], items, lineOf, file, options, at)
-}
-
-/** Each entry checked: a mapping, the fields a check needs, a name of its own; slips of field names warned about. */
-function checkEntries(
-  list: unknown[],
-  items: Array<Located & { items?: Pair[] }>,
-  lineOf: (node: Located | undefined) => number | undefined,
-  file: string,
-  options: ChecksFileOptions,
-  at: { index: number; names: Map<string, number> }
-): Mapping[] {
-  const placeOf = (line: number | undefined): FilePlace => ({ file: options.annotateAs ?? file, line })
-  const fail = (message: string, line?: number): never => {
-    throw new ChecksFileError(`checks-file ${file}: ${message}`, placeOf(line))
+  const lines: EntryLines = {
+    entry: i => lineOf(items[i]),
+    field: (i, key) => lineOf(items[i]?.items?.find(pair => pair.key?.value === key)?.key)
   }
-  const names = at.names
-  return list.map((entry, i) => {
-    const node = items[i]
-    const line = lineOf(node)
-    const where = `entry ${at.index + i + 1}${line !== undefined ? ` (line ${line})` : ''}`
-    if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`, line)
-    const spec = entry as Mapping
-    const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
-    const fieldLine = (field: unknown) => lineOf(node?.items?.find(pair => pair.key?.value === field)?.key) ?? line
-    const problem = specProblem(CheckEntrySchema, spec)
-    if (problem?.startsWith('needs a ')) {
-      // A required field written otherwise (`URL`, `ur`, `Name`) is the likely cause: name it, at its line.
-      const wanted = problem.slice('needs a '.length)
-      const slip = Object.keys(spec).find(key => suggestField(key) === wanted)
-      fail(
-        `${where}${named} ${problem}${slip === undefined ? '' : `: it has ${JSON.stringify(slip)} (did you mean ${JSON.stringify(wanted)}?)`}`,
-        slip === undefined ? line : fieldLine(slip)
-      )
-    }
-    if (problem) fail(`${where}${named}: ${problem}`, fieldLine(problem.split(' ')[0].split('.')[0]))
-    const earlier = names.get(spec.name as string)
-    if (earlier !== undefined)
-      fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line)
-    names.set(spec.name as string, at.index + i + 1)
-    for (const key of Object.keys(spec)) {
-      const suggestion = suggestField(key)
-      if (suggestion) {
-        const said = JSON.stringify(key)
-        options.warn?.(
-          suggestion in spec
-            ? `checks-file ${file}: ${where}${named} has both ${JSON.stringify(suggestion)} and ${said}: ${said} is sent as written, as a field of its own (fields the action does not know pass through).`
-            : `checks-file ${file}: ${where}${named} has the field ${said}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
-          placeOf(fieldLine(key))
-        )
-      }
-    }
-    return spec
-  })
-}
-
-/** The most unset variables one message names; the rest are counted. */
-const MAX_UNSET_NAMED = 20
-
-/** Unset variables (as written, with their lines): one error naming them all, at the first one's line. */
-function failUnset(unset: Map<string, number[]>, fail: (message: string, line?: number) => never): never {
-  const literal = '(write $${ for a literal ${)'
-  const each = [...unset].map(([written, at]) => ({ written, lines: [...new Set(at)] }))
-  const first = each[0].lines[0]
-  if (each.length === 1) {
-    const { written, lines } = each[0]
-    const name = written.replace(/^\$\{(secret:)?|\}$/g, '')
-    const where = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`
-    return fail(`${where}: ${written} names the environment variable ${name}, which is not set ${literal}`, first)
-  }
-  const named = each
-    .slice(0, MAX_UNSET_NAMED)
-    .map(v => `${v.written} (line${v.lines.length > 1 ? 's' : ''} ${v.lines.join(', ')})`)
-  const list =
-    each.length > MAX_UNSET_NAMED
-      ? `${named.join(', ')} and ${each.length - MAX_UNSET_NAMED} more`
-      : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
-  return fail(
-    `${list} name ${each.length} environment variables that are not set; set each in the step's env: (a secret as NAME: \${{ secrets.NAME }}) ${literal}`,
-    first
-  )
-}
-
-/**
- * Replace `${NAME}` in every value of the document (never in keys) with
- * `valueOf(NAME)` (`${secret:NAME}` tells it the value is a secret); `$${` is a literal `${`.
- */
-function fillTemplates(doc: Document, valueOf: (name: string, node: Located, marked: boolean) => string): void {
-  yaml.visit(doc, {
-    Scalar(key, node) {
-      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return
-      const filled = node.value.replace(
-        TEMPLATE,
-        (_match: string, marked: string | undefined, name: string | undefined) => {
-          return name === undefined ? '${' : valueOf(name, node as Located, marked !== undefined)
-        }
-      )
-      node.value = node.type === 'PLAIN' ? scalarOf(filled) : filled
-    }
-  })
-}
-
-/** A plain value as YAML would read it, when that is a number or a boolean; else the text. */
-function scalarOf(text: string): unknown {
-  if (/^[-+]?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/.test(text.trim())) return Number(text)
-  if (/^(true|True|TRUE|false|False|FALSE)$/.test(text.trim())) return /^t/i.test(text.trim())
-  return text
+  return checkEntries(shape.data as unknown[], lines, file, options, at)
 }

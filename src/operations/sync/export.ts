@@ -63,7 +63,7 @@ export const exportChecks: Operation = async ctx => {
   const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables })
   if (Buffer.byteLength(text) > MAX_CHECKS_FILE_BYTES) {
     throw new OperationError(
-      `export-checks: the checks file would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (5 MiB) sync-checks reads; nothing was written. Export the fleet in parts with name-prefix.`
+      `export-checks: the checks file would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (10 MiB) sync-checks reads; nothing was written. Export the fleet in parts with name-prefix.`
     )
   }
   try {
