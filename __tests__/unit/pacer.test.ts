@@ -20,7 +20,7 @@ describe('Pacer', () => {
     const pacer = new Pacer(3, 1000, clock)
     const starts: number[] = []
     for (let i = 0; i < 7; i++) {
-      await pacer.take()
+      pacer.settle(await pacer.take())
       starts.push(clock.time)
     }
     expect(starts.slice(0, 3)).toEqual([0, 0, 0])
@@ -42,7 +42,14 @@ describe('Pacer', () => {
     const clock = fakeClock()
     const pacer = new Pacer(1, 100, clock)
     const order: number[] = []
-    await Promise.all([0, 1, 2].map(i => pacer.take().then(() => order.push(i))))
+    await Promise.all(
+      [0, 1, 2].map(i =>
+        pacer.take().then(ticket => {
+          order.push(i)
+          pacer.settle(ticket)
+        })
+      )
+    )
     expect(order).toEqual([0, 1, 2])
   })
 
@@ -51,7 +58,7 @@ describe('Pacer', () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
       const ticket = await pacer.take()
-      pacer.observe(ticket, { remaining: 0, resetInMs: 5000 })
+      pacer.settle(ticket, { remaining: 0, resetInMs: 5000 })
       await pacer.take()
       expect(clock.time).toBe(5000)
     })
@@ -59,68 +66,96 @@ describe('Pacer', () => {
     it('counts its own starts against what is left: 3 left means 3 more, then the reset', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      pacer.observe(await pacer.take(), { remaining: 3, resetInMs: 8000 })
-      for (let i = 0; i < 3; i++) await pacer.take()
+      pacer.settle(await pacer.take(), { remaining: 3, resetInMs: 8000 })
+      for (let i = 0; i < 3; i++) pacer.settle(await pacer.take())
       expect(clock.time).toBe(0)
       await pacer.take()
       expect(clock.time).toBe(8000)
     })
 
-    it('alone on the key it bursts: the counts fall only by its own requests', async () => {
+    it('alone on the key it spends the whole window at once: the counts fall only by its own requests', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      for (let remaining = 39; remaining >= 10; remaining--) {
-        pacer.observe(await pacer.take(), { remaining, resetInMs: 10_000 })
+      for (let remaining = 39; remaining >= 0; remaining--) {
+        pacer.settle(await pacer.take(), { remaining, resetInMs: 10_000 })
       }
       expect(pacer.shared).toBe(false)
       expect(clock.time).toBe(0)
-    })
-
-    it('when others spend the same budget, it spreads what is left over the time to the reset', async () => {
-      const clock = fakeClock()
-      const pacer = new Pacer(100, 60_000, clock)
-      // Each of our requests sees the count fall by 3: two other jobs share the key.
-      let remaining = 40
-      for (let i = 0; i < 4; i++) {
-        remaining -= 3
-        pacer.observe(await pacer.take(), { remaining, resetInMs: 10_000 - clock.time })
-      }
-      expect(pacer.shared).toBe(true)
-      const before = clock.time
-      const ticket = await pacer.take()
-      const spacing = clock.time - before
-      // 28 left over about 10 s: roughly one start per 10 s / 27
-      expect(spacing).toBeGreaterThan(250)
-      expect(spacing).toBeLessThan(1000)
-      pacer.observe(ticket, { remaining: 2, resetInMs: 10_000 - clock.time })
-      // Others spend about 3 for each of ours: the last 2 will be theirs by the time a slot comes,
-      // so the next start waits for the reset rather than meet a 429.
       await pacer.take()
       expect(clock.time).toBe(10_000)
     })
 
-    it('joining a window others have spent more than half of, it spreads from its first request', async () => {
-      const clock = fakeClock()
-      const joining = new Pacer(100, 60_000, clock)
-      joining.observe(await joining.take(), { remaining: 15, resetInMs: 8000, limit: 40 })
-      expect(joining.shared).toBe(true)
-      await joining.take()
-      expect(clock.time).toBeGreaterThan(400) // 15 left over 8 s
-      const fresh = new Pacer(100, 60_000, clock)
-      fresh.observe(await fresh.take(), { remaining: 30, resetInMs: 8000, limit: 40 })
-      expect(fresh.shared).toBe(false)
-    })
-
-    it("a wait that only spreads requests out is not made past the caller's deadline; one for the reset is refused", async () => {
+    /** A job whose every answer comes `roundTrip` ms after its start, and shows `others` more spent by other jobs. */
+    async function sharing(others: number, roundTrip = 100) {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      pacer.observe(await pacer.take(), { remaining: 2, resetInMs: 60_000, limit: 40 })
+      let remaining = 100
+      /** One request; true when its slot had to wait (for the reset). */
+      const step = async (): Promise<boolean> => {
+        const before = clock.time
+        const ticket = await pacer.take()
+        const waited = clock.time > before
+        await clock.sleep(roundTrip)
+        remaining -= 1 + others
+        pacer.settle(ticket, { remaining, resetInMs: 30_000 - clock.time, limit: 100 })
+        return waited
+      }
+      return { clock, pacer, step, left: () => remaining }
+    }
+
+    it('when others spend the same budget, it does not slow down while plenty is left (a window unused is lost)', async () => {
+      const { clock, pacer, step } = await sharing(3)
+      for (let i = 0; i < 10; i++) await step()
       expect(pacer.shared).toBe(true)
-      // 2 left over a minute would be 30 s apart: with a deadline 1 s away both go now...
-      await pacer.take(1000)
-      await pacer.take(1000)
-      expect(clock.time).toBe(0)
-      // ...and with none left, the reset is past the deadline: refused at once.
+      // 10 requests, each one round trip: no wait beyond the round trips.
+      expect(clock.time).toBe(1000)
+    })
+
+    it("it stops for the reset when what is left will be the others' before its next request arrives, keeping 5 for light work", async () => {
+      const { clock, step, left } = await sharing(3)
+      let stoppedWith = -1
+      for (let i = 0; i < 100; i++) {
+        const before = left()
+        if (await step()) {
+          stoppedWith = before
+          break
+        }
+      }
+      // Others spend 3 per round trip (0.03 a ms); the next request would arrive a round trip after
+      // the last answer: 3 more of theirs. It stopped with no more than that and the reserve left,
+      // and waited for the reset (30 s) rather than meet a 429.
+      // The counts fall by 4 a request: 12 left still went (12 - 3 - 5 > 0), 8 did not (8 - 3 - 5).
+      // Without the others' share it would go on to 4; without the reserve, to 0.
+      expect(stoppedWith).toBe(8)
+      expect(clock.time).toBeGreaterThanOrEqual(30_000)
+    })
+
+    it('a request a second after its previous one is light: it may take the reserve the bulk jobs leave', async () => {
+      const { clock, pacer, step } = await sharing(3)
+      for (let i = 0; i < 5; i++) await step()
+      // The window is nearly spent: 7 left, others spending 3 a round trip.
+      const ticket = await pacer.take()
+      await clock.sleep(100)
+      pacer.settle(ticket, { remaining: 7, resetInMs: 20_000, limit: 100 })
+      const bulk = clock.time
+      // A bulk request right away waits for the reset (7 - 3 others - 5 reserve leaves nothing) ...
+      await pacer.take()
+      expect(clock.time).toBe(bulk + 20_000)
+      // ... while a light one (a second after the job's previous one) goes at once while anything is left.
+      const light = new Pacer(100, 60_000, clock)
+      light.settle(await light.take(), { remaining: 30, resetInMs: 20_000, limit: 100 })
+      light.settle(await light.take(), { remaining: 7, resetInMs: 19_000, limit: 100 })
+      expect(light.shared).toBe(true)
+      await clock.sleep(1000)
+      const before = clock.time
+      await light.take()
+      expect(clock.time).toBe(before)
+    })
+
+    it("a wait for the reset past the caller's deadline is refused at once", async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 60_000, limit: 40 })
       await expect(pacer.take(1000)).rejects.toThrow('request slot')
       expect(clock.time).toBe(0)
     })
@@ -128,13 +163,14 @@ describe('Pacer', () => {
     it('ignores an answer older than the one it knows, and a reset more than 2 minutes away', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(await pacer.take()) // the first answer, without the headers
       const first = await pacer.take()
       const second = await pacer.take()
-      pacer.observe(second, { remaining: 10, resetInMs: 5000 })
-      pacer.observe(first, { remaining: 0, resetInMs: 5000 })
-      await pacer.take()
+      pacer.settle(second, { remaining: 10, resetInMs: 5000 })
+      pacer.settle(first, { remaining: 0, resetInMs: 5000 })
+      pacer.settle(await pacer.take())
       expect(clock.time).toBe(0)
-      pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 3_600_000 })
+      pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 3_600_000 })
       await pacer.take()
       expect(clock.time).toBe(0)
     })
@@ -142,12 +178,83 @@ describe('Pacer', () => {
     it('a new window (a later reset) starts a fresh count', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 2000 })
+      pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 2000 })
+      pacer.settle(await pacer.take())
+      expect(clock.time).toBe(2000)
+      pacer.settle(await pacer.take(), { remaining: 5, resetInMs: 10_000 })
+      for (let i = 0; i < 4; i++) pacer.settle(await pacer.take())
+      expect(clock.time).toBe(2000)
+    })
+
+    it('the window ends at the earliest reset its answers allow (they are rounded up to whole seconds)', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(await pacer.take(), { remaining: 1, resetInMs: 10_000 })
+      await clock.sleep(400)
+      // The same reset, said 0.4 s later and rounded up: 10 s again, not 9.6.
+      pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 10_000 })
       await pacer.take()
-      expect(clock.time).toBe(2000)
-      pacer.observe(await pacer.take(), { remaining: 5, resetInMs: 10_000 })
-      for (let i = 0; i < 4; i++) await pacer.take()
-      expect(clock.time).toBe(2000)
+      expect(clock.time).toBe(10_000)
+    })
+
+    it("after a 429 the wait ends at the window's stated reset when Retry-After rounds past it by under a second", () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(1, { remaining: 0, resetInMs: 4200 })
+      expect(pacer.pause(5000)).toBe(4200)
+      // A Retry-After a second or more past the reset is the server's wish: kept.
+      const other = new Pacer(100, 60_000, clock)
+      other.settle(1, { remaining: 0, resetInMs: 4000 })
+      expect(other.pause(9000)).toBe(9000)
+      // Without a stated budget, Retry-After as it is.
+      expect(new Pacer(100, 60_000, clock).pause(3000)).toBe(3000)
+    })
+  })
+
+  describe('requests in flight at once', () => {
+    it('the first goes alone; then several, while the job is alone on a key that states its budget', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      const first = await pacer.take()
+      let second = false
+      const waiting = pacer.take().then(t => ((second = true), t))
+      await Promise.resolve()
+      await new Promise(resolve => setImmediate(resolve))
+      expect(second).toBe(false)
+      pacer.settle(first, { remaining: 90, resetInMs: 30_000 })
+      const t2 = await waiting
+      pacer.settle(t2, { remaining: 89, resetInMs: 30_000 })
+      // Two answers of the window, no one else spending: three at once.
+      await pacer.take()
+      await pacer.take()
+      await pacer.take()
+      expect(clock.time).toBe(0)
+    })
+
+    it('after a 429, one at a time: the next waits until the one in flight is over, answered or not', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(await pacer.take())
+      pacer.pause(0)
+      const inFlight = await pacer.take()
+      let next = false
+      const waiting = pacer.take().then(() => (next = true))
+      await new Promise(resolve => setImmediate(resolve))
+      expect(next).toBe(false)
+      pacer.settle(inFlight) // no answer (a timeout): over all the same
+      await waiting
+      expect(next).toBe(true)
+    })
+
+    it('a cancel ends a wait for the request in flight', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.pause(0)
+      await pacer.take()
+      const abort = new AbortController()
+      const waiting = pacer.take(undefined, abort.signal)
+      abort.abort()
+      await expect(waiting).rejects.toThrow('cancelled')
     })
   })
 
@@ -158,7 +265,7 @@ describe('Pacer', () => {
     let sent = 0
     try {
       for (let i = 0; i < 100; i++) {
-        pacer.observe(await pacer.take(), { remaining: 0, resetInMs: 119_000 })
+        pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 119_000 })
         sent++
       }
     } catch (e) {
@@ -173,7 +280,7 @@ describe('Pacer', () => {
   it('our own pacing (100 a minute) never counts against that bound', async () => {
     const clock = fakeClock()
     const pacer = new Pacer(2, 60_000, clock)
-    for (let i = 0; i < 20; i++) await pacer.take()
+    for (let i = 0; i < 20; i++) pacer.settle(await pacer.take())
     expect(clock.time).toBeGreaterThan(MAX_TOTAL_SERVER_WAIT_MS)
   })
 })

@@ -65,6 +65,19 @@ describe('retry policy', () => {
     expect(serverBudget({ 'ratelimit-remaining': '7', 'ratelimit-reset': '12', 'ratelimit-limit': '40' }, now)).toEqual(
       { remaining: 7, resetInMs: 12_000, limit: 40 }
     )
+    // Both pairs: the reset stated as a time is taken, the same instant for every job on the key
+    // (a count of seconds is rounded up from each answer's own moment).
+    expect(
+      serverBudget(
+        {
+          'ratelimit-remaining': '7',
+          'ratelimit-reset': '13',
+          'x-ratelimit-remaining': '7',
+          'x-ratelimit-reset': String(now / 1000 + 12)
+        },
+        now
+      )
+    ).toEqual({ remaining: 7, resetInMs: 12_000 })
     expect(serverBudget({ 'x-ratelimit-remaining': '3' }, now)).toBeUndefined()
     expect(serverBudget({ 'ratelimit-remaining': 'many', 'ratelimit-reset': '1' }, now)).toBeUndefined()
     expect(serverBudget({}, now)).toBeUndefined()

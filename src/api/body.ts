@@ -64,3 +64,12 @@ export function readOne<S extends z.ZodMiniType>(
   const value = isMapping(body) && isMapping(body.data) ? body.data : body
   return parseAs(schema, value, method, response.url, what, names)
 }
+
+/** How a URL is named in messages: its path relative to `base` (another origin's URL whole, without its query). */
+export function pathUnder(base: URL, url: URL): string {
+  const basePath = base.pathname.replace(/\/$/, '')
+  if (url.origin === base.origin && url.pathname.startsWith(basePath + '/')) {
+    return url.pathname.slice(basePath.length) + url.search
+  }
+  return url.origin === base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`
+}

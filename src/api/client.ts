@@ -7,10 +7,10 @@
  */
 import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
-import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
+import { BodyNames, jsonOf, parseAs, pathUnder, readOne } from './body.js'
 import { ApiError, httpError, noAnswer, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
-import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
+import { Clock, Pacer, PacingDeadline, PacingExhausted, ServerBudget, realClock } from './pacer.js'
 import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { AttemptWatch, ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
@@ -69,11 +69,7 @@ export class ApiClient {
 
   /** How a URL is named in messages: its path relative to the base URL. */
   pathOf(url: URL): string {
-    const basePath = this.base.pathname.replace(/\/$/, '')
-    if (url.origin === this.base.origin && url.pathname.startsWith(basePath + '/')) {
-      return url.pathname.slice(basePath.length) + url.search
-    }
-    return url.origin === this.base.origin ? url.pathname + url.search : `${url.origin}${url.pathname}`
+    return pathUnder(this.base, url)
   }
 
   /** Server text for a message: the key redacted first, so that shortening it later cannot leave part of it. */
@@ -137,29 +133,33 @@ export class ApiClient {
   ): Promise<RawResponse> {
     const ticket = await this.pace(method, path)
     const sent = this.clock.now()
-    const answer = await exchangeFollowing(
-      { method, url, body },
-      hop => ({
-        Authorization: `Bearer ${this.options.apiKey}`,
-        Accept: 'application/json',
-        'User-Agent': this.options.userAgent ?? 'monitoring-action',
-        ...(hop.body !== undefined ? { 'Content-Type': 'application/json' } : {})
-      }),
-      this.transport,
-      {
-        origin: this.base.origin,
-        pathOf: u => this.pathOf(u),
-        clean: text => this.clean(text),
-        before: hop => {
-          this.throwIfCancelled(method, path)
-          onSent(this.clock.now())
-          this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`)
+    let budget: ServerBudget | undefined
+    try {
+      const answer = await exchangeFollowing(
+        { method, url, body },
+        hop => ({
+          Authorization: `Bearer ${this.options.apiKey}`,
+          Accept: 'application/json',
+          'User-Agent': this.options.userAgent ?? 'monitoring-action',
+          ...(hop.body !== undefined ? { 'Content-Type': 'application/json' } : {})
+        }),
+        this.transport,
+        {
+          origin: this.base.origin,
+          pathOf: u => this.pathOf(u),
+          clean: text => this.clean(text),
+          before: hop => {
+            this.throwIfCancelled(method, path)
+            onSent(this.clock.now())
+            this.log.debug(`${hop.method} ${this.pathOf(hop.url)}`)
+          }
         }
-      }
-    )
-    const budget = serverBudget(answer.headers, this.clock.now())
-    if (budget) this.pacer?.observe(ticket, budget)
-    return { ...answer, attempts: 1, tookMs: this.clock.now() - sent }
+      )
+      budget = serverBudget(answer.headers, this.clock.now())
+      return { ...answer, attempts: 1, tookMs: this.clock.now() - sent }
+    } finally {
+      this.pacer?.settle(ticket, budget)
+    }
   }
 
   /**
@@ -212,7 +212,8 @@ export class ApiClient {
       const why = retryWhy(status, failure?.detail ?? '')
       // A retry is a log line, not a warning: a run whose retries end in success stays green. If
       // they do not, the error that fails the step says how many attempts were made.
-      if (status === 429) this.pacer?.pause(decision.waitMs)
+      // After a 429 every request waits; the pacer may end the wait at the window's stated reset.
+      if (status === 429) decision.waitMs = this.pacer?.pause(decision.waitMs) ?? decision.waitMs
       this.log.info(`${method} ${path}: ${retryLine(status, why, attempt, retries, decision)}`)
       await this.waitToRetry(decision.waitMs, method, path, why)
     }

@@ -4,9 +4,10 @@
  * meeting a 429. A 429's wait blocks every request, not just the one that met it.
  *
  * The key's budget is shared by every job that uses it, so the pacer also
- * follows what the server says is left (`observe`): with nothing left it waits
- * for the reset; once it sees others spend the same budget, it spreads what is
- * left over the time to the reset instead of bursting into a 429.
+ * follows what the server says is left (`observe`): it spends what is left
+ * at once (a window unused is time lost for every job on the key), and waits
+ * for the reset when what is left will have been spent, by its own requests
+ * and the others' at the pace the counts show, before its next one arrives.
  */
 export interface Clock {
   now: () => number
@@ -41,13 +42,12 @@ const MAX_BUDGET_WAIT_MS = 120_000
  * not count.
  */
 export const MAX_TOTAL_SERVER_WAIT_MS = 300_000
-/**
- * Requests spent by others, beyond our own, before the budget counts as shared:
- * more than our own requests in flight could account for by arriving out of order.
- */
-const SHARED_AFTER = 4
-/** Others' pace is measured over at least this long, so that two answers close together do not inflate it. */
-const MIN_PACE_SPAN_MS = 1000
+/** The share of each window kept for light work (see serverAllows). */
+const RESERVE_SHARE = 0.05
+/** A request this long after the job's previous one is light work (see serverAllows). */
+const LIGHT_GAP_MS = 1000
+/** Others' pace is measured over the last this many answers of a window (enough to smooth, few enough to follow). */
+const PACE_SAMPLES = 8
 
 /** What the server said is left of the key's budget, in an answer. */
 export interface ServerBudget {
@@ -62,6 +62,8 @@ interface Observed {
   ticket: number
   remaining: number
   resetAt: number
+  /** The window's size, when the server says. */
+  limit?: number
   /** When it was said. */
   at: number
 }
@@ -73,21 +75,25 @@ export class Pacer {
   /** Requests started so far: each start's number is its ticket. */
   private started = 0
   private lastStartAt = Number.NEGATIVE_INFINITY
-  /** The newest budget the server stated, and the first one of the same window. */
-  private server?: Observed
-  private windowFirst?: Observed
-  /**
-   * Others spend the same budget: seen in the server's counts (for the rest of
-   * this client's life: they are likely still there in the next window), or
-   * assumed for this window because it was more than half spent when we came.
-   */
-  private othersSeen = false
-  private joinedSpent = false
-  get shared(): boolean {
-    return this.othersSeen || this.joinedSpent
-  }
-  /** How fast others spend it (requests per ms), measured over the current window. */
+  /** When each request still unanswered started, by ticket (for the round trip). */
+  private readonly startedAt = new Map<number, number>()
+  /** A request's round trip (start to answer), smoothed. */
+  private roundTripMs = 0
+  /** The budgets the server stated in the current window, oldest first (the newest last). */
+  private window: Observed[] = []
+  /** How fast others spend the same budget (requests per ms), over the window's last answers. */
   private othersRate = 0
+  /** Others were seen spending the key's budget (for tests and the log). */
+  get shared(): boolean {
+    return this.othersRate > 0
+  }
+  /** A 429 was met (see pause). */
+  private limited = false
+  /** An answer stated the key's budget: the service sends the headers. */
+  private statesBudget = false
+  private settled = 0
+  /** Wakes the slot's waiter when a request is over (single file). */
+  private wake?: () => void
   /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
   private serverWaitedMs = 0
 
@@ -112,82 +118,145 @@ export class Pacer {
     return turn
   }
 
-  /** After a 429: nobody starts before `ms` from now. */
-  pause(ms: number): void {
-    this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms)
+  /**
+   * After a 429 that asks for `ms`: nobody starts before then. Returns the
+   * wait to make. Retry-After is rounded up to whole seconds from each
+   * answer's own moment; when the window's reset the server stated is within
+   * that second, the wait ends at the reset instead, the same instant for
+   * every job on the key (see serverBudget), so they start again together.
+   * From then on this job sends one request at a time (see oneAtATime).
+   */
+  pause(ms: number): number {
+    const now = this.clock.now()
+    const reset = this.window.at(-1)?.resetAt
+    const until = reset !== undefined && reset > now && Math.abs(now + ms - reset) < 1000 ? reset : now + ms
+    this.blockedUntil = Math.max(this.blockedUntil, until)
+    this.limited = true
+    return until - now
   }
 
-  /** The server's rate-limit headers on the answer to request `ticket`. */
-  observe(ticket: number, budget: ServerBudget): void {
-    if (budget.resetInMs > MAX_BUDGET_WAIT_MS) return
+  /**
+   * Request `ticket` is over: answered (with the server's rate-limit headers,
+   * if it sent them) or not (a timeout, a dropped connection). Every
+   * job on the key spends the same budget, and answers are the only thing
+   * jobs on different runners share: from the counts this job learns how fast
+   * the others spend, so that it stops when what is left will be theirs
+   * before its next request arrives, and starts again at the reset.
+   */
+  settle(ticket: number, budget?: ServerBudget): void {
     const now = this.clock.now()
-    const seen: Observed = { ticket, remaining: budget.remaining, resetAt: now + budget.resetInMs, at: now }
-    const current = this.server
+    const startedAt = this.startedAt.get(ticket)
+    if (startedAt !== undefined) {
+      this.startedAt.delete(ticket)
+      this.settled++
+      if (budget) this.roundTripMs = this.roundTripMs === 0 ? now - startedAt : (this.roundTripMs + now - startedAt) / 2
+      const wake = this.wake
+      this.wake = undefined
+      wake?.()
+    }
+    if (!budget) return
+    this.statesBudget = true
+    if (budget.resetInMs > MAX_BUDGET_WAIT_MS) return
+    const seen: Observed = {
+      ticket,
+      remaining: budget.remaining,
+      resetAt: now + budget.resetInMs,
+      limit: budget.limit,
+      at: now
+    }
+    const current = this.window.at(-1)
     // A new window: the known one has passed, or the budget went up with a later reset (reset
     // headers are whole seconds, so a later reset alone is not enough).
     const newWindow =
       !current ||
       now >= current.resetAt ||
       (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining)
-    if (!newWindow && ticket < current.ticket) return // an older answer that arrived late
     if (newWindow) {
-      this.server = seen
-      this.windowFirst = seen
-      this.joinedSpent = false
-      this.othersRate = 0
-      // Joining a window that is already more than half spent: assume whoever spent it is still
-      // at it, and spread from the start rather than burst into what is left.
-      const limit = budget.limit
-      if (current === undefined && limit !== undefined && limit - budget.remaining - 1 > limit / 2) {
-        this.joinedSpent = true
-      }
+      this.window = [seen]
       return
     }
-    this.server = seen
-    const first = this.windowFirst as Observed
+    // Reset headers are rounded up to whole seconds: each answer bounds the reset from above, so
+    // the window's reset is the earliest any of its answers allows (jobs resume together).
+    seen.resetAt = Math.min(seen.resetAt, current.resetAt)
+    if (ticket < current.ticket) {
+      current.resetAt = seen.resetAt
+      return // an older answer that arrived late
+    }
+    this.window.push(seen)
+    if (this.window.length > PACE_SAMPLES) this.window.shift()
+    const first = this.window[0]
+    // What the count fell by beyond our own requests answered meanwhile: the others' share.
     const others = first.remaining - seen.remaining - (seen.ticket - first.ticket)
-    if (others > SHARED_AFTER) this.othersSeen = true
-    if (this.shared) this.othersRate = Math.max(0, others) / Math.max(now - first.at, MIN_PACE_SPAN_MS)
+    this.othersRate = Math.max(0, others) / Math.max(now - first.at, 1)
   }
 
   /**
-   * When the server's stated budget lets the next request start (now if it says
-   * nothing). `spread` marks a wait that only spaces requests out: one that
-   * would pass the caller's deadline is not made (the request goes now).
+   * When the server's stated budget lets the next request start: now, or the
+   * reset when nothing will be left for it by the time it arrives. Counted
+   * against the last budget stated: our own requests started since, and what
+   * the others (at the pace they showed) will have spent by the time this one
+   * reaches the server.
+   *
+   * When others share the key, the last few of each window are kept for light work: a job sending one
+   * request after another stops short of them, so a release gate's poll or a
+   * single upsert among bulk syncs is answered now rather than at the reset.
+   * A request is light when this job started none for a second before it; it
+   * may take what the others leave, which is at least the reserve.
    */
-  private serverAllows(now: number): { until: number; spread: boolean } {
-    const server = this.server
-    if (!server || now >= server.resetAt) return { until: now, spread: false }
-    // Our own requests started after the observed one may not be counted in it yet; nor what
-    // others (at the pace they showed) have spent since it was said.
-    const others = this.shared ? Math.floor(this.othersRate * (now - server.at)) : 0
-    const left = server.remaining - (this.started - server.ticket) - others
-    if (left <= 0) return { until: server.resetAt, spread: false }
-    if (!this.shared) return { until: now, spread: false }
-    return { until: Math.max(now, this.lastStartAt + (server.resetAt - now) / left), spread: true }
+  private serverAllows(now: number): number {
+    const server = this.window.at(-1)
+    if (!server || now >= server.resetAt) return now
+    const reserve = this.shared ? Math.max(1, Math.floor((server.limit ?? this.limit) * RESERVE_SHARE)) : 0
+    const told = server.remaining - (this.started - server.ticket)
+    const others = Math.floor(this.othersRate * (now - server.at + this.roundTripMs))
+    const light = now - this.lastStartAt >= LIGHT_GAP_MS
+    const left = light ? Math.max(told - others, Math.min(told, reserve)) : told - others - reserve
+    return left > 0 ? now : server.resetAt
+  }
+
+  /**
+   * Requests go one at a time while this job knows nothing of the window it
+   * would spend: before its first answer, and, on a service that states its
+   * budget, until two answers of the new window after a reset. A job joining a
+   * window others have spent then meets one 429, not one for each request it
+   * would have had in flight; two answers of a window show how fast the
+   * others spend it. While others spend it too, also: the budget, not this
+   * job's round trips, then bounds how fast the work goes, and a job with
+   * several requests in flight would take more than its share. After a 429
+   * (see pause), always.
+   */
+  private oneAtATime(): boolean {
+    const window = this.window.at(-1)
+    const knows = this.window.length > 1 && window !== undefined && this.clock.now() < window.resetAt
+    return this.limited || this.settled === 0 || (this.statesBudget && (!knows || this.shared))
   }
 
   private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<number> {
     for (;;) {
       if (signal?.aborted) throw new PacingCancelled()
+      if (this.startedAt.size > 0 && this.oneAtATime()) {
+        await new Promise<void>(resolve => {
+          this.wake = resolve
+          signal?.addEventListener('abort', () => resolve(), { once: true })
+        })
+        continue
+      }
       const now = this.clock.now()
       const window = this.windowMs + WINDOW_SLACK_MS
       while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
-      const server = this.serverAllows(now)
-      const spread = server.spread && deadline !== undefined && server.until > deadline ? now : server.until
-      let until = Math.max(now, this.blockedUntil, spread)
+      // The part of a wait the server imposes (its budget, a 429), against the overall bound.
+      const imposedUntil = Math.max(now, this.blockedUntil, this.serverAllows(now))
+      let until = imposedUntil
       if (until <= now && this.starts.length >= this.limit) until = this.starts[0] + window
       if (until <= now) {
         this.starts.push(now)
         this.lastStartAt = now
-        return ++this.started
+        const ticket = ++this.started
+        this.startedAt.set(ticket, now)
+        return ticket
       }
       if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
-      // The part of this wait the server imposed (its budget, a 429), against the overall bound.
-      const imposed = Math.max(
-        0,
-        Math.min(until, Math.max(this.blockedUntil, server.spread ? now : server.until)) - now
-      )
+      const imposed = Math.min(until, imposedUntil) - now
       if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
         throw new PacingExhausted(this.serverWaitedMs, imposed)
       }

@@ -65,25 +65,31 @@ export function serverWaitMs(headers: Headers, now: number): number | undefined 
 /**
  * What the server says is left of the key's budget: `RateLimit-Remaining` /
  * `X-RateLimit-Remaining` with the matching reset header. Undefined when it
- * does not say both.
+ * does not say both. When both pairs are there and one states the reset as a
+ * time (Unix seconds), that one is taken: every job on the key reads the same
+ * instant from it, where a count of seconds is rounded up from each answer's
+ * own moment, so jobs that wait for the reset start again together.
  */
 export function serverBudget(
   headers: Headers,
   now: number
 ): { remaining: number; resetInMs: number; limit?: number } | undefined {
+  let found: { remaining: number; resetInMs: number; limit?: number } | undefined
   for (const prefix of ['ratelimit', 'x-ratelimit']) {
     const remaining = header(headers, `${prefix}-remaining`)?.trim()
-    const resetInMs = parseRateLimitReset(header(headers, `${prefix}-reset`), now)
-    if (remaining !== undefined && /^\d+$/.test(remaining) && resetInMs !== undefined) {
-      const limit = header(headers, `${prefix}-limit`)?.trim()
-      return {
-        remaining: Number(remaining),
-        resetInMs,
-        ...(limit && /^\d+$/.test(limit) ? { limit: Number(limit) } : {})
-      }
+    const reset = header(headers, `${prefix}-reset`)
+    const resetInMs = parseRateLimitReset(reset, now)
+    if (remaining === undefined || !/^\d+$/.test(remaining) || resetInMs === undefined) continue
+    const limit = header(headers, `${prefix}-limit`)?.trim()
+    const budget = {
+      remaining: Number(remaining),
+      resetInMs,
+      ...(limit && /^\d+$/.test(limit) ? { limit: Number(limit) } : {})
     }
+    if (found === undefined) found = budget
+    if (Number(reset) >= 1e9) return budget
   }
-  return undefined
+  return found
 }
 
 /** Exponential backoff with jitter: half fixed, half random. `attempt` counts from 1. */

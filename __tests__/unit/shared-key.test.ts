@@ -1,0 +1,81 @@
+/**
+ * Jobs sharing one key, in virtual time (helpers/shared-key-model.ts): the
+ * action's own pacer and retry decision against a model of the service's
+ * fixed window of 100 requests a minute. The mixes are what an organisation
+ * runs together: a release gate polling every 10 s, upserts, and syncs of 15
+ * creates (4 in flight, as sync-checks applies a plan), started over a few
+ * hundred milliseconds or two seconds (process start-up), at 60 or 250 ms a
+ * round trip. The integration test (shared-key) and the bench run the same
+ * mixes as real processes.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { ModelJob, floorMs, runShared } from '../helpers/shared-key-model.js'
+
+function mix(n: number, spreadMs: number): ModelJob[] {
+  return Array.from({ length: n }, (_, i): ModelJob => {
+    const startMs = (i * 7919) % spreadMs
+    if (i === 0) return { name: 'gate', requests: 3, thinkMs: 10_000, startMs: 100 }
+    if (i % 5 === 1) return { name: `upsert-${i}`, requests: 3, startMs }
+    return { name: `sync-${i}`, requests: 17, concurrency: 4, startMs }
+  })
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+const cases = [10, 25].flatMap(jobs =>
+  [60, 250].flatMap(latencyMs => [300, 2000].map(spreadMs => ({ jobs, latencyMs, spreadMs })))
+)
+
+describe('many jobs on one key, with the rate-limit headers', () => {
+  it.each(cases)(
+    '$jobs jobs, $latencyMs ms a round trip, started over $spreadMs ms: at most one 429 each, within 1.25x the floor, none later than twice the median',
+    async ({ jobs, latencyMs, spreadMs }) => {
+      const { results, server } = await runShared(mix(jobs, spreadMs), { headers: true, latencyMs })
+      for (const job of results) {
+        expect(job.failed).toBeUndefined()
+        expect(job.limited).toBeLessThanOrEqual(1)
+      }
+      const last = Math.max(...results.map(r => r.finishedMs))
+      // The requests need more than one window here, so the floor is at least a minute.
+      expect(floorMs(server.served)).toBeGreaterThanOrEqual(60_000)
+      expect(last).toBeLessThanOrEqual(1.25 * floorMs(server.served))
+      expect(last).toBeLessThanOrEqual(2 * median(results.map(r => r.finishedMs)))
+      // The gate's three polls, 10 s apart, all answered within its 5 minutes.
+      expect(results[0].finishedMs).toBeLessThan(300_000)
+    }
+  )
+
+  it('the gate among them is answered from the reserve, not at the reset', async () => {
+    const { results } = await runShared(mix(10, 300), { headers: true, latencyMs: 60 })
+    // Three polls 10 s apart: about 20 s, where waiting for each reset would take two minutes.
+    expect(results[0].finishedMs).toBeLessThan(25_000)
+  })
+})
+
+describe('many jobs on one key, without the headers (only 429 and Retry-After)', () => {
+  it.each(cases)(
+    '$jobs jobs, $latencyMs ms, over $spreadMs ms: every job finishes within 1.25x the floor; the 429s each job meets are bounded; the gate is answered',
+    async ({ jobs, latencyMs, spreadMs }) => {
+      const { results, server } = await runShared(mix(jobs, spreadMs), { headers: false, latencyMs })
+      const windows = Math.floor((server.served - 1) / 100)
+      for (const job of results) {
+        expect(job.failed).toBeUndefined()
+        // Nothing in a 2xx answer says the budget runs out: a job meets one 429 at the end of each
+        // window it outlives, more at the first (each request it has in flight; 4 for a sync),
+        // then goes one at a time.
+        expect(job.limited).toBeLessThanOrEqual(4 + windows - 1)
+      }
+      const last = Math.max(...results.map(r => r.finishedMs))
+      expect(last).toBeLessThanOrEqual(1.25 * floorMs(server.served))
+      // Nothing tells a job that others wait until it meets a 429 itself: the window goes first
+      // come, first served, so a job may end later than twice the median (jobs that fit in the
+      // first window end within a second), and the gate's poll, made while the window is spent,
+      // waits for the reset. That is the gap docs/benchmarks.md states; the gate is answered
+      // within its timeout all the same.
+      expect(results[0].finishedMs).toBeLessThan(300_000)
+    }
+  )
+})

@@ -1,0 +1,131 @@
+/**
+ * Many jobs of one organisation sharing one API key, as real processes: each
+ * job runs the committed bundle (dist/index.js) the way the runner does,
+ * against one emulator whose rate limit all of them spend. What the bench
+ * reports (time against the floor the service's own limit sets, 429s per
+ * job, the slowest job against the median, when a gate among them answered)
+ * and what the integration test asserts come from here.
+ *
+ * The mix is what teams run together: sync-checks jobs creating checks from
+ * a checks file in the examples' shape, upsert-check jobs, and one release
+ * gate started a little after the others, while they contend.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Emulator } from '../../emulator/server.js'
+import { StepResult, runStep } from './runner.js'
+
+export interface SharedKeyMix {
+  /** Jobs in all: one gate, a fifth upserts, the rest syncs. */
+  jobs: number
+  /** Checks each sync creates. */
+  creates: number
+  /** When the gate starts, after the others (ms). */
+  gateAfterMs: number
+  /** The gate's `timeout`. */
+  gateTimeout: string
+}
+
+export interface SharedJob {
+  kind: 'sync' | 'upsert' | 'gate'
+  name: string
+  /** From the common start to the process's end (ms). */
+  finishedMs: number
+  /** From the job's own start (ms). */
+  tookMs: number
+  /** 429s the job met (its log's retry lines, and a last one it gave up on). */
+  limited: number
+  result: StepResult
+}
+
+export interface SharedKeyRun {
+  jobs: SharedJob[]
+  /** Requests the service served, and refused with a 429, while the jobs ran. */
+  served: number
+  refused: number
+  /** The least time the service's own limit needs for the requests served: the start of the window the last one falls in. */
+  floorMs: number
+  /** The last job's end (ms from the common start). */
+  lastMs: number
+  medianMs: number
+}
+
+/** The kind of job number `i` (of `n`): job 0 is the gate, every fifth an upsert, the rest syncs. */
+export function kindOf(i: number): SharedJob['kind'] {
+  return i === 0 ? 'gate' : i % 5 === 1 ? 'upsert' : 'sync'
+}
+
+/** A checks file in the examples' shape: the `checks:` key, quoted and plain strings, a flow list. */
+function checksFile(dir: string, name: string, creates: number): string {
+  const lines = ['# checks of one service, as examples/monitoring/checks.yml writes them', 'checks:']
+  for (let i = 0; i < creates; i++) {
+    lines.push(`  - name: "${name}-${i}"`, `    url: https://${name}.example.com/health/${i}`)
+    lines.push('    interval: 60', '    alertChannels: [email]')
+  }
+  const file = `${name}.yml`
+  writeFileSync(join(dir, file), lines.join('\n') + '\n')
+  return file
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+/** 429s a step met: each retry after one is a log line; a step that gave up says so in its error. */
+export function limitedIn(result: StepResult): number {
+  const retried = result.stdout.split('\n').filter(line => line.includes('rate limited (HTTP 429); retry')).length
+  const gaveUp = result.code !== 0 && /rate.limit/i.test(result.outputs.error ?? '') ? 1 : 0
+  return retried + gaveUp
+}
+
+/** Run the mix against `emulator` (its rate limit set by the caller) with `key`; `dir` holds the checks files. */
+export async function runSharedKey(
+  emulator: Emulator,
+  key: string,
+  dir: string,
+  mix: SharedKeyMix
+): Promise<SharedKeyRun> {
+  mkdirSync(dir, { recursive: true })
+  emulator.seedCheck({ name: 'shared-gate', url: 'https://gate.example.com/health', status: 'up' })
+  const before = emulator.requests.length
+  const started = Date.now()
+  const one = async (i: number): Promise<SharedJob> => {
+    const kind = kindOf(i)
+    const name = `${kind}-${i}`
+    const inputs: Record<string, string> =
+      kind === 'sync'
+        ? { operation: 'sync-checks', 'checks-file': checksFile(dir, name, mix.creates) }
+        : kind === 'upsert'
+          ? { operation: 'upsert-check', 'check-name': name, 'check-url': `https://${name}.example.com/health` }
+          : {
+              operation: 'wait-for-check',
+              'check-name': 'shared-gate',
+              'expected-status': 'up',
+              'require-fresh': 'false',
+              timeout: mix.gateTimeout
+            }
+    if (kind === 'gate') await new Promise(resolve => setTimeout(resolve, mix.gateAfterMs))
+    const own = Date.now()
+    const result = await runStep(
+      { 'api-key': key, 'base-url': emulator.baseUrl, ...inputs },
+      { cwd: dir, timeoutMs: 15 * 60_000 }
+    )
+    const end = Date.now()
+    return { kind, name, finishedMs: end - started, tookMs: end - own, limited: limitedIn(result), result }
+  }
+  const jobs = await Promise.all(Array.from({ length: mix.jobs }, (_, i) => one(i)))
+  const during = emulator.requests.slice(before)
+  const served = during.filter(r => r.status !== 429).length
+  const rate = emulator.options.rateLimit
+  const floorMs = rate ? Math.floor((served - 1) / rate.limit) * rate.windowMs : 0
+  const finished = jobs.map(j => j.finishedMs)
+  return {
+    jobs,
+    served,
+    refused: during.length - served,
+    floorMs,
+    lastMs: Math.max(...finished),
+    medianMs: median(finished)
+  }
+}
