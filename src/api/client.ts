@@ -8,9 +8,9 @@
 import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, readOne } from './body.js'
-import { ApiError, httpError, noAnswer, rateLimitError, withAttempts } from './errors.js'
+import { ApiError, httpError, noAnswer, pacingError, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
-import { Clock, Pacer, PacingDeadline, PacingExhausted, realClock } from './pacer.js'
+import { Clock, Pacer, realClock } from './pacer.js'
 import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { AttemptWatch, ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
@@ -109,17 +109,8 @@ export class ApiClient {
     try {
       return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0
     } catch (error) {
-      if (error instanceof PacingDeadline) {
-        throw new ApiError({
-          kind: 'deadline',
-          method,
-          path,
-          detail: `was not sent: ${error.message} would pass the operation's time limit`
-        })
-      }
-      if (error instanceof PacingExhausted) {
-        throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` })
-      }
+      const refused = pacingError(error, method, path)
+      if (refused) throw refused
       this.throwIfCancelled(method, path)
       throw error
     }
