@@ -13,7 +13,7 @@ import { type ListRead, readPages } from './pagination.js'
 import { Clock, Pacer, realClock } from './pacer.js'
 import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
-import { AttemptWatch, ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
+import { AttemptWatch, ClientOptions, Logger, RawResponse, RequestTally, silentLogger } from './types.js'
 import { redact } from '../secrets.js'
 import { withoutCredentials } from '../secret-positions.js'
 
@@ -56,6 +56,12 @@ export class ApiClient {
   withDeadline(deadline: number, hard = false): ApiClient {
     const transport = hard ? { ...this.transport, cut: { at: deadline, now: () => this.clock.now() } } : this.transport
     return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { deadline, transport })
+  }
+
+  /** The same client (same pacing, same deadline), counting in `tally` every request it sends: each page, retry and hop. */
+  counting(tally: RequestTally): ApiClient {
+    const transport = { ...this.transport, tally }
+    return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { transport })
   }
 
   get settings(): { maxRetries: number; requestTimeoutMs: number } {
