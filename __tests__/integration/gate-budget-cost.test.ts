@@ -77,15 +77,18 @@ describe("the summary and the log say what the error budget's history read took,
     emulator.history.set(a.id, past(120))
     emulator.history.set(b.id, past(3000))
     emulator.history.set(c.id, past(40))
-    // A 429 on a's first page and a 500 on b's: each retried once, each one request more.
+    // A 429 on a's first page and a 500 on b's: each retried once, each one request more; c's page is
+    // redirected within the origin: the hop is a request too.
     emulator.inject({ method: 'GET', path: `/checks/${a.id}/history`, status: 429, headers: { 'Retry-After': '1' } })
     emulator.inject({ method: 'GET', path: `/checks/${b.id}/history`, status: 500, body: { message: 'busy' } })
+    const moved = { Location: `/v1/checks/${c.id}/history?page=1` }
+    emulator.inject({ method: 'GET', path: `/checks/${c.id}/history`, status: 307, headers: moved })
     const ids = [a.id, b.id, c.id]
     const { core } = await gate({ 'check-id': ids.join(','), 'slo-window': '2d' }, ids)
     expect(core.outputs.outcome).toBe('passed')
-    expect(historyRequests(ids)).toBe(3 + 1 + 59 + 1 + 1)
-    expect(core.summaryText).toContain(line('65 requests', '65%'))
-    expect(core.logs).toContain(`info: ${line('65 requests', '65%')}`)
+    expect(historyRequests(ids)).toBe(3 + 1 + 59 + 1 + 1 + 1)
+    expect(core.summaryText).toContain(line('66 requests', '66%'))
+    expect(core.logs).toContain(`info: ${line('66 requests', '66%')}`)
     // Said once for the fleet, after every check's read (and again in the result's log line, from the summary).
     expect(core.logs.filter(l => l.startsWith('info: The result history took'))).toHaveLength(1)
   })
