@@ -70,8 +70,10 @@ describe('a hard deadline (withDeadline(at, true)) bounds requests too, not only
     emulator.latency = { 'GET /checks/chk_1/history': 1_500 }
     try {
       const started = Date.now()
+      const tally = { sent: 0 }
       const error = await failureOf(
         api()
+          .counting(tally)
           .withDeadline(started + 300, true)
           .checkHistory('chk_1')
       )
@@ -82,6 +84,8 @@ describe('a hard deadline (withDeadline(at, true)) bounds requests too, not only
         /^GET \/checks\/chk_1\/history was cut off after \d+ ms: the operation's time limit was reached$/
       )
       expect(emulator.requests).toHaveLength(1)
+      // It went out: a request the deadline cut off still counts against the rate limit.
+      expect(tally.sent).toBe(1)
       expect(await connectionsClosed(emulator)).toBe(0)
     } finally {
       emulator.latency = {}
@@ -89,13 +93,17 @@ describe('a hard deadline (withDeadline(at, true)) bounds requests too, not only
   })
 
   it('no request, and no next page, is sent once the deadline has passed', async () => {
+    const tally = { sent: 0 }
     const error = await failureOf(
       api()
+        .counting(tally)
         .withDeadline(Date.now() - 1, true)
         .listChecks()
     )
     expect(error?.message).toBe("GET /checks was not sent: the operation's time limit was reached")
     expect(emulator.count()).toBe(0)
+    // Refused before it went out: not counted.
+    expect(tally.sent).toBe(0)
   })
 
   it('without hard, a request in flight at the deadline still ends (request-timeout bounds it)', async () => {

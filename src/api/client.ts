@@ -8,12 +8,12 @@
 import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, pathUnder, readOne } from './body.js'
-import { ApiError, httpError, noAnswer, rateLimitError, withAttempts } from './errors.js'
+import { ApiError, httpError, noAnswer, pacingError, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
-import { Clock, Pacer, PacingDeadline, PacingExhausted, ServerBudget, realClock } from './pacer.js'
+import { Clock, Pacer, ServerBudget, realClock } from './pacer.js'
 import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
-import { AttemptWatch, ClientOptions, Logger, RawResponse, silentLogger } from './types.js'
+import { AttemptWatch, ClientOptions, Logger, RawResponse, RequestTally, silentLogger } from './types.js'
 import { redact } from '../secrets.js'
 import { withoutCredentials } from '../secret-positions.js'
 
@@ -56,6 +56,12 @@ export class ApiClient {
   withDeadline(deadline: number, hard = false): ApiClient {
     const transport = hard ? { ...this.transport, cut: { at: deadline, now: () => this.clock.now() } } : this.transport
     return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { deadline, transport })
+  }
+
+  /** The same client (same pacing, same deadline), counting in `tally` every request it sends: each page, retry and hop. */
+  counting(tally: RequestTally): ApiClient {
+    const transport = { ...this.transport, tally }
+    return Object.assign(Object.create(ApiClient.prototype) as ApiClient, this, { transport })
   }
 
   get settings(): { maxRetries: number; requestTimeoutMs: number } {
@@ -105,17 +111,8 @@ export class ApiClient {
     try {
       return (await this.pacer?.take(this.deadline, this.options.signal)) ?? 0
     } catch (error) {
-      if (error instanceof PacingDeadline) {
-        throw new ApiError({
-          kind: 'deadline',
-          method,
-          path,
-          detail: `was not sent: ${error.message} would pass the operation's time limit`
-        })
-      }
-      if (error instanceof PacingExhausted) {
-        throw new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` })
-      }
+      const refused = pacingError(error, method, path)
+      if (refused) throw refused
       this.throwIfCancelled(method, path)
       throw error
     }

@@ -3,6 +3,7 @@
  * to the base URL, never with the key) and, for HTTP errors, the status and the
  * server's own message.
  */
+import { PacingDeadline, PacingExhausted } from './pacer.js'
 
 export type ApiErrorKind =
   | 'http' // the server answered with a status that is an error
@@ -146,6 +147,22 @@ export function rateLimitError(
     ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
     : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`
   return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail })
+}
+
+/**
+ * A wait for a request slot the client will not make, as the request's error:
+ * past the operation's time limit, or the server's rate limit has held the
+ * step too long in all. Undefined for any other error.
+ */
+export function pacingError(error: unknown, method: string, path: string): ApiError | undefined {
+  if (error instanceof PacingDeadline) {
+    const detail = `was not sent: ${error.message} would pass the operation's time limit`
+    return new ApiError({ kind: 'deadline', method, path, detail })
+  }
+  if (error instanceof PacingExhausted) {
+    return new ApiError({ kind: 'rate-limit', method, path, detail: `was not sent: ${error.message}` })
+  }
+  return undefined
 }
 
 /** Ambiguous failures of a POST: the create may or may not have happened. */

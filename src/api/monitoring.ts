@@ -4,7 +4,7 @@
  */
 import { idProblem, timeOf } from '../values.js'
 import type { ApiClient } from './client.js'
-import type { AttemptWatch } from './types.js'
+import type { AttemptWatch, RequestTally } from './types.js'
 import { Created, createResource } from './create.js'
 import type { ListRead } from './pagination.js'
 import {
@@ -78,6 +78,11 @@ export class MonitoringApi {
       }
     )
     return new MonitoringApi(client)
+  }
+
+  /** The same API, counting in `tally` every request it sends (ApiClient.counting): what a read really cost. */
+  counting(tally: RequestTally): MonitoringApi {
+    return new MonitoringApi(this.client.counting(tally))
   }
 
   listChecks(): Promise<Check[]> {

@@ -10,6 +10,7 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
 import { ApiError } from './errors.js'
+import type { RequestTally } from './types.js'
 
 export interface Exchange {
   status: number
@@ -31,6 +32,8 @@ export interface TransportOptions {
   abort?: AbortSignal
   /** Largest body read into memory. */
   maxBytes: number
+  /** Counts each request sent (a redirect's hop is one more): not one refused before it went out. */
+  tally?: RequestTally
   /** The agent for a URL (the proxy tunnel, or a plain agent); undefined = Node's default. */
   agentFor?: (url: URL) => http.Agent | undefined
   /** The proxy a URL goes through, to name it in messages. */
@@ -205,6 +208,7 @@ export function exchange(
           finish(fail('network', 'failed: the connection was closed before the whole answer arrived'))
       })
     })
+    if (options.tally) options.tally.sent++
     request.end(body)
   })
 }

@@ -16,6 +16,11 @@ export interface AttemptWatch {
   unanswered?: (sentAt: number) => void
 }
 
+/** Requests counted as they go out (`ApiClient.counting`): each one handed to the network, whatever its answer. */
+export interface RequestTally {
+  sent: number
+}
+
 export interface ClientOptions {
   baseUrl: string
   apiKey: string

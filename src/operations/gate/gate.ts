@@ -7,6 +7,7 @@
  * error (the API, the network, an unknown error budget or a cancel ended
  * it). Every path reports the failing checks.
  */
+import type { RequestTally } from '../../api/types.js'
 import type { Config } from '../../config.js'
 import { str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
@@ -46,8 +47,10 @@ export const waitForCheck: Operation = async untimed => {
   }
   const conditions = conditionsOf(config, rules, past)
   const tracks = new Map<string, Track>()
+  // The requests reading the past sent, counted as they went out: the report says what the read cost.
+  const pastReads: RequestTally = { sent: 0 }
   const ended = (outcome: Outcome, error?: string) =>
-    report(ctx, outcome, [...tracks.values()], polling.rounds, conditions, error)
+    report(ctx, outcome, [...tracks.values()], { polls: polling.rounds, pastReads: pastReads.sent }, conditions, error)
 
   try {
     const { checks: targets, listed, listPages } = await targetChecks(ctx)
@@ -63,7 +66,7 @@ export const waitForCheck: Operation = async untimed => {
     ctx.log.info(`Waiting up to ${config.timeoutMs / 1000} s for ${targets.length} check(s): ${conditions.join(', ')}.`)
     const read: PastRead =
       past.baseline || past.budget
-        ? await readPast({ ...ctx, api: polling.reads }, [...tracks.values()], past)
+        ? await readPast({ ...ctx, api: polling.reads }, [...tracks.values()], past, pastReads)
         : { kind: 'read' }
     if (read.kind === 'error') throw new OperationError(read.message)
     const spent = [...tracks.values()].filter(t => t.budget?.spent)

@@ -15,13 +15,14 @@ import type { Increase } from '../../config.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
 import { Outcome, Track, describeCheck, reasonOf } from './judge.js'
+import { historyCost } from './past.js'
 
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
 export async function report(
   ctx: OperationContext,
   outcome: Outcome,
   tracks: Track[],
-  polls: number,
+  { polls, pastReads }: { polls: number; pastReads: number },
   conditions: string[],
   error?: string
 ): Promise<OperationResult> {
@@ -109,7 +110,7 @@ export async function report(
             `Not polled (the gate closed before any poll; their budgets are not spent): ${notPolled.map(t => `${str(t.check.name) || t.check.id} (${t.check.id})`).join(', ')}.`
           ]
         : []),
-      ...(budgeted ? budgetLines(tracks) : []),
+      ...(budgeted ? budgetLines(tracks, pastReads) : []),
       ...(compared ? baselineLines(tracks, config.baselineMs as number, config.maxIncrease as Increase) : [])
     ],
     tables: [
@@ -173,10 +174,11 @@ function budgetReason(t: Track): string {
     : "not polled: the gate closed before any poll, as another check's error budget is spent"
 }
 
-/** The error budget's rule, and a line for each check whose budget was not judged (too few results). */
-function budgetLines(tracks: Track[]): string[] {
+/** The error budget's rule, what reading the history cost, and a line for each check whose budget was not judged. */
+function budgetLines(tracks: Track[], pastReads: number): string[] {
   return [
     "Error budget: each check's results with a status in the window before the step started; availability is the up ones among them, and the budget left is 1 - (1 - availability) / (1 - objective). A check whose budget is spent closes the gate before any poll.",
+    historyCost(pastReads),
     ...tracks
       .filter(t => t.budget?.skipped !== undefined)
       .map(t => `${str(t.check.name) || t.check.id}: ${budgetText(t.budget as Budget)} for it.`)
