@@ -130,6 +130,19 @@ describe('Pacer', () => {
       expect(clock.time).toBeGreaterThanOrEqual(30_000)
     })
 
+    it("a pause in the job's own work does not hold it: others' pace counts for a round trip past the last answer, not longer", async () => {
+      const { clock, pacer, step, left } = await sharing(3)
+      for (let i = 0; i < 21; i++) await step()
+      expect(left()).toBe(16)
+      // 16 left, others spending 3 a round trip (100 ms); the job pauses half a second (converging, say).
+      await clock.sleep(500)
+      const before = clock.time
+      await pacer.take()
+      // Counted over the half second, the others would have spent 18 and it would wait for the
+      // reset; over a round trip, 6: 16 - 6 - 5 (the reserve) leaves room, so it goes now.
+      expect(clock.time).toBe(before)
+    })
+
     it('a request a second after its previous one is light: it may take the reserve the bulk jobs leave', async () => {
       const { clock, pacer, step } = await sharing(3)
       for (let i = 0; i < 5; i++) await step()

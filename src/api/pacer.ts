@@ -208,7 +208,10 @@ export class Pacer {
     if (!server || now >= server.resetAt) return now
     const reserve = this.shared ? Math.max(1, Math.floor((server.limit ?? this.limit) * RESERVE_SHARE)) : 0
     const told = server.remaining - (this.started - server.ticket)
-    const others = Math.floor(this.othersRate * (now - server.at + this.roundTripMs))
+    // Others' pace is known while answers come; past a round trip without one, nothing says they
+    // kept it up: the next answer (this job goes one at a time meanwhile) tells.
+    const since = Math.min(now - server.at, this.roundTripMs)
+    const others = Math.floor(this.othersRate * (since + this.roundTripMs))
     const light = now - this.lastStartAt >= LIGHT_GAP_MS
     const left = light ? Math.max(told - others, Math.min(told, reserve)) : told - others - reserve
     return left > 0 ? now : server.resetAt
