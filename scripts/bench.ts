@@ -30,6 +30,11 @@
  *                    examples' `checks:` file): time against list-checks of
  *                    the same checks and 50,000 against 10,000; peak RSS per
  *                    check above a get-check's
+ *   shared key       10 and 25 jobs at once on one key at 100 requests a
+ *                    minute (syncs, upserts, a gate), with and without the
+ *                    rate-limit headers: time against the floor the
+ *                    service's limit sets, 429s per job, slowest against the
+ *                    median, when the gate was answered
  *   gate fleet       requests per poll round of wait-for-check by name-prefix
  *                    over 1, 10, 50 and 200 checks (50 a page) against a GET
  *                    per check; the nearest names of a 200-character prefix
@@ -37,9 +42,9 @@
  *
  * Options: --runs N (cold-start samples, default 40: with 15 a ratio moved by some
  * 0.05 from one run to the next), --trials N (concurrency trials, default 10),
- * --skip-rate-limit, --skip-concurrency, --skip-export, --skip-fleet, --skip-gate-fleet,
+ * --skip-rate-limit, --skip-concurrency, --skip-export, --skip-fleet, --skip-gate-fleet, --skip-shared-key,
  * --only a,b (only these parts: cold-start, calls, export, rate-limit,
- * concurrency, fleet, gate-fleet;
+ * concurrency, fleet, gate-fleet, shared-key;
  * for a look at some rows, never with --write), --write (put the
  * table into docs/benchmarks.md, between its markers, with the command and
  * how long the run took).
@@ -54,6 +59,7 @@ import { nearestNames } from '../src/operations/by-prefix.js'
 import type { Check } from '../src/api/schemas.js'
 import { FLEET_SHAPES, FleetShape, fleetCheck, fleetText } from './lib/fleet-files.js'
 import { BUNDLE, ROOT, StepResult, runStep } from './lib/runner.js'
+import { runSharedKey } from './lib/shared-key.js'
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +70,7 @@ const { values } = parseArgs({
     'skip-export': { type: 'boolean' },
     'skip-fleet': { type: 'boolean' },
     'skip-gate-fleet': { type: 'boolean' },
+    'skip-shared-key': { type: 'boolean' },
     only: { type: 'string' },
     write: { type: 'boolean' }
   }
@@ -745,6 +752,39 @@ async function gateFleet(): Promise<void> {
   )
 }
 
+/**
+ * Jobs of one organisation sharing one key at the service's 100 requests a
+ * minute (scripts/lib/shared-key.ts): 10 and 25 jobs started together as
+ * processes (syncs of 15 creates, upserts, a gate 5 s later), with the
+ * rate-limit headers and without them, each request 50-80 ms at the service.
+ * Time against the floor the service's own limit sets for the requests served.
+ */
+async function sharedKey(): Promise<void> {
+  const RATE = { limit: 100, windowMs: 60_000 }
+  console.error('shared key: 10 and 25 jobs on one key at 100 requests a minute (takes about 9 minutes)')
+  for (const jobs of [10, 25]) {
+    for (const headers of [true, false]) {
+      await withEmulator(
+        { rateLimit: RATE, rateLimitHeaders: headers, latency: { GET: 50, POST: 80, PUT: 50 } },
+        async emulator => {
+          const mix = { jobs, creates: 15, gateAfterMs: 5000, gateTimeout: '5m' }
+          const run = await runSharedKey(emulator, KEY, mkdtempSync(join(work, 'shared-')), mix)
+          const count = (kind: string) => run.jobs.filter(j => j.kind === kind).length
+          const limited = run.jobs.map(j => j.limited)
+          const failed = run.jobs.filter(j => j.result.code !== 0).length
+          const gate = run.jobs.find(j => j.kind === 'gate')
+          row(
+            `shared key: ${jobs} jobs at once (${count('sync')} syncs of 15 creates, ${count('upsert')} upserts, a gate 5 s later), 100 requests / 60 s, ${headers ? 'with' : 'without'} the rate-limit headers`,
+            `${fmt(run.lastMs / 1000, 1)} s; ${run.refused} x 429 in all, at most ${Math.max(...limited)} a job (goal: 1); slowest job ${fmt(run.lastMs / run.medianMs, 2)}x the median (goal: 2); the gate answered in ${fmt((gate?.tookMs ?? 0) / 1000, 1)} s (${gate?.result.outputs.outcome ?? 'no outcome'}); ${failed} failed`,
+            `${fmt(run.floorMs / 1000)} s (the service's limit for the ${run.served} requests served)`,
+            `${fmt(run.lastMs / run.floorMs, 2)}x (goal: 1.25)`
+          )
+        }
+      )
+    }
+  }
+}
+
 /** A part of the bench runs unless skipped, or unless --only names others. */
 const wanted = (part: string) =>
   !values[`skip-${part}` as keyof typeof values] && (values.only === undefined || values.only.split(',').includes(part))
@@ -758,6 +798,7 @@ async function main(): Promise<void> {
   if (wanted('gate-fleet')) await gateFleet()
   if (wanted('rate-limit')) await rateLimit()
   if (wanted('concurrency')) await concurrency()
+  if (wanted('shared-key')) await sharedKey()
   const main = statSync(BUNDLE).size + statSync(join(dirname(BUNDLE), 'main.js')).size
   const chunks = readdirSync(dirname(BUNDLE)).filter(f => /^\d+\.index\.js$/.test(f))
   const lazy = chunks.reduce((sum, f) => sum + statSync(join(dirname(BUNDLE), f)).size, 0)
