@@ -259,6 +259,36 @@ describe('Pacer', () => {
       expect(next).toBe(true)
     })
 
+    it("a long run one at a time leaves no listener on the job's cancel signal behind", async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(1000, 60_000, clock)
+      pacer.pause(0)
+      const abort = new AbortController()
+      const added: string[] = []
+      const removed: string[] = []
+      const signal = abort.signal
+      const add = signal.addEventListener.bind(signal)
+      const remove = signal.removeEventListener.bind(signal)
+      signal.addEventListener = (type: string, listener: () => void, options?: { once?: boolean }) => {
+        added.push(type)
+        add(type, listener, options)
+      }
+      signal.removeEventListener = (type: string, listener: () => void) => {
+        removed.push(type)
+        remove(type, listener)
+      }
+      let inFlight = await pacer.take(undefined, signal)
+      for (let i = 0; i < 50; i++) {
+        const next = pacer.take(undefined, signal)
+        await new Promise(resolve => setImmediate(resolve))
+        pacer.settle(inFlight)
+        inFlight = await next
+      }
+      // Each wait for the request in flight added a listener and took it away again.
+      expect(added.filter(t => t === 'abort').length).toBeGreaterThanOrEqual(50)
+      expect(removed.filter(t => t === 'abort').length).toBe(added.filter(t => t === 'abort').length)
+    })
+
     it('a cancel ends a wait for the request in flight', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)

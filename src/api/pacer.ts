@@ -239,8 +239,12 @@ export class Pacer {
       if (signal?.aborted) throw new PacingCancelled()
       if (this.startedAt.size > 0 && this.oneAtATime()) {
         await new Promise<void>(resolve => {
-          this.wake = resolve
-          signal?.addEventListener('abort', () => resolve(), { once: true })
+          const done = () => {
+            signal?.removeEventListener('abort', done)
+            resolve()
+          }
+          this.wake = done
+          signal?.addEventListener('abort', done, { once: true })
         })
         continue
       }
