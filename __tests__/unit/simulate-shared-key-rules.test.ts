@@ -120,6 +120,12 @@ describe('sharedKeyRules: none fails because of the rate limit', () => {
     expect(judge(WITH, played({ retries: 1, error: slot })).violations).toEqual([
       expect.stringContaining('failed on the rate limit after 1 429(s)')
     ])
+    // No 429 met, and an injected one in the round: a stop short of the pacer's slot is still the rate limit's.
+    const one: Fault[] = [{ path: '/checks', status: 429, times: 1 }]
+    expect(judge(WITH, played({ error: slot }), [], one).violations).toEqual([
+      expect.stringContaining('failed on the rate limit after 0 429(s) (the round injected 1)')
+    ])
+    expect(judge(WITH, played({ kind: 'gate', inputs: gate, error: slot })).notes).toHaveLength(1)
   })
 })
 

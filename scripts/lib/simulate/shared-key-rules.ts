@@ -8,9 +8,11 @@
  *
  * - every process exits by itself (a cancelled main step may end by the
  *   runner's signal);
- * - none fails because of the rate limit (its error names it), unless each
- *   429 it met may have been one of the round's injected 429s (faults drawn
- *   as in any round; a 5xx or a cancel that fails a run is not judged here).
+ * - none fails because of the rate limit (its error names it), unless it
+ *   gave up on a 429 and each 429 it met may have been one of the round's
+ *   injected 429s (faults drawn as in any round; a 5xx or a cancel that
+ *   fails a run is not judged here); a stop short of a wait for the rate
+ *   limit (the pacer's next slot) is the rate limit's, whatever the faults.
  *   A step with a time limit of its own (a gate's `timeout`) that stopped
  *   because the wait the rate limit asked, at most a window and the second
  *   a reset header rounds up, would pass that limit did what the contract
@@ -78,7 +80,10 @@ export function judgeSharedKey(
       }
       const met = limitedIn(result)
       const error = result.outputs.error ?? ''
-      if (!cancelled && gaveUpOnRateLimit(result) && met > injected) {
+      // Gave up on a 429 when every 429 it met may have been injected: the faults explain it. A stop short
+      // of a wait for the rate limit (no 429 there) is the rate limit's, whatever the faults.
+      const injectedAlone = error.includes('(HTTP 429)') && met <= injected
+      if (!cancelled && gaveUpOnRateLimit(result) && !injectedAlone) {
         const waitMs = waitPastTimeLimit(error)
         const ownLimit = run.inputs.timeout !== undefined && waitMs !== undefined && waitMs <= key.windowMs + 1_000
         ;(ownLimit ? judged.notes : judged.violations).push(
