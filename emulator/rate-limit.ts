@@ -12,6 +12,8 @@ export interface RateLimit {
 
 export class RateWindows {
   private windows = new Map<string, { start: number; count: number }>()
+  /** When each window opened (ms), any key, oldest first, since the last clear. */
+  readonly opened: number[] = []
 
   constructor(
     private readonly rate: RateLimit | false,
@@ -20,6 +22,7 @@ export class RateWindows {
 
   clear(): void {
     this.windows.clear()
+    this.opened.length = 0
   }
 
   /**
@@ -35,6 +38,7 @@ export class RateWindows {
     if (!window || now >= window.start + rate.windowMs) {
       window = { start: now, count: 0 }
       this.windows.set(key, window)
+      this.opened.push(now)
     }
     const resetAt = window.start + rate.windowMs
     const current = window

@@ -22,7 +22,7 @@ import { Fault, FaultList } from './faults.js'
 import type { Json } from './http.js'
 import type { CollectionStyle } from './paging.js'
 import { Prober } from './probe.js'
-import { RateWindows } from './rate-limit.js'
+import { RateLimit, RateWindows } from './rate-limit.js'
 import { Store, Stored, TitleForm } from './store.js'
 import { DEFAULT_VIEWS, Views } from './views.js'
 import { RequestRecord, answer } from './answer.js'
@@ -35,7 +35,7 @@ export interface EmulatorOptions {
   host?: string
   apiKeys?: string[]
   /** Requests per window per key; false turns the limit off. */
-  rateLimit?: { limit: number; windowMs: number } | false
+  rateLimit?: RateLimit | false
   pageSize?: number
   /** How collections are shaped and paged. */
   collectionStyle?: CollectionStyle
@@ -71,7 +71,7 @@ export class Emulator {
   baseUrl = ''
   private readonly store: Store
   private readonly prober: Prober
-  private readonly rateWindows: RateWindows
+  private rateWindows: RateWindows
   private faultList = new FaultList()
   private server?: http.Server
   private sockets = new Set<Socket>()
@@ -143,6 +143,10 @@ export class Emulator {
   set incidentTitles(form: TitleForm) {
     this.store.titles = { ...form }
   }
+  /** When each rate-limit window opened since the last reset or limit set (ms), any key, oldest first. */
+  get rateWindowStarts(): readonly number[] {
+    return this.rateWindows.opened
+  }
   /** The faults still in force. */
   get faults(): ReadonlyArray<Fault & { left: number }> {
     return this.faultList.items
@@ -182,6 +186,16 @@ export class Emulator {
     this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
     this.afterAnswer = undefined
     this.generation++
+  }
+
+  /**
+   * The rate limit from now on, and whether answers carry its headers (a
+   * simulation sets both for each round); every window starts afresh.
+   */
+  setRateLimit(limits: Required<Pick<EmulatorOptions, 'rateLimit' | 'rateLimitHeaders'>>): void {
+    this.options.rateLimit = limits.rateLimit
+    this.options.rateLimitHeaders = limits.rateLimitHeaders
+    this.rateWindows = new RateWindows(limits.rateLimit, limits.rateLimitHeaders)
   }
 
   /** Remove every fault still in force (data, requests and views stay). */

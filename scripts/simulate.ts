@@ -2,7 +2,8 @@
  * `npm run simulate`: a seeded simulation of whole runs (after Jepsen and
  * FoundationDB's simulation testing). Each round draws, from its seed, 2 to 6
  * concurrent runs of the action (dist/index.js, as the runner starts it),
- * faults and cancels, plays them against the emulator, re-runs the failed
+ * faults and cancels (in one round in four, a small rate limit the runs
+ * share), plays them against the emulator, re-runs the failed
  * writes with the faults cleared, and checks the invariants. A violation
  * prints the round's schedule and the command exits 1.
  *
@@ -67,11 +68,12 @@ async function main(): Promise<number> {
   console.log(
     `simulate: ${values.seeds === undefined ? `seed ${seed}, ${rounds} round(s)` : `seeds ${seeds.join(', ')}`}${enable.length ? `, enabled ${enable.join(', ')}` : ''}${distDir ? `, build ${distDir}` : ''}`
   )
+  // No rate limit, but in a round that draws a shared key (round.ts sets it for that round).
   const emulator = new Emulator({ apiKeys: [KEY], rateLimit: false, pageSize: 2 })
   await emulator.start()
   const github = new FakeGitHub()
   await github.start()
-  const totals = { rounds: 0, runs: 0, processes: 0, faults: 0, cancels: 0, probes: 0, violations: 0 }
+  const totals = { rounds: 0, runs: 0, processes: 0, faults: 0, cancels: 0, probes: 0, violations: 0, notes: 0 }
   const started = Date.now()
   try {
     for (const [i, roundSeed] of seeds.entries()) {
@@ -85,10 +87,16 @@ async function main(): Promise<number> {
       totals.cancels += played.cancels
       totals.probes += played.probes
       totals.violations += played.violations.length
+      totals.notes += played.notes.length
       const kinds = round.runs.map(r => r.kind + (r.cancelMs !== undefined ? '!' : '')).join(' ')
+      const key = round.sharedKey
+      const shared = key
+        ? `; a shared key of ${key.limit}/${key.windowMs / 1000} s ${key.headers ? 'with' : 'without'} headers (${played.rate?.served} served, ${played.rate?.refused} refused)`
+        : ''
       console.log(
-        `round ${i + 1} (seed ${round.seed}): ${kinds}; ${played.faults} fault(s); ${played.probes} probe(s); ${played.violations.length} violation(s)`
+        `round ${i + 1} (seed ${round.seed}): ${kinds}; ${played.faults} fault(s)${shared}; ${played.probes} probe(s); ${played.violations.length} violation(s)`
       )
+      for (const note of played.notes) console.log(`  note: ${note}`)
       if (played.violations.length > 0) {
         for (const v of played.violations) console.log(`  VIOLATION: ${v}`)
         // A world check's past results are many and dull: their count is enough (the seed draws them again).
@@ -104,7 +112,7 @@ async function main(): Promise<number> {
     await github.stop()
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(0)
-  const line = `${totals.rounds} rounds, ${totals.runs} runs (${totals.processes} processes), ${totals.faults} faults, ${totals.cancels} cancels, ${totals.probes} probes, ${totals.violations} violations in ${seconds} s`
+  const line = `${totals.rounds} rounds, ${totals.runs} runs (${totals.processes} processes), ${totals.faults} faults, ${totals.cancels} cancels, ${totals.probes} probes, ${totals.violations} violations${totals.notes ? `, ${totals.notes} note(s)` : ''} in ${seconds} s`
   console.log(values.json ? JSON.stringify({ seed, ...totals, seconds: Number(seconds) }) : line)
   return totals.violations > 0 ? 1 : 0
 }

@@ -95,10 +95,11 @@ const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', '
 /**
  * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
  * kinds, no fleet check that holds an old token (a sync's plan would show it changed), none of issue 37's
- * shapes (shapes.ts), so the real bundle keeps every invariant there.
+ * shapes (shapes.ts), no shared rate-limited key (shared-key.ts), so the real bundle keeps every invariant there.
  */
 const calm = (round: Round) =>
   !round.shapes.drawn &&
+  round.sharedKey === undefined &&
   round.faults.length === 0 &&
   !round.views.slashTimes &&
   round.runs.every(run => PLAIN.includes(run.kind)) &&
@@ -121,6 +122,11 @@ const probesApart = (round: Round, name: string, ms: number) => {
   const at = round.probes.filter(p => p.name === name).map(p => p.atMs)
   return at.length >= 3 && at.every((t, i) => i === 0 || t - at[i - 1] >= ms)
 }
+
+/** Three runs or more that are not cancelled, one of them reading or writing many checks (a sync, prune, drift watch or export). */
+const sharingBulk = (round: Round) =>
+  round.runs.filter(run => run.cancelMs === undefined).length >= 3 &&
+  has(round, run => ['sync', 'prune', 'drift', 'export'].includes(run.kind))
 
 /** What the fixed rounds must reach, each by at least one run that is not cancelled. */
 const FEATURES: Record<string, (round: Round) => boolean> = {
@@ -146,7 +152,12 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
     r.world.incidents.some(t => t.toLowerCase().startsWith('deploy') && t !== 'Deploy failed') &&
     has(r, run => ['open', 'resolve'].includes(run.kind)),
   'a sync of a checks file whose entries merge a defaults: holder': r =>
-    has(r, run => run.kind === 'sync' && run.env[MERGED_OWNER] !== undefined)
+    has(r, run => run.kind === 'sync' && run.env[MERGED_OWNER] !== undefined),
+  // Issue 38's condition (shared-key.ts): bulk work and others on one small rate limit, both ways.
+  'several runs, one of them bulk, sharing a rate-limited key that states its budget': r =>
+    r.sharedKey?.headers === true && sharingBulk(r),
+  'several runs, one of them bulk, sharing a rate-limited key that says only 429 and Retry-After': r =>
+    r.sharedKey?.headers === false && sharingBulk(r)
 }
 
 /**

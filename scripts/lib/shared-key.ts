@@ -72,11 +72,19 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
-/** 429s a step met: each retry after one is a log line; a step that gave up says so in its error. */
+/** The step failed and its error names the rate limit: it gave up on a 429, or on a wait for one. */
+export function gaveUpOnRateLimit(result: StepResult): boolean {
+  return result.code !== 0 && /rate.limit/i.test(result.outputs.error ?? '')
+}
+
+/**
+ * 429s a step met: each retry after one is a log line; a step that gave up on one says so in its error
+ * (`was rate limited (HTTP 429)`). A step that stopped short of a wait for the rate limit (its next slot
+ * past its time limit, or the limit's waits too long in all) met no 429 there.
+ */
 export function limitedIn(result: StepResult): number {
   const retried = result.stdout.split('\n').filter(line => line.includes('rate limited (HTTP 429); retry')).length
-  const gaveUp = result.code !== 0 && /rate.limit/i.test(result.outputs.error ?? '') ? 1 : 0
-  return retried + gaveUp
+  return retried + (gaveUpOnRateLimit(result) && (result.outputs.error ?? '').includes('(HTTP 429)') ? 1 : 0)
 }
 
 /** Run the mix against `emulator` (its rate limit set by the caller) with `key`; `dir` holds the checks files. */

@@ -39,6 +39,8 @@ export interface After {
   issues: FakeIssue[]
   /** Every request body sent to GitHub (issues, comments, edits). */
   github: string[]
+  /** When each window of the emulator's rate limit opened (ms), in a round with a shared key (shared-key.ts). */
+  windowStarts: readonly number[]
 }
 
 export interface StepRecord {

@@ -5,7 +5,8 @@
  * later, then the post step), let the service probe while they run, play
  * each run's later steps (FLOWS: an export's rotation and plan, a drift
  * watch's person edit, apply and second look), clear the faults, run each
- * failed write once more, and judge.
+ * failed write once more, and judge. A round with a shared key (shared-key.ts)
+ * has the emulator's rate limit on from its start to its end; others, off.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,7 @@ import { After, Before, Executed, Probed, violations } from './invariants.js'
 import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
 import { shapeRules } from './shape-rules.js'
 import { olderRules } from './older-rules.js'
+import { judgeSharedKey } from './shared-key-rules.js'
 import { unplaceable } from './shapes.js'
 
 export interface Settings {
@@ -39,6 +41,10 @@ export interface Played {
   cancels: number
   faults: number
   probes: number
+  /** In a round with a shared key: the requests its rate limit let through and those it refused (429). */
+  rate?: { served: number; refused: number }
+  /** What the rules saw and excused, worth a line (a gate stopped at its timeout short of the rate limit's wait). */
+  notes: string[]
 }
 
 /** The repository every run is in, and its job token (an installation token: it writes as the bot). */
@@ -171,6 +177,13 @@ export function pausedBetweenReadAndWrite(requests: readonly RequestRecord[], pa
   })
 }
 
+/** The requests the rate limit let through (authenticated, not refused) and those it refused (an injected 429 is neither). */
+function rateOf(requests: readonly RequestRecord[]): { served: number; refused: number } {
+  const counted = requests.filter(r => r.authorized)
+  const refused = counted.filter(r => r.status === 429).length
+  return { served: counted.length - refused, refused }
+}
+
 /** What a run's later steps need: a step, the workspace, the round. */
 interface Flow {
   round: Round
@@ -247,6 +260,12 @@ const WITH_POST: Kind[] = ['pause', 'prefix-pause']
 
 export async function playRound(emulator: Emulator, round: Round, settings: Settings): Promise<Played> {
   emulator.reset()
+  // The key's rate limit for the whole round (its later steps too), or none (shared-key.ts).
+  const key = round.sharedKey
+  emulator.setRateLimit({
+    rateLimit: key ? { limit: key.limit, windowMs: key.windowMs } : false,
+    rateLimitHeaders: key?.headers ?? true
+  })
   settings.github.reset()
   const workspace = mkdtempSync(join(tmpdir(), 'simulate-'))
   try {
@@ -388,7 +407,8 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       handPaused: handPaused.ids,
       handPausedInWindow: pausedBetweenReadAndWrite(emulator.requests, handPaused.at),
       issues: settings.github.issues.get(REPO) ?? [],
-      github: settings.github.requests.map(r => r.body)
+      github: settings.github.requests.map(r => r.body),
+      windowStarts: [...emulator.rateWindowStarts]
     }
     const secrets = [
       { value: settings.key, what: 'the api-key' },
@@ -397,12 +417,15 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       ...round.secrets.map(value => ({ value, what: 'a value the service held before the rotation' })),
       ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
     ]
+    const shared = judgeSharedKey(round, after, executed)
     return {
       violations: [
         ...violations(before, after, executed, secrets),
         ...shapeRules(before, after, executed),
-        ...olderRules(round, before, after, executed)
+        ...olderRules(round, before, after, executed),
+        ...shared.violations
       ],
+      notes: shared.notes,
       runs: round.runs.length,
       processes: executed.reduce((n, e) => n + e.steps.length, 0),
       cancels: round.runs.filter(r => r.cancelMs !== undefined).length,
@@ -414,7 +437,8 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         (round.views.historyWholeSeconds ? 1 : 0) +
         (round.views.slashTimes ? 1 : 0) +
         (round.views.statedTotal ? 1 : 0),
-      probes: probed.length
+      probes: probed.length,
+      ...(key ? { rate: rateOf(emulator.requests) } : {})
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true })

@@ -3,8 +3,9 @@
  * before the round (checks with their history, paused ones, checks holding
  * secrets in secret positions, open incidents), 2 to 6 concurrent runs of
  * the action, the probes the service makes while they run, the faults in
- * force and the cancels. The same seed always draws the same round (timing
- * aside: processes still race).
+ * force and the cancels (and, drawn after, issue 37's shapes, issue 40's
+ * conditions and, in some rounds, a rate-limited key the runs share). The
+ * same seed always draws the same round (timing aside: processes still race).
  *
  * A run's kind is one row of KINDS: how it is drawn. How a kind is played
  * (its steps after the main one) is in round.ts (FLOWS). Kinds that wait for
@@ -15,6 +16,7 @@
 import type { Fault } from '../../../emulator/faults.js'
 import { drawOlder } from './older.js'
 import { drawShapes } from './shapes.js'
+import { drawSharedKey } from './shared-key.js'
 import {
   type FutureKind,
   type Kind,
@@ -403,5 +405,7 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   probes.sort((a, b) => a.atMs - b.atMs)
   const round = { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
   const shaped = { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
-  return { ...shaped, older: drawOlder(shaped) }
+  const older = { ...shaped, older: drawOlder(shaped) }
+  const sharedKey = drawSharedKey(older)
+  return sharedKey ? { ...older, sharedKey } : older
 }

@@ -1,8 +1,9 @@
 /**
  * The words of a simulated round, shared by the parts that draw it
- * (schedule.ts, shapes.ts), play it (round.ts) and judge it (invariants.ts,
- * shape-rules.ts): its runs, its world of checks, its probes and shapes, the
- * seeded generator and the fixed names. Data only: it imports none of them.
+ * (schedule.ts, shapes.ts, older.ts, shared-key.ts), play it (round.ts) and
+ * judge it (invariants.ts and the *-rules.ts): its runs, its world of checks,
+ * its probes and shapes, the seeded generator and the fixed names. Data
+ * only: it imports none of them.
  */
 import type { Fault } from '../../../emulator/faults.js'
 import type { TitleForm } from '../../../emulator/store.js'
@@ -103,6 +104,8 @@ export interface Round {
   shapes: Shapes
   /** Issue 40's conditions (a write that lands late, a service that changes titles): older.ts. */
   older: Older
+  /** A small rate limit the round's runs share (issue 38): shared-key.ts; absent, the limit is off. */
+  sharedKey?: SharedKey
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -126,6 +129,15 @@ export interface Older {
   lateWrite?: Fault
   /** How the service stores incident titles, or as sent. */
   titles?: TitleForm
+}
+
+/** The key's rate limit in a shared-key round (shared-key.ts): a minute's 100 scaled down to a few seconds. */
+export interface SharedKey {
+  /** Requests per window, every run's together. */
+  limit: number
+  windowMs: number
+  /** Answers carry X-RateLimit-* and RateLimit-* (else only a 429 and its Retry-After say it). */
+  headers: boolean
 }
 
 export interface Shapes {
