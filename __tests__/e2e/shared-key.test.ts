@@ -6,9 +6,9 @@
  * the jobs need three of them; the pacing follows the service's answers, not
  * a clock of its own, so the rules are the same as at 100 a minute (the bench
  * measures that). With the rate-limit headers every job meets at most one
- * 429; without them (only 429 and Retry-After) a job meets one at each
- * window's end it lives through, more at the first (each request it had in
- * flight). Every job finishes either way, and the gate is answered.
+ * 429; without them (only 429 and Retry-After) the bound is looser
+ * (limitedBound in scripts/lib/shared-key.ts says why). Every job finishes
+ * either way, and the gate is answered.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync } from 'node:fs'
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Emulator } from '../../emulator/server.js'
 import { KEY, startEmulator } from '../helpers/harness.js'
-import { runSharedKey } from '../../scripts/lib/shared-key.js'
+import { limitedBound, runSharedKey } from '../../scripts/lib/shared-key.js'
 
 const RATE = { limit: 24, windowMs: 3000 }
 const MIX = { jobs: 6, creates: 6, gateAfterMs: 1000, gateTimeout: '60s' }
@@ -44,14 +44,15 @@ async function run(headers: boolean) {
 describe('six jobs on one key, as processes', () => {
   it('with the rate-limit headers: every job finishes, none meets more than one 429', async () => {
     const outcome = await run(true)
-    for (const job of outcome.jobs) expect([job.name, job.limited]).toEqual([job.name, expect.any(Number)])
-    expect(Math.max(...outcome.jobs.map(j => j.limited))).toBeLessThanOrEqual(1)
+    for (const job of outcome.jobs) expect([job.name, job.limited <= limitedBound(true, 0)]).toEqual([job.name, true])
   }, 120_000)
 
-  it('without them (only 429 and Retry-After): every job finishes, a job meets one 429 a window it outlives (more at the first)', async () => {
+  it('without them (only 429 and Retry-After): every job finishes, the 429s each meets stay in bound (limitedBound)', async () => {
     const outcome = await run(false)
-    const windows = Math.floor((outcome.served - 1) / RATE.limit) + 1
-    for (const job of outcome.jobs) expect([job.name, job.limited <= 4 + windows - 1]).toEqual([job.name, true])
+    // Window ends the jobs lived through: at most one for each window the requests filled.
+    const ends = Math.floor((outcome.served - 1) / RATE.limit) + 1
+    for (const job of outcome.jobs)
+      expect([job.name, job.limited <= limitedBound(false, ends)]).toEqual([job.name, true])
     // The limit was met: nothing told the jobs the window was spent.
     expect(outcome.refused).toBeGreaterThan(0)
   }, 120_000)

@@ -50,6 +50,23 @@ export interface SharedKeyRun {
   medianMs: number
 }
 
+/** The most requests one job has in flight: sync-checks applies a plan 4 at a time (src/operations/sync/sync.ts). */
+export const IN_FLIGHT = 4
+
+/**
+ * The most 429s one job may meet on a key it shares, having lived through
+ * `windowEnds` ends of the service's window. With the rate-limit headers,
+ * one. Without them nothing in a 2xx answer says the budget runs out: at the
+ * first window end the job meets, each request it has in flight may be
+ * refused; it goes one at a time after that, and may meet two at each later
+ * end: one at the end, and one at the start of the next window, spent by the
+ * jobs that came back before it (each resumes when its Retry-After, rounded
+ * up to a whole second from its own answer's moment, has passed).
+ */
+export function limitedBound(headers: boolean, windowEnds: number): number {
+  return headers ? 1 : IN_FLIGHT + 2 * Math.max(0, windowEnds - 1)
+}
+
 /** The kind of job number `i` (of `n`): job 0 is the gate, every fifth an upsert, the rest syncs. */
 export function kindOf(i: number): SharedJob['kind'] {
   return i === 0 ? 'gate' : i % 5 === 1 ? 'upsert' : 'sync'

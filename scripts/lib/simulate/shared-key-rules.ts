@@ -17,21 +17,16 @@
  *   because the wait the rate limit asked, at most a window and the second
  *   a reset header rounds up, would pass that limit did what the contract
  *   asks (no wait passes the timeout): a note, not a violation;
- * - with the rate-limit headers, a process meets at most one 429; without
- *   them, at most IN_FLIGHT + (window ends it lived through - 1): nothing in
- *   a 2xx answer says the budget runs out, so at the first window end it
- *   meets, each request it has in flight may be refused, and one request at
- *   a time after that, so one per later window end; the round's injected
- *   429s allowed on top in both cases.
+ * - a process meets at most limitedBound 429s (scripts/lib/shared-key.ts: one
+ *   with the rate-limit headers; without them, each request in flight at the
+ *   first window end, then two at each later one); the round's injected 429s
+ *   allowed on top in both cases.
  *
  * The 429s are counted as the shared-key bench counts them (limitedIn).
  */
-import { gaveUpOnRateLimit, limitedIn } from '../shared-key.js'
+import { IN_FLIGHT, gaveUpOnRateLimit, limitedBound, limitedIn } from '../shared-key.js'
 import type { After, Executed } from './invariants.js'
 import type { Round } from './world.js'
-
-/** The most requests one process has in flight: sync-checks applies a plan 4 at a time (src/operations/sync/sync.ts). */
-export const IN_FLIGHT = 4
 
 /** The 429s the round's faults inject, at most (a fault `times` that many; a negative `times` is for ever). */
 export function injected429s(round: Pick<Round, 'faults'>): number {
@@ -91,10 +86,10 @@ export function judgeSharedKey(
         )
       }
       const ends = windowEndsWithin(after.windowStarts, key.windowMs, startedAt, startedAt + result.ms)
-      const bound = (key.headers ? 1 : IN_FLIGHT + Math.max(0, ends - 1)) + injected
+      const bound = limitedBound(key.headers, ends) + injected
       if (met > bound)
         judged.violations.push(
-          `${label} met ${met} 429s, more than ${bound} (${key.headers ? 'one' : `${IN_FLIGHT} + ${Math.max(0, ends - 1)}: it lived through ${ends} window end(s)`}${injected ? `, and the round's ${injected} injected` : ''})`
+          `${label} met ${met} 429s, more than ${bound} (${key.headers ? 'one' : `${IN_FLIGHT} + 2 x ${Math.max(0, ends - 1)}: it lived through ${ends} window end(s)`}${injected ? `, and the round's ${injected} injected` : ''})`
         )
     }
   }
