@@ -19,7 +19,7 @@ const errors = __webpack_require__(8707)
 const util = __webpack_require__(3440)
 const { InvalidArgumentError } = errors
 const api = __webpack_require__(6615)
-const buildConnector = __webpack_require__(6755)
+const buildConnector = __webpack_require__(9136)
 const MockClient = __webpack_require__(7365)
 const MockAgent = __webpack_require__(7501)
 const MockPool = __webpack_require__(4004)
@@ -1684,7 +1684,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6755:
+/***/ 9136:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -6839,7 +6839,7 @@ const {
   InformationalError,
   ClientDestroyedError
 } = __webpack_require__(8707)
-const buildConnector = __webpack_require__(6755)
+const buildConnector = __webpack_require__(9136)
 const {
   kUrl,
   kServerName,
@@ -8289,7 +8289,7 @@ const {
 } = __webpack_require__(8707)
 const util = __webpack_require__(3440)
 const { kUrl, kInterceptors } = __webpack_require__(6443)
-const buildConnector = __webpack_require__(6755)
+const buildConnector = __webpack_require__(9136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -8396,7 +8396,7 @@ const Agent = __webpack_require__(7405)
 const Pool = __webpack_require__(628)
 const DispatcherBase = __webpack_require__(1841)
 const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __webpack_require__(8707)
-const buildConnector = __webpack_require__(6755)
+const buildConnector = __webpack_require__(9136)
 const Client = __webpack_require__(3701)
 
 const kAgent = Symbol('proxy agent')
