@@ -370,7 +370,10 @@ describe('inputs', () => {
       [{ slo: '0%' }, 'slo must be above 0% and below 100%'],
       [{ slo: 'three nines' }, 'slo must be a percentage such as 99.9% or 99.95%, got "three nines"'],
       [{ 'slo-window': '91d' }, 'slo-window must be at most 90d, got "91d"'],
-      [{ 'slo-window': '30' }, 'slo-window must be a duration with its unit such as 30d, 7d or 720h, got "30"'],
+      [
+        { 'slo-window': '30' },
+        'slo-window "30" has no unit: write 30h or 30d (at most 90d; a bare number is refused here)'
+      ],
       [{ 'slo-window': '0d' }, 'slo-window must be longer than 0'],
       [{ slo: '', 'slo-window': '7d' }, 'slo-window needs slo (an objective such as 99.9%)']
     ] as const) {

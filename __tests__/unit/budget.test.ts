@@ -26,7 +26,7 @@ describe('slo and slo-window', () => {
     expect(parseSloWindow('720h')).toBe(30 * 86_400_000)
     expect(parseSloWindow('90d')).toBe(90 * 86_400_000)
     expect(() => parseSloWindow('91d')).toThrow('must be at most 90d')
-    expect(() => parseSloWindow('30')).toThrow('with its unit')
+    expect(() => parseSloWindow('30')).toThrow('"30" has no unit: write 30h or 30d')
     expect(() => parseSloWindow('a month')).toThrow('must be a duration')
   })
 })
