@@ -126,20 +126,25 @@ export const parseBaseline = (value: string): number => parseDuration(value, BAS
 /** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days. */
 export const parseSloWindow = (value: string): number => parseDuration(value, SLO_WINDOW)
 
+/** The rule of `slo`, said whenever a value is refused. */
+const SLO_RULE = 'a percentage with its % sign, above 0% and below 100%, with at most 6 decimals (99.9%, 99.95%)'
+
 /**
- * `slo`: an objective in percent, in (0, 100), with its sign (`99.9%`, at most 6 decimals), kept exact
- * (`scaled / scale` percent) so the budget's arithmetic never rounds. A bare number is refused (`0.999`).
+ * `slo`: an objective in percent (SLO_RULE), kept exact (`scaled / scale`
+ * percent) so the budget's arithmetic never rounds. A bare number (`0.999`)
+ * is refused; 100% has no budget.
  */
 export function parseSlo(value: string): { percent: number; scaled: number; scale: number } {
   const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text))
-    throw new ValueError(`must be a percentage with its % sign (99.9%), got ${quote(value)}: a bare number is refused`)
-  const m = /^(\d{1,3})(?:\.(\d{1,6}))?[ \t]*%$/.exec(text)
-  if (!m) throw new ValueError(`must be a percentage such as 99.9% or 99.95%, got ${quote(value)}`)
+  const refuse = (why: string) => new ValueError(`must be ${SLO_RULE}, got ${quote(value)}: ${why}`)
+  if (BARE.test(text)) throw refuse('a bare number is refused')
+  const m = /^(\d+)(?:\.(\d+))?[ \t]*%$/.exec(text)
+  if (!m) throw refuse('not a percentage')
+  if ((m[2]?.length ?? 0) > 6) throw refuse(`${m[2].length} decimals`)
   const scale = 10 ** (m[2]?.length ?? 0)
   const scaled = Number(m[1]) * scale + Number(m[2] ?? 0)
-  if (scaled <= 0 || scaled >= 100 * scale)
-    throw new ValueError(`must be above 0% and below 100% (an objective of 100% has no budget), got ${quote(value)}`)
+  if (scaled <= 0) throw refuse('an objective of 0% allows every failure')
+  if (scaled >= 100 * scale) throw refuse('an objective of 100% or more has no budget')
   return { percent: scaled / scale, scaled, scale }
 }
 

@@ -362,13 +362,17 @@ describe('long and faulty history reads', () => {
 })
 
 describe('inputs', () => {
+  /** The rule every refused slo states: the sign, the range and the decimals. */
+  const SLO_RULE = 'a percentage with its % sign, above 0% and below 100%, with at most 6 decimals (99.9%, 99.95%)'
+
   it('each bad slo or slo-window is an input error naming it, before any request', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     for (const [inputs, message] of [
-      [{ slo: '99.9' }, 'slo must be a percentage with its % sign (99.9%), got "99.9": a bare number is refused'],
-      [{ slo: '100%' }, 'slo must be above 0% and below 100% (an objective of 100% has no budget), got "100%"'],
-      [{ slo: '0%' }, 'slo must be above 0% and below 100%'],
-      [{ slo: 'three nines' }, 'slo must be a percentage such as 99.9% or 99.95%, got "three nines"'],
+      [{ slo: '99.9' }, `slo must be ${SLO_RULE}, got "99.9": a bare number is refused`],
+      [{ slo: '100%' }, `slo must be ${SLO_RULE}, got "100%": an objective of 100% or more has no budget`],
+      [{ slo: '0%' }, `slo must be ${SLO_RULE}, got "0%": an objective of 0% allows every failure`],
+      [{ slo: 'three nines' }, `slo must be ${SLO_RULE}, got "three nines": not a percentage`],
+      [{ slo: '99.1234567%' }, `slo must be ${SLO_RULE}, got "99.1234567%": 7 decimals`],
       [{ 'slo-window': '91d' }, 'slo-window must be at most 90d, got "91d"'],
       [
         { 'slo-window': '30' },
