@@ -153,6 +153,35 @@ export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
   return line ? [line] : []
 }
 
+/**
+ * Names are case-sensitive, as the service's are: `Shop-Web` beside
+ * `shop-web` is a second check. Before each create by name (upsert-check,
+ * sync-checks), a name that differs from existing checks' only in case (a
+ * typo, most likely) is warned about, naming each. Returns the lines.
+ */
+export function warnCaseTwins(ctx: OperationContext, names: readonly string[], checks: readonly Check[]): string[] {
+  if (names.length === 0) return []
+  const folded = new Map<string, Check[]>()
+  for (const c of uniqueById(checks)) {
+    if (typeof c.name !== 'string') continue
+    const same = folded.get(c.name.toLowerCase())
+    if (same) same.push(c)
+    else folded.set(c.name.toLowerCase(), [c])
+  }
+  return names.flatMap(name => {
+    const twins = (folded.get(name.toLowerCase()) ?? []).filter(c => c.name !== name)
+    if (twins.length === 0) return []
+    const named = twins.map(c => `${JSON.stringify(c.name)} (${c.id})`).join(', ')
+    const [who, meant] =
+      twins.length > 1
+        ? [`checks named ${named} differ`, 'one of them']
+        : [`a check named ${named} differs`, 'that check']
+    const line = `Creating ${JSON.stringify(name)} makes a second check: ${who} only in case, and names are case-sensitive, as the service's are. If you meant ${meant}, write its name exactly.`
+    ctx.log.warning(line)
+    return [line]
+  })
+}
+
 /** The check that check-id (or else the single check-name) targets; identical duplicates are warned about. */
 export async function targetCheck(ctx: OperationContext): Promise<{ check: Check; notes: string[] }> {
   const { checkIds, checkNames } = ctx.config

@@ -13,6 +13,7 @@ import {
   convergeChecks,
   findByName,
   targetCheck,
+  warnCaseTwins,
   warnDuplicates
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
@@ -165,7 +166,9 @@ export const upsertCheck: Operation = async ctx => {
   const named = findByName(look.items, name)
   if (!named.check) {
     if (!look.proven) ctx.log.warning(unprovenLine('check', look.reads, look.doubt))
-    return create(ctx, spec, look)
+    const twins = warnCaseTwins(ctx, [name], look.items)
+    const created = await create(ctx, spec, look)
+    return { ...created, summary: { ...created.summary, lines: [...twins, ...created.summary.lines] } }
   }
   if (look.reads > 1) {
     ctx.log.info(
