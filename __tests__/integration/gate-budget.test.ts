@@ -130,7 +130,7 @@ describe('a spent budget closes the gate before any poll', () => {
         testsuite: {
           failures: string
           skipped: string
-          testcase: Array<{ failure: { type: string; message: string }; skipped: string }>
+          testcase: Array<{ failure: { type: string; message: string; '#text': string }; skipped: string }>
         }
       }
     }
@@ -138,6 +138,12 @@ describe('a spent budget closes the gate before any poll', () => {
     expect(suite).toMatchObject({ failures: '1', skipped: '1' })
     expect(suite.testcase[0].failure).toMatchObject({ type: 'budget-exhausted' })
     expect(suite.testcase[0].failure.message).toContain('error budget spent: availability 99.8%')
+    // Each thing once: the message says why (the budget); the text adds the check's last result, and no line repeats.
+    const failure = suite.testcase[0].failure
+    const said = [failure.message, ...failure['#text'].split('\n')]
+    expect(said).toEqual([failure.message, expect.stringMatching(/^shop \(chk_\w+\): status up, response time 100 ms/)])
+    for (const [i, line] of said.entries())
+      expect(said.filter((other, j) => j !== i && other.includes(line))).toEqual([])
     expect(suite.testcase[1].skipped).toContain('not polled')
   })
 
