@@ -2,7 +2,7 @@
  * Names are case-sensitive, as the service's are: a create by name whose name
  * differs from an existing check's only in case makes a second check, with a
  * warning naming that check, on every path that creates by name
- * (upsert-check, the creates of sync-checks). Hostile names stay inert.
+ * (upsert-check, create-check, the creates of sync-checks). Hostile names stay inert.
  */
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -30,6 +30,21 @@ describe('a create whose name differs from a check only in case', () => {
     expect(core.summaryText).toContain(
       `a check named &quot;shop-web&quot; (${existing.id.replace('_', '\\_')}) differs only in case`
     )
+  })
+
+  it('create-check (which always creates) warns alike, in a dry run too', async () => {
+    const existing = emulator.seedCheck({ name: 'shop-web', url: site })
+    for (const dryRun of ['true', 'false']) {
+      const { core } = await runAction(emulator, {
+        operation: 'create-check',
+        'check-name': 'Shop-Web',
+        'check-url': site,
+        'dry-run': dryRun
+      })
+      expect(warnings(core.logs)).toEqual([
+        expect.stringContaining(`a check named "shop-web" (${existing.id}) differs only in case`)
+      ])
+    }
   })
 
   it('names every such check; an exact match or another name warns nothing', async () => {

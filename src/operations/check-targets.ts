@@ -154,7 +154,7 @@ export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
 }
 
 /**
- * Names are case-sensitive, as the service's are: before each create by name (upsert-check,
+ * Names are case-sensitive, as the service's are: before each create (upsert-check, create-check,
  * sync-checks), a name that differs from existing checks' only in case (a typo, most likely) is
  * warned about, naming each. Returns the lines.
  */

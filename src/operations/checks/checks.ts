@@ -49,15 +49,17 @@ export async function applyChanges(
 /**
  * Create the check. `miss`: the look-up by name that missed it (snapshot.ts),
  * after which the create converges with racing runs (converge.ts); without it
- * (create-check), it always creates.
+ * (create-check), it always creates. A name that differs from a check's only
+ * in case is warned about either way (check-targets.ts).
  */
 async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Check>): Promise<OperationResult> {
   const body = withDefaultType(spec)
   const before = miss?.items ?? (await ctx.api.listChecks())
+  const twins = warnCaseTwins(ctx, [str(body.name)], before)
   if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
     return {
       outputs: { result: body, changed: true, 'check-name': str(body.name) },
-      summary: checkSummary('Check would be created (dry run)', [body])
+      summary: checkSummary('Check would be created (dry run)', [body], twins)
     }
   }
   const { item, recovered, tookMs } = await ctx.api.createCheck(body, before)
@@ -65,7 +67,7 @@ async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Chec
   if (!miss) {
     return {
       outputs: { ...checkOutputs(item), result: item, changed: true },
-      summary: checkSummary('Check created', [item])
+      summary: checkSummary('Check created', [item], twins)
     }
   }
   // Ours as created: the fields sent, with what the server answered over them.
@@ -78,7 +80,7 @@ async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Chec
   } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
     convergeChecks(ctx, [mine], tookMs, miss.proven)
   ).then(([converged]) => converged)
-  const lines: string[] = []
+  const lines = [...twins]
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
     const line = `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the first in order (every run uses it); this run's ${item.id} was removed.`
@@ -183,9 +185,7 @@ export const upsertCheck: Operation = async ctx => {
   const named = findByName(look.items, name)
   if (!named.check) {
     if (!look.proven) ctx.log.warning(unprovenLine('check', look.reads, look.doubt))
-    const twins = warnCaseTwins(ctx, [name], look.items)
-    const created = await create(ctx, spec, look)
-    return { ...created, summary: { ...created.summary, lines: [...twins, ...created.summary.lines] } }
+    return create(ctx, spec, look)
   }
   if (look.reads > 1) {
     ctx.log.info(
