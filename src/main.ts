@@ -16,7 +16,7 @@ import { renderSummary } from './report/summary.js'
 import { redact } from './secrets.js'
 import { secretsIn } from './secret-positions.js'
 import { Dependencies, addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
-import { debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
+import { RunnerFileError, debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'
 
 export type { Dependencies } from './step/context.js'
@@ -45,6 +45,16 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
   let summary: Summary | undefined
   let outputs: Outputs = {}
   let github: GitHubSide | undefined
+  // The outputs file (GITHUB_OUTPUT) fails once, told once: after that no output is tried again.
+  let outputsBroken: RunnerFileError | undefined
+  const setOutputs = (values: Outputs) => {
+    if (outputsBroken) return
+    try {
+      writeOutputs(runner.setOutput, values, secrets)
+    } catch (error) {
+      throw (outputsBroken = new RunnerFileError('GITHUB_OUTPUT', deps.env, error))
+    }
+  }
   try {
     const raw = readInputs(name => runner.getInput(name))
     // The key and the GitHub token are masked before anything else can print them:
@@ -94,33 +104,47 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     log.info([summary.title, ...summary.lines].join(' - '))
     if (entry.writes && outputs.changed === undefined) outputs.changed = false
     if (result.gateClosed) outputs.error = result.gateClosed
-    writeOutputs(runner.setOutput, outputs, secrets)
+    setOutputs(outputs)
     if (result.gateClosed) log.fail(result.gateClosed)
   } catch (error) {
     const hint = hintFor(error, deps.env, config)
-    const message = redact(hint ? messageOf(error).replace(/\.$/, '') + hint : messageOf(error), secrets)
+    let message = redact(hint ? messageOf(error).replace(/\.$/, '') + hint : messageOf(error), secrets)
     debugStack(log, error)
     const known = error instanceof OperationError ? error.outputs : {}
     const fallback = isOperationName(operation) ? (entryOf(operation).errorOutputs ?? {}) : {}
     outputs = { ...fallback, ...outputs, ...known, error: message }
-    writeOutputs(runner.setOutput, outputs, secrets)
+    try {
+      setOutputs(outputs)
+    } catch (broken) {
+      message = redact(`${message.replace(/\.$/, '')}. Also, ${messageOf(broken)}`, secrets)
+    }
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
-    if (failOnError) log.fail(message, placeOf(error))
+    // A runner's file that cannot be written fails the step, whatever fail-on-error says: the outputs are lost.
+    if (failOnError || outputsBroken || error instanceof RunnerFileError) log.fail(message, placeOf(error))
     else log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error))
   } finally {
     // The job summary first, then the comment: a cancel during the comment (the signals are still
     // heard, and abort it) cannot lose the summary.
     if (jobSummary && summary) {
       try {
-        await runner.summary.addRaw(renderSummary(summary, operation, secrets)).write()
+        const text = renderSummary(summary, operation, secrets)
+        await runner.summary
+          .addRaw(text)
+          .write()
+          .catch((error: unknown) => Promise.reject(new RunnerFileError('GITHUB_STEP_SUMMARY', deps.env, error)))
       } catch (error) {
-        log.warning(`The job summary could not be written: ${messageOf(error)}`)
+        // The runner's file is named by its variable (RunnerFileError); anything else is said as it is.
+        log.warning(
+          error instanceof RunnerFileError
+            ? `${messageOf(error)}. The step goes on.`
+            : `The job summary could not be written: ${messageOf(error)}`
+        )
       }
     }
     if (config?.prComment && summary && github) {
       try {
         const url = await github.comment(summary)
-        if (url) writeOutputs(runner.setOutput, { 'comment-url': url }, secrets)
+        if (url) setOutputs({ 'comment-url': url })
       } catch (error) {
         log.warning(`pr-comment: the comment could not be written (${messageOf(error)}). The step goes on.`)
       }
@@ -133,7 +157,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
           )
         } else {
           const url = await github.driftIssue(summary, outputs.drift, outputs.error !== undefined)
-          if (url) writeOutputs(runner.setOutput, { 'issue-url': url }, secrets)
+          if (url) setOutputs({ 'issue-url': url })
         }
       } catch (error) {
         log.warning(`drift-issue: the issue could not be written (${messageOf(error)}). The step goes on.`)

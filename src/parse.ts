@@ -13,7 +13,8 @@ export class ValueError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+type Unit = 'ms' | 's' | 'm' | 'h' | 'd'
+const UNIT_MS: Record<Unit, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
 /** The largest duration any input accepts but the windows of the past (`since`, `slo-window`): one day. */
 export const MAX_DURATION_MS = 24 * 3_600_000
@@ -25,56 +26,125 @@ export function quote(value: string): string {
 }
 
 /**
- * A duration: plain seconds (`90`, `1.5`) or numbers with units, combined
- * (`500ms`, `90s`, `5m`, `1h`, `1m30s`; days, `7d`, only where more than a day is allowed), at
- * most `maxMs`. Returns milliseconds.
+ * What one duration input takes: its units, its limit, examples of its form,
+ * and what a bare number (`45`) means. Plain seconds where the contract says
+ * durations take them (`timeout: 90`); refused where 45 seconds is never what
+ * was meant (a window of the past, an increase), with the forms that fix it.
  */
-export function parseDuration(value: string, maxMs = MAX_DURATION_MS): number {
+export interface DurationKind {
+  units: readonly Unit[]
+  maxMs: number
+  examples: string
+  /** The units (or signs) a bare number is shown with when it is refused; absent: plain seconds. */
+  bareRefused?: readonly string[]
+  /** What a value of another form must be, when more than a duration is allowed. */
+  form?: string
+  /** What a value past the limit does, when the limit is more than a length. */
+  tooLong?: string
+}
+
+const HOURS: readonly Unit[] = ['ms', 's', 'm', 'h']
+const DAYS: readonly Unit[] = [...HOURS, 'd']
+/** timeout, poll-interval, request-timeout: a bare number is seconds. */
+const WAIT: DurationKind = { units: HOURS, maxMs: MAX_DURATION_MS, examples: '90, 500ms, 90s, 5m, 1h or 1m30s' }
+/** baseline: a window of the past, at most a day. */
+const BASELINE: DurationKind = { ...WAIT, examples: '30m, 1h, 24h or 1h30m', bareRefused: ['s', 'm', 'h'] }
+/** The longest `slo-window`: a quarter. */
+export const MAX_SLO_WINDOW_MS = 90 * 86_400_000
+const SLO_WINDOW: DurationKind = {
+  units: DAYS,
+  maxMs: MAX_SLO_WINDOW_MS,
+  examples: '30d, 7d, 720h or 1d12h',
+  bareRefused: ['h', 'd']
+}
+/** since: back from the step's start, at most 366 days; or a time (parseSince). */
+const SINCE: DurationKind = {
+  units: DAYS,
+  maxMs: 366 * 86_400_000,
+  examples: '90m, 48h or 7d',
+  bareRefused: ['m', 'h', 'd'],
+  form: 'a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z)',
+  tooLong: 'reaches back more than 366 days'
+}
+/** The duration form of max-response-time-increase (its other form is a percentage). */
+const INCREASE: DurationKind = {
+  ...WAIT,
+  examples: '150ms or 0.2s',
+  bareRefused: ['%', 'ms'],
+  form: 'a percentage (20%) or a duration (150ms)'
+}
+
+const BARE = /^\d+(\.\d+)?$/
+const limitText = (ms: number) => (ms > MAX_DURATION_MS ? `${ms / 86_400_000}d` : `${ms / 3_600_000}h`)
+
+/** A bare number where its kind refuses one, saying what to write instead: the forms within the limit. */
+function noUnit(text: string, kind: DurationKind): ValueError {
+  const fits = (kind.bareRefused ?? []).filter(u => !(u in UNIT_MS) || Number(text) * UNIT_MS[u as Unit] <= kind.maxMs)
+  const forms = fits.map(u => `${text}${u}`)
+  const fix =
+    forms.length > 1
+      ? `write ${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}`
+      : forms.length === 1
+        ? `write ${forms[0]}`
+        : `write it with one of ${kind.units.join(', ')}`
+  return new ValueError(
+    `${quote(text)} has no unit: ${fix} (at most ${limitText(kind.maxMs)}; a bare number is refused here)`
+  )
+}
+
+/**
+ * A duration of `kind` (default WAIT): numbers with units, combined (`500ms`,
+ * `90s`, `5m`, `1h`, `1m30s`; days, `7d`, where the kind takes them), at most
+ * its limit; a bare number as the kind says (plain seconds, or refused with
+ * the fix); zero needs no unit. Returns milliseconds. Every duration input is
+ * read here, so each refuses (or reads) a bare number the same way.
+ */
+export function parseDuration(value: string, kind: DurationKind = WAIT): number {
   const text = value.trim()
-  const units = maxMs > MAX_DURATION_MS ? 'ms|s|m|h|d' : 'ms|s|m|h'
   let ms: number
-  if (/^\d+(\.\d+)?$/.test(text)) {
+  if (BARE.test(text)) {
+    if (kind.bareRefused && Number(text) !== 0) throw noUnit(text, kind)
     ms = Number(text) * 1000
-  } else if (new RegExp(`^(\\d+(\\.\\d+)?(${units}))+$`).test(text)) {
+  } else if (new RegExp(`^(\\d+(\\.\\d+)?(${kind.units.join('|')}))+$`).test(text)) {
     ms = 0
-    for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) ms += Number(match[1]) * UNIT_MS[match[2]]
+    for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g))
+      ms += Number(match[1]) * UNIT_MS[match[2] as Unit]
   } else {
-    const days = /\dd$/i.test(text) ? '; days are not a unit here' : ''
-    throw new ValueError(
-      `must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${days}), got ${quote(value)}`
-    )
+    const days = !kind.units.includes('d') && /\dd$/i.test(text) ? '; days are not a unit here' : ''
+    const form = kind.form ?? `a duration such as ${kind.examples} (at most ${limitText(kind.maxMs)}${days})`
+    throw new ValueError(`must be ${form}, got ${quote(value)}`)
   }
-  if (!Number.isFinite(ms) || ms > maxMs) {
-    const most = maxMs > MAX_DURATION_MS ? `${maxMs / 86_400_000}d` : `${maxMs / 3_600_000}h`
-    throw new ValueError(`must be at most ${most}, got ${quote(value)}`)
+  if (!Number.isFinite(ms) || ms > kind.maxMs) {
+    throw new ValueError(`${kind.tooLong ?? `must be at most ${limitText(kind.maxMs)}`}, got ${quote(value)}`)
   }
   return Math.round(ms)
 }
 
-/** The longest `slo-window`: a quarter. */
-export const MAX_SLO_WINDOW_MS = 90 * 86_400_000
+/** `baseline`: a duration with its unit (`1h`, `24h`), at most a day. */
+export const parseBaseline = (value: string): number => parseDuration(value, BASELINE)
 
-/** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days; a bare number (seconds) is refused. */
-export function parseSloWindow(value: string): number {
-  if (/^\d+(\.\d+)?$/.test(value.trim()))
-    throw new ValueError(`must be a duration with its unit such as 30d, 7d or 720h, got ${quote(value)}`)
-  return parseDuration(value, MAX_SLO_WINDOW_MS)
-}
+/** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days. */
+export const parseSloWindow = (value: string): number => parseDuration(value, SLO_WINDOW)
+
+/** The rule of `slo`, said whenever a value is refused. */
+const SLO_RULE = 'a percentage with its % sign, above 0% and below 100%, with at most 6 decimals (99.9%, 99.95%)'
 
 /**
- * `slo`: an objective in percent, in (0, 100), with its sign (`99.9%`, at most 6 decimals), kept exact
- * (`scaled / scale` percent) so the budget's arithmetic never rounds. A bare number is refused (`0.999`).
+ * `slo`: an objective in percent (SLO_RULE), kept exact (`scaled / scale`
+ * percent) so the budget's arithmetic never rounds. A bare number (`0.999`)
+ * is refused; 100% has no budget.
  */
 export function parseSlo(value: string): { percent: number; scaled: number; scale: number } {
   const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text))
-    throw new ValueError(`must be a percentage with its % sign (99.9%), got ${quote(value)}: a bare number is refused`)
-  const m = /^(\d{1,3})(?:\.(\d{1,6}))?[ \t]*%$/.exec(text)
-  if (!m) throw new ValueError(`must be a percentage such as 99.9% or 99.95%, got ${quote(value)}`)
+  const refuse = (why: string) => new ValueError(`must be ${SLO_RULE}, got ${quote(value)}: ${why}`)
+  if (BARE.test(text)) throw refuse('a bare number is refused')
+  const m = /^(\d+)(?:\.(\d+))?[ \t]*%$/.exec(text)
+  if (!m) throw refuse('not a percentage')
+  if ((m[2]?.length ?? 0) > 6) throw refuse(`${m[2].length} decimals`)
   const scale = 10 ** (m[2]?.length ?? 0)
   const scaled = Number(m[1]) * scale + Number(m[2] ?? 0)
-  if (scaled <= 0 || scaled >= 100 * scale)
-    throw new ValueError(`must be above 0% and below 100% (an objective of 100% has no budget), got ${quote(value)}`)
+  if (scaled <= 0) throw refuse('an objective of 0% allows every failure')
+  if (scaled >= 100 * scale) throw refuse('an objective of 100% or more has no budget')
   return { percent: scaled / scale, scaled, scale }
 }
 
@@ -128,8 +198,8 @@ export function parseMilliseconds(value: string): number {
 
 /**
  * `max-response-time-increase`: a percentage of the baseline (`20%`, `12.5%`)
- * or a duration added to it (`150ms`, `0.2s`). A bare number is refused: as
- * a duration it would be seconds (`150` = 150 s), rarely what was meant.
+ * or a duration added to it (`150ms`, `0.2s`), at most a day. A bare number
+ * is refused: `150` could be either.
  */
 export function parseIncrease(value: string): { percent: number } | { ms: number } {
   const text = value.trim()
@@ -140,15 +210,8 @@ export function parseIncrease(value: string): { percent: number } | { ms: number
     if (n > 10_000) throw new ValueError(`must be at most 10000%, got ${quote(value)}`)
     return { percent: n }
   }
-  // A duration with its unit; parseDuration then holds it to a day.
-  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
-    throw new ValueError(`must be a percentage (20%) or a duration (150ms), got ${quote(value)}`)
-  }
-  return { ms: parseDuration(text) }
+  return { ms: parseDuration(text, INCREASE) }
 }
-
-/** The furthest back `since` may reach. */
-const MAX_SINCE_MS = 366 * 86_400_000
 
 /**
  * `since`: a duration back from the step's start (`90m`, `48h`, `7d`), or an
@@ -157,10 +220,6 @@ const MAX_SINCE_MS = 366 * 86_400_000
  */
 export function parseSince(value: string): { agoMs: number } | { at: number } {
   const text = value.trim()
-  const bad = () =>
-    new ValueError(
-      `must be a duration (90m, 48h, 7d) or an ISO 8601 time with its offset (2026-11-23T08:00:00Z), got ${quote(value)}`
-    )
   const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text)
   if (iso) {
     const [, y, m, d] = iso
@@ -169,17 +228,10 @@ export function parseSince(value: string): { agoMs: number } | { at: number } {
       throw new ValueError(`names a day that does not exist, got ${quote(value)}`)
     }
     const at = timeOf(text)
-    if (Number.isNaN(at)) throw bad()
+    if (Number.isNaN(at)) throw new ValueError(`must be ${SINCE.form}, got ${quote(value)}`)
     return { at }
   }
-  let agoMs: number
-  try {
-    agoMs = parseDuration(text, Number.POSITIVE_INFINITY)
-  } catch {
-    throw bad()
-  }
-  if (agoMs > MAX_SINCE_MS) throw new ValueError(`reaches back more than 366 days, got ${quote(value)}`)
-  return { agoMs }
+  return { agoMs: parseDuration(text, SINCE) }
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i

@@ -1,5 +1,8 @@
 /** Bounds: the sizes and counts the action never goes past. */
 import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator()
@@ -42,11 +45,14 @@ describe('bounds', () => {
     expect(core.outputs.count).toBe('520')
   })
 
-  it('a summary that cannot be written is a warning, not a failure', async () => {
+  it('a summary that cannot be written is a warning naming its variable, not a failure', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'summary-')), 'summary')
+    writeFileSync(file, '')
     const { core } = await runAction(
       emulator,
       { operation: 'list-checks' },
       {
+        env: { GITHUB_STEP_SUMMARY: file },
         prepare: c => {
           c.summary = {
             addRaw: () => ({
@@ -59,7 +65,9 @@ describe('bounds', () => {
       }
     )
     expect(core.failed).toBeUndefined()
-    expect(core.logs).toContain('warning: The job summary could not be written: disk full')
+    expect(core.logs).toContain(
+      `warning: GITHUB_STEP_SUMMARY names "${file}", which the step cannot write (disk full): the job summary could not be written. The runner creates this file for each step; an env: that sets GITHUB_STEP_SUMMARY, or a step that removed the file or its folder, breaks it. The step goes on.`
+    )
     expect(core.outputs.count).toBe('0')
   })
 })

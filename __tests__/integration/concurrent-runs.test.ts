@@ -306,9 +306,45 @@ describe('identical checks that existed before the step are never removed: one i
     expect(emulator.checks.size).toBe(3)
     expect(core.outputs).toMatchObject({ 'check-id': old.id, changed: 'false' })
     const warning = core.logs.find(w => w.startsWith('warning: ') && w.includes('3 identical checks are named "shop"'))
-    expect(warning).toContain(`using ${old.id}`)
+    expect(warning).toContain(`the outputs name ${old.id}`)
     for (const copy of copies) expect(warning).toContain(copy.id)
-    expect(core.summaryText).toContain('never deletes those')
+    expect(core.summaryText).toContain('never deletes a check that may have existed before the step')
+  })
+
+  it('upsert-check changes each identical duplicate alike, so the next identical run passes as the first did', async () => {
+    const { old, copies } = seedTwins({ interval: 60 })
+    const upsert = () =>
+      runAction(emulator, {
+        operation: 'upsert-check',
+        'check-name': 'shop',
+        'check-url': site,
+        'check-interval': '30'
+      })
+    const first = await upsert()
+    expect(first.core.failed).toBeUndefined()
+    expect(first.core.outputs).toMatchObject({ 'check-id': old.id, changed: 'true' })
+    expect([...emulator.checks.values()].map(c => c.interval)).toEqual([30, 30, 30])
+    expect(emulator.count('PUT')).toBe(3)
+    const warning = first.core.logs.filter(l => l.startsWith('warning: 3 identical checks are named "shop"'))
+    expect(warning).toEqual([
+      `warning: 3 identical checks are named "shop" (${old.id}, ${copies[0].id}, ${copies[1].id}): each was changed alike, so they stay identical; the outputs name ${old.id}, the first in order. To keep one, delete the others with delete-check and check-id (check-id: ${copies[0].id}); the action never deletes a check that may have existed before the step.`
+    ])
+    const second = await upsert()
+    expect(second.core.failed).toBeUndefined()
+    expect(second.core.outputs).toMatchObject({ 'check-id': old.id, changed: 'false' })
+    expect(emulator.count('PUT')).toBe(3)
+    expect(emulator.count('DELETE')).toBe(0)
+  })
+
+  it('update-check by name does the same: the duplicates stay identical', async () => {
+    seedTwins({ interval: 60 })
+    const update = () =>
+      runAction(emulator, { operation: 'update-check', 'check-name': 'shop', 'check-interval': '45' })
+    expect((await update()).core.outputs.changed).toBe('true')
+    expect([...emulator.checks.values()].map(c => c.interval)).toEqual([45, 45, 45])
+    const again = await update()
+    expect(again.core.failed).toBeUndefined()
+    expect(again.core.outputs.changed).toBe('false')
   })
 
   it('in dry-run nothing is deleted or planned for deletion either', async () => {

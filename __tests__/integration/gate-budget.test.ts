@@ -130,7 +130,7 @@ describe('a spent budget closes the gate before any poll', () => {
         testsuite: {
           failures: string
           skipped: string
-          testcase: Array<{ failure: { type: string; message: string }; skipped: string }>
+          testcase: Array<{ failure: { type: string; message: string; '#text': string }; skipped: string }>
         }
       }
     }
@@ -138,6 +138,12 @@ describe('a spent budget closes the gate before any poll', () => {
     expect(suite).toMatchObject({ failures: '1', skipped: '1' })
     expect(suite.testcase[0].failure).toMatchObject({ type: 'budget-exhausted' })
     expect(suite.testcase[0].failure.message).toContain('error budget spent: availability 99.8%')
+    // Each thing once: the message says why (the budget); the text adds the check's last result, and no line repeats.
+    const failure = suite.testcase[0].failure
+    const said = [failure.message, ...failure['#text'].split('\n')]
+    expect(said).toEqual([failure.message, expect.stringMatching(/^shop \(chk_\w+\): status up, response time 100 ms/)])
+    for (const [i, line] of said.entries())
+      expect(said.filter((other, j) => j !== i && other.includes(line))).toEqual([])
     expect(suite.testcase[1].skipped).toContain('not polled')
   })
 
@@ -362,15 +368,22 @@ describe('long and faulty history reads', () => {
 })
 
 describe('inputs', () => {
+  /** The rule every refused slo states: the sign, the range and the decimals. */
+  const SLO_RULE = 'a percentage with its % sign, above 0% and below 100%, with at most 6 decimals (99.9%, 99.95%)'
+
   it('each bad slo or slo-window is an input error naming it, before any request', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     for (const [inputs, message] of [
-      [{ slo: '99.9' }, 'slo must be a percentage with its % sign (99.9%), got "99.9": a bare number is refused'],
-      [{ slo: '100%' }, 'slo must be above 0% and below 100% (an objective of 100% has no budget), got "100%"'],
-      [{ slo: '0%' }, 'slo must be above 0% and below 100%'],
-      [{ slo: 'three nines' }, 'slo must be a percentage such as 99.9% or 99.95%, got "three nines"'],
+      [{ slo: '99.9' }, `slo must be ${SLO_RULE}, got "99.9": a bare number is refused`],
+      [{ slo: '100%' }, `slo must be ${SLO_RULE}, got "100%": an objective of 100% or more has no budget`],
+      [{ slo: '0%' }, `slo must be ${SLO_RULE}, got "0%": an objective of 0% allows every failure`],
+      [{ slo: 'three nines' }, `slo must be ${SLO_RULE}, got "three nines": not a percentage`],
+      [{ slo: '99.1234567%' }, `slo must be ${SLO_RULE}, got "99.1234567%": 7 decimals`],
       [{ 'slo-window': '91d' }, 'slo-window must be at most 90d, got "91d"'],
-      [{ 'slo-window': '30' }, 'slo-window must be a duration with its unit such as 30d, 7d or 720h, got "30"'],
+      [
+        { 'slo-window': '30' },
+        'slo-window "30" has no unit: write 30h or 30d (at most 90d; a bare number is refused here)'
+      ],
       [{ 'slo-window': '0d' }, 'slo-window must be longer than 0'],
       [{ slo: '', 'slo-window': '7d' }, 'slo-window needs slo (an objective such as 99.9%)']
     ] as const) {

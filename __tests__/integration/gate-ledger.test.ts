@@ -140,6 +140,26 @@ describe('fresh means newer than what the step first saw', () => {
   })
 })
 
+describe('the count never passes its target', () => {
+  it('two fresh passes seen at one poll (one in the history) after one before show as 2/2, in the log and the summary', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    // Three probes a minute apart, each with its own response time: three probes, never one seen twice.
+    const probes = [
+      { status: 'up', responseTime: 50, lastCheckedAt: at(10) },
+      { status: 'up', responseTime: 120, lastCheckedAt: at(70) },
+      { status: 'up', responseTime: 200, lastCheckedAt: at(130) }
+    ]
+    emulator.history.set(c.id, probes.map(({ lastCheckedAt, ...p }) => ({ ...p, checkedAt: lastCheckedAt })).reverse())
+    afterFirstRead(emulator, { [c.id]: probes[0] })
+    const { core } = await twoPasses(c.id, [probes[0], probes[2]])
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed' })
+    // Three in a row (the first poll's, then the history's and the second poll's): shown as the target reached.
+    expect(progressOf(core.logs, 'shop')).toEqual(['met the condition (1/2)', 'passed (2/2)'])
+    expect(core.summaryText).toContain('| 2/2 | passed |')
+    expect(core.everything()).not.toContain('3/2')
+  })
+})
+
 describe('a miss is never lost to the one-probe tolerance', () => {
   it('a slow miss in the history within one probe of the next result resets the count: no pass on one good probe', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })

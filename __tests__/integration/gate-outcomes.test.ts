@@ -253,6 +253,11 @@ describe('junit-file', () => {
     expect(passed.failure).toBeUndefined()
     expect(failed).toMatchObject({ name: `bad ]]> </testcase> (${bad.id})` })
     expect(failed.failure).toMatchObject({ type: 'timed-out', message: 'status is down, expected up' })
+    // The text adds what the message does not say (the check's last result), never the message again.
+    expect((failed.failure as Record<string, string>)['#text']).toMatch(
+      /^bad \]\]> <\/testcase> \(chk_\w+\): status down, response time 900 ms, checked /
+    )
+    expect((failed.failure as Record<string, string>)['#text']).not.toContain('status is down, expected up')
     expect(Number(failed.time)).toBeGreaterThanOrEqual(3)
   })
 

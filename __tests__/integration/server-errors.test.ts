@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { runAction, useEmulator } from '../helpers/harness.js'
+import dns from 'node:dns'
+import { KEY, runAction, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator()
 
@@ -59,6 +60,45 @@ describe('server errors and the network', () => {
       'max-retries': '0'
     })
     expect(core.failed).toContain('GET /checks failed: connection refused')
+  })
+
+  it('a refused connection names the base URL tried, and is retried (a service restarting comes back)', async () => {
+    const { core } = await runAction(undefined, {
+      operation: 'list-checks',
+      'base-url': 'http://127.0.0.1:1/v1/',
+      'max-retries': '2'
+    })
+    expect(core.failed).toBe(
+      'GET /checks failed: connection refused (is base-url right, and is the service up?) [ECONNREFUSED], trying base-url http://127.0.0.1:1/v1 (after 3 attempts)'
+    )
+    expect(core.logs.filter(l => l.includes('retry'))).toHaveLength(2)
+  })
+
+  it('an unknown host (ENOTFOUND) names the host and the base URL, and is not retried: retrying cannot help', async () => {
+    // The resolver's answer, the same on every machine (an offline one would say EAI_AGAIN for any name).
+    const realLookup = dns.lookup
+    const patched = ((host: string, ...rest: unknown[]) => {
+      const callback = rest.at(-1) as (error: NodeJS.ErrnoException) => void
+      if (host !== 'api.monitoring.invalid') return (realLookup as (...a: unknown[]) => void)(host, ...rest)
+      process.nextTick(() =>
+        callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host }))
+      )
+    }) as typeof dns.lookup
+    dns.lookup = patched
+    try {
+      const { core } = await runAction(undefined, {
+        operation: 'list-checks',
+        'base-url': 'https://api.monitoring.invalid/v1',
+        'max-retries': '3'
+      })
+      expect(core.failed).toBe(
+        'GET /checks failed: the host name api.monitoring.invalid does not resolve [ENOTFOUND], trying base-url https://api.monitoring.invalid/v1; not retried: check base-url'
+      )
+      expect(core.logs.filter(l => l.includes('retry'))).toEqual([])
+      expect(core.everything()).not.toContain(KEY)
+    } finally {
+      dns.lookup = realLookup
+    }
   })
 
   it('malformed JSON on a 200 is a clear error', async () => {

@@ -20,13 +20,21 @@ describe('slo and slo-window', () => {
       expect(() => parseSlo(bad)).toThrow()
   })
 
+  it('slo: every refusal states the rule (sign, range, decimals) and what this value broke', () => {
+    const rule = 'must be a percentage with its % sign, above 0% and below 100%, with at most 6 decimals'
+    for (const bad of ['99.9', '100%', '0%', '101%', '99.1234567%', '%', 'ninety%', '99,9%'])
+      expect(() => parseSlo(bad)).toThrow(rule)
+    expect(() => parseSlo('99.1234567%')).toThrow('got "99.1234567%": 7 decimals')
+    expect(parseSlo('99.123456%')).toEqual({ percent: 99.123456, scaled: 99_123_456, scale: 1_000_000 })
+  })
+
   it('slo-window: a duration with its unit, days allowed, at most 90d; a bare number refused', () => {
     expect(parseSloWindow('30d')).toBe(30 * 86_400_000)
     expect(parseSloWindow('1d12h')).toBe(36 * 3_600_000)
     expect(parseSloWindow('720h')).toBe(30 * 86_400_000)
     expect(parseSloWindow('90d')).toBe(90 * 86_400_000)
     expect(() => parseSloWindow('91d')).toThrow('must be at most 90d')
-    expect(() => parseSloWindow('30')).toThrow('with its unit')
+    expect(() => parseSloWindow('30')).toThrow('"30" has no unit: write 30h or 30d')
     expect(() => parseSloWindow('a month')).toThrow('must be a duration')
   })
 })

@@ -107,7 +107,7 @@ describe('parseConfig', () => {
       expect(() =>
         parse({ operation: 'wait-for-check', 'check-id': 'c', baseline, 'max-response-time-increase': '20%' })
       ).toThrow(
-        `baseline must be a duration such as 90, 500ms, 90s, 5m, 1h or 1m30s (at most 24h${baseline.endsWith('d') ? '; days are not a unit here' : ''}), got "${baseline}"`
+        `baseline must be a duration such as 30m, 1h, 24h or 1h30m (at most 24h${baseline.endsWith('d') ? '; days are not a unit here' : ''}), got "${baseline}"`
       )
     }
   })
@@ -175,7 +175,7 @@ describe('baseline and max-response-time-increase', () => {
       'max-response-time-increase must be a percentage (20%) or a duration (150ms), got "x"'
     )
     expect(() => gate({ baseline: '24h', 'max-response-time-increase': '150' })).toThrow(
-      /^max-response-time-increase must be a percentage/
+      'max-response-time-increase "150" has no unit: write 150% or 150ms (at most 24h; a bare number is refused here)'
     )
     expect(() => gate({ baseline: 'yesterday', 'max-response-time-increase': '20%' })).toThrow(
       /^baseline must be a duration/
@@ -197,6 +197,49 @@ describe('baseline and max-response-time-increase', () => {
       'baseline applies to wait-for-check, not list-checks: it is ignored',
       'max-response-time-increase applies to wait-for-check, not list-checks: it is ignored'
     ])
+  })
+})
+
+describe('a bare number in a duration input', () => {
+  const gate = (inputs: RawInputs) => parse({ operation: 'wait-for-check', 'check-id': 'chk_1', ...inputs })
+  const refused = (unit: string) => `(at most ${unit}; a bare number is refused here)`
+
+  it('is refused the same way by every window and increase, naming the input and showing the fix', () => {
+    expect(() => gate({ baseline: '45', 'max-response-time-increase': '20%' })).toThrow(
+      `baseline "45" has no unit: write 45s or 45m ${refused('24h')}`
+    )
+    expect(() => gate({ slo: '99.9%', 'slo-window': '45' })).toThrow(
+      `slo-window "45" has no unit: write 45h or 45d ${refused('90d')}`
+    )
+    expect(() => parse({ operation: 'check-history', 'check-id': 'chk_1', since: '45' })).toThrow(
+      `since "45" has no unit: write 45m, 45h or 45d ${refused('366d')}`
+    )
+    expect(() => gate({ baseline: '1h', 'max-response-time-increase': '45' })).toThrow(
+      `max-response-time-increase "45" has no unit: write 45% or 45ms ${refused('24h')}`
+    )
+  })
+
+  it('shows only the forms within the limit (or the units, when none is)', () => {
+    expect(() => gate({ baseline: '1.5', 'max-response-time-increase': '20%' })).toThrow(
+      'baseline "1.5" has no unit: write 1.5s, 1.5m or 1.5h'
+    )
+    expect(() => gate({ baseline: '100000', 'max-response-time-increase': '20%' })).toThrow(
+      'baseline "100000" has no unit: write it with one of ms, s, m, h'
+    )
+  })
+
+  it('is plain seconds in timeout, poll-interval and request-timeout, as the contract documents (timeout: 90)', () => {
+    expect(gate({ timeout: '90', 'poll-interval': '5', 'request-timeout': '1.5' })).toMatchObject({
+      timeoutMs: 90_000,
+      pollIntervalMs: 5_000,
+      requestTimeoutMs: 1_500
+    })
+  })
+
+  it('zero needs no unit: a window of 0 is refused as empty, not for its unit', () => {
+    expect(() => gate({ baseline: '0', 'max-response-time-increase': '20%' })).toThrow(
+      /^baseline must be longer than 0/
+    )
   })
 })
 

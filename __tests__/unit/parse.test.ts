@@ -88,25 +88,16 @@ describe('parseIncrease (max-response-time-increase)', () => {
     ['1m30s', { ms: 90_000 }]
   ])('%s is %j', (text, value) => expect(parseIncrease(text)).toEqual(value))
 
-  it.each([
-    '150',
-    '20',
-    'fast',
-    '-20%',
-    '20%%',
-    '%',
-    '20 percent',
-    '1e2%',
-    '-150ms',
-    '150 ms',
-    '',
-    '20\n%',
-    '20\r\n%',
-    '20\u2028%'
-  ])('rejects %j, asking for a percentage or a duration', text =>
-    expect(() => parseIncrease(text)).toThrow(
-      `must be a percentage (20%) or a duration (150ms), got ${JSON.stringify(text)}`
-    )
+  it.each(['150', '20'])('refuses the bare number %j, showing it as a percentage or in milliseconds', text =>
+    expect(() => parseIncrease(text)).toThrow(`"${text}" has no unit: write ${text}% or ${text}ms`)
+  )
+
+  it.each(['fast', '-20%', '20%%', '%', '20 percent', '1e2%', '-150ms', '150 ms', '', '20\n%', '20\r\n%', '20\u2028%'])(
+    'rejects %j, asking for a percentage or a duration',
+    text =>
+      expect(() => parseIncrease(text)).toThrow(
+        `must be a percentage (20%) or a duration (150ms), got ${JSON.stringify(text)}`
+      )
   )
 
   it('holds a duration to a day, a percentage to 10000%', () => {

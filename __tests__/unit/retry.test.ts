@@ -111,6 +111,13 @@ describe('retry policy', () => {
       ['PUT 408', 'PUT', 2, { status: 408, headers: none }, { retry: true, waitMs: 750, asked: false }],
       ['DELETE network failure', 'DELETE', 1, { failure: 'network' }, { retry: true, waitMs: 375, asked: false }],
       [
+        'GET to a host name that does not resolve (ENOTFOUND): retrying cannot help',
+        'GET',
+        1,
+        { failure: 'unknown-host' },
+        { retry: false, reason: 'not retryable' }
+      ],
+      [
         'POST 502: ambiguous, never resent here',
         'POST',
         1,

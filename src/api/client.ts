@@ -11,7 +11,7 @@ import { BodyNames, jsonOf, parseAs, pathUnder, readOne } from './body.js'
 import { ApiError, httpError, noAnswer, pacingError, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
 import { Clock, Pacer, ServerBudget, realClock } from './pacer.js'
-import { Method, decide, retryLine, retryWhy, serverBudget } from './retry.js'
+import { Failure, Method, decide, isFailure, retryLine, retryWhy, serverBudget } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { AttemptWatch, ClientOptions, Logger, RawResponse, RequestTally, silentLogger } from './types.js'
 import { redact } from '../secrets.js'
@@ -46,6 +46,7 @@ export class ApiClient {
     this.transport = {
       timeoutMs: options.requestTimeoutMs,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
+      baseUrl: withoutCredentials(options.baseUrl.replace(/\/+$/, '')),
       abort: options.signal,
       agentFor: url => agents.getAgent(url.href),
       proxyFor: url => withoutCredentials(getProxyUrl(url.href)) || undefined
@@ -185,9 +186,9 @@ export class ApiClient {
       try {
         response = await this.attempt(method, url, body, path, at => watch.sent?.((sentAt = at)))
       } catch (error) {
-        const transient = error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')
+        const weighed = error instanceof ApiError && isFailure(error.kind)
         if (sentAt !== undefined && noAnswer(error)) watch.unanswered?.(sentAt)
-        if (!transient) throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
+        if (!weighed) throw attempt > 1 && error instanceof ApiError ? withAttempts(error, attempt) : error
         failure = error
       }
       if (response) {
@@ -196,7 +197,7 @@ export class ApiClient {
       }
       const outcome = response
         ? { status: response.status, headers: response.headers }
-        : { failure: (failure as ApiError).kind as 'network' | 'timeout' }
+        : { failure: (failure as ApiError).kind as Failure }
       const decision = decide(method, attempt, retries, outcome, this.clock.now(), this.random)
       const status = response?.status
       if (!decision.retry) {

@@ -9,6 +9,7 @@ export type ApiErrorKind =
   | 'http' // the server answered with a status that is an error
   | 'rate-limit' // 429 and we gave up
   | 'network' // connection refused, reset, dropped
+  | 'unknown-host' // the host name does not resolve (ENOTFOUND): nothing was sent, and a retry cannot help
   | 'timeout' // request-timeout elapsed
   | 'invalid-response' // 2xx whose body is not what the API promises
   | 'redirect' // a redirect we will not follow

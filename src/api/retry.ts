@@ -98,11 +98,12 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
+/** An attempt without an answer: the connection failed, request-timeout passed, or the host name did not resolve. */
+export type Failure = 'network' | 'timeout' | 'unknown-host'
+export const isFailure = (kind: string): kind is Failure => ['network', 'timeout', 'unknown-host'].includes(kind)
+
 /** What one attempt came to, when it did not succeed. */
-export type Outcome =
-  | { status: number; headers: Headers }
-  /** No answer: the connection failed, or request-timeout passed. */
-  | { failure: 'network' | 'timeout' }
+export type Outcome = { status: number; headers: Headers } | { failure: Failure }
 
 export type Decision =
   /** Send it again after `waitMs`; `asked`: the server said how long. */
@@ -114,7 +115,10 @@ export type Decision =
  * After attempt number `attempt` (from 1) of `method` failed with `outcome`:
  * retry, and after how long, or stop. 429 is retried for every method (it was
  * refused); 408, 5xx and failures without an answer only for methods that may
- * be resent (never a POST: that is ambiguous, see create.ts).
+ * be resent (never a POST: that is ambiguous, see create.ts). A host name that
+ * does not resolve (ENOTFOUND) is never retried: the resolver has answered
+ * that the name does not exist, and asking again asks the same question (a
+ * DNS server that did not answer, EAI_AGAIN, is a network failure: retried).
  */
 export function decide(
   method: Method,
@@ -126,6 +130,7 @@ export function decide(
 ): Decision {
   const status = 'status' in outcome ? outcome.status : undefined
   if (status !== undefined && !isRetryableStatus(status)) return { retry: false, reason: 'not retryable' }
+  if ('failure' in outcome && outcome.failure === 'unknown-host') return { retry: false, reason: 'not retryable' }
   if (!mayResend(method, status)) return { retry: false, reason: 'not retryable' }
   const asked = 'headers' in outcome ? serverWaitMs(outcome.headers, now) : undefined
   const waitMs = asked ?? backoffMs(attempt, random)

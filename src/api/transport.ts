@@ -9,7 +9,7 @@
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { ApiError } from './errors.js'
+import { ApiError, ApiErrorKind } from './errors.js'
 import type { RequestTally } from './types.js'
 
 export interface Exchange {
@@ -38,6 +38,8 @@ export interface TransportOptions {
   agentFor?: (url: URL) => http.Agent | undefined
   /** The proxy a URL goes through, to name it in messages. */
   proxyFor?: (url: URL) => string | undefined
+  /** The base URL (without credentials), named when it cannot be reached. */
+  baseUrl?: string
 }
 
 /** Certificate problems: retrying cannot help; trusting the CA can. */
@@ -59,8 +61,7 @@ const TLS_CODES = new Set([
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused (is base-url right, and is the service up?)',
   ECONNRESET: 'the connection was reset',
-  ENOTFOUND: 'the host name could not be resolved (check base-url)',
-  EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+  EAI_AGAIN: 'the host name could not be resolved (the DNS server did not answer)',
   ETIMEDOUT: 'the connection timed out',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
@@ -99,7 +100,7 @@ export function exchange(
   options: TransportOptions,
   names: { method: string; path: string }
 ): Promise<Exchange> {
-  const fail = (kind: 'network' | 'timeout' | 'deadline' | 'cancelled' | 'tls' | 'invalid-response', detail: string) =>
+  const fail = (kind: ApiErrorKind, detail: string) =>
     new ApiError({ kind, method: names.method, path: names.path, detail })
   const abort = names.method === 'GET' ? options.abort : undefined
   if (abort?.aborted) return Promise.reject(fail('cancelled', 'was not sent: the job is being cancelled'))
@@ -180,7 +181,13 @@ export function exchange(
         )
         return
       }
-      finish(fail('network', `failed: ${networkReason(error)}`))
+      const base = options.baseUrl ? `, trying base-url ${options.baseUrl}` : ''
+      if (code === 'ENOTFOUND') {
+        const host = `the host name ${url.hostname}`
+        finish(fail('unknown-host', `failed: ${host} does not resolve [ENOTFOUND]${base}; not retried: check base-url`))
+        return
+      }
+      finish(fail('network', `failed: ${networkReason(error)}${base}`))
     })
     request.on('response', (response: http.IncomingMessage) => {
       const chunks: Buffer[] = []

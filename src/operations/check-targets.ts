@@ -153,25 +153,61 @@ export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
   return line ? [line] : []
 }
 
-/** The check that check-id (or else the single check-name) targets; identical duplicates are warned about. */
-export async function targetCheck(ctx: OperationContext): Promise<{ check: Check; notes: string[] }> {
+/**
+ * Names are case-sensitive, as the service's are: before each create (upsert-check, create-check,
+ * sync-checks), a name that differs from existing checks' only in case (a typo, most likely) is
+ * warned about, naming each. Returns the lines.
+ */
+export function warnCaseTwins(ctx: OperationContext, names: readonly string[], checks: readonly Check[]): string[] {
+  if (names.length === 0) return []
+  const folded = new Map<string, Check[]>()
+  for (const c of uniqueById(checks)) {
+    if (typeof c.name !== 'string') continue
+    const same = folded.get(c.name.toLowerCase())
+    if (same) same.push(c)
+    else folded.set(c.name.toLowerCase(), [c])
+  }
+  return names.flatMap(name => {
+    const twins = (folded.get(name.toLowerCase()) ?? []).filter(c => c.name !== name)
+    if (twins.length === 0) return []
+    const named = twins.map(c => `${JSON.stringify(c.name)} (${c.id})`).join(', ')
+    const [who, meant] =
+      twins.length > 1
+        ? [`checks named ${named} differ`, 'one of them']
+        : [`a check named ${named} differs`, 'that check']
+    const line = `Creating ${JSON.stringify(name)} makes a second check: ${who} only in case, and names are case-sensitive, as the service's are. If you meant ${meant}, write its name exactly.`
+    ctx.log.warning(line)
+    return [line]
+  })
+}
+
+/** ` (did you mean "a"?)` for a name that no check of `checks` has, or nothing (values.ts). */
+const nearNames = (name: string, checks: Check[]) =>
+  didYouMean(
+    name,
+    checks.map(c => str(c.name))
+  )
+
+/** The check that check-id (or else the single check-name) targets, with its identical duplicates (none by id). */
+export async function findTarget(ctx: OperationContext): Promise<Named & { check: Check }> {
   const { checkIds, checkNames } = ctx.config
   if (checkIds.length > 0) {
     const check = await ctx.api.getCheck(checkIds[0])
     if (!check)
       throw new OperationError(`check ${checkIds[0]} not found (GET ${paths.check(checkIds[0])} answered 404)`)
-    return { check, notes: [] }
+    return { check, duplicates: [] }
   }
   const all = await ctx.api.listChecks()
   const named = findByName(all, checkNames[0])
-  if (!named.check) {
-    throw new OperationError(
-      `no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)${didYouMean(
-        checkNames[0],
-        all.map(c => str(c.name))
-      )}`
-    )
-  }
+  if (named.check) return { check: named.check, duplicates: named.duplicates }
+  throw new OperationError(
+    `no check named ${JSON.stringify(checkNames[0])} (looked through ${all.length} checks)${nearNames(checkNames[0], all)}`
+  )
+}
+
+/** The check findTarget finds, for a read: identical duplicates are warned about. */
+export async function targetCheck(ctx: OperationContext): Promise<{ check: Check; notes: string[] }> {
+  const named = await findTarget(ctx)
   return { check: named.check, notes: warnDuplicates(ctx, named) }
 }
 
@@ -212,14 +248,7 @@ export async function targetChecks(ctx: OperationContext): Promise<Targets> {
       else missing.push(name)
     }
     if (missing.length > 0) {
-      const near = missing
-        .map(name =>
-          didYouMean(
-            name,
-            all.map(c => str(c.name))
-          )
-        )
-        .join('')
+      const near = missing.map(name => nearNames(name, all)).join('')
       throw new OperationError(
         `no check named ${missing.map(name => JSON.stringify(name)).join(', ')} (looked through ${all.length} checks)${near}`
       )

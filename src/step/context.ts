@@ -13,6 +13,7 @@ import type { ActionLog } from '../report/log.js'
 import { formsOf, redact, redactValue, registrable } from '../secrets.js'
 import { RunContext, loadRunContext } from '../run-context.js'
 import type { CoreLike } from '../runner.js'
+import { RunnerFileError } from './failure.js'
 import type { GitHubSide } from './github.js'
 
 export interface Dependencies {
@@ -119,7 +120,13 @@ export function contextFor(
     declareSecret: value => addDeclaredSecret(deps.core, secrets, value),
     redact: text => redact(text, secrets),
     redactValue: value => redactValue(value, secrets),
-    remember: (name, value) => deps.core.saveState(name, value),
+    remember: (name, value) => {
+      try {
+        deps.core.saveState(name, value)
+      } catch (error) {
+        throw new RunnerFileError('GITHUB_STATE', deps.env, error)
+      }
+    },
     signal
   }
 }

@@ -4,6 +4,7 @@
  * file to annotate, the stack of an unexpected error in the debug log, and
  * the summary of a step that failed.
  */
+import { statSync } from 'node:fs'
 import { ApiError } from '../api/errors.js'
 import type { Config } from '../config.js'
 import { InputError } from '../inputs/table.js'
@@ -98,7 +99,8 @@ export function placeOf(error: unknown): FilePlace | undefined {
 export function debugStack(log: ActionLog, error: unknown): void {
   if (!(error instanceof Error) || error instanceof ApiError || error instanceof InputError) return
   // Errors the action raises on purpose (about a file, a plan) say all there is: no stack.
-  if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile)Error$/.test(error.name)) return
+  if (error instanceof OperationError || !error.stack || /^(ChecksFile|PlanFile|RunnerFile)Error$/.test(error.name))
+    return
   log.debug('unexpected error; its stack (NODE_OPTIONS=--enable-source-maps maps it to the source):')
   for (const line of error.stack.split('\n')) log.debug(line)
 }
@@ -106,4 +108,40 @@ export function debugStack(log: ActionLog, error: unknown): void {
 export function failureSummary(message: string, error: unknown): Summary {
   const title = error instanceof InputError ? 'Bad input: nothing was sent' : 'The operation failed'
   return { title, lines: [message], tables: [] }
+}
+
+/** The runner's files the step writes, by the variable that names each. */
+const RUNNER_FILES = {
+  GITHUB_OUTPUT: "the step's outputs",
+  GITHUB_STEP_SUMMARY: 'the job summary',
+  GITHUB_STATE: 'the state the post step reads'
+}
+export type RunnerFile = keyof typeof RUNNER_FILES
+
+/**
+ * A runner's file that could not be written, told once and naming its
+ * variable (not the library's own words, nor its stack): it fails the step
+ * whatever fail-on-error says, as the step cannot report what it did.
+ */
+export class RunnerFileError extends Error {
+  constructor(variable: RunnerFile, env: NodeJS.ProcessEnv, cause: unknown) {
+    super(runnerFileMessage(variable, env, cause))
+    this.name = 'RunnerFileError'
+  }
+}
+
+/** Why `variable`'s file could not be written: unset, missing, a directory, or not writable. */
+export function runnerFileMessage(variable: RunnerFile, env: NodeJS.ProcessEnv, cause: unknown): string {
+  const path = env[variable]
+  const problem = path ? `names ${JSON.stringify(path)}, ${fileProblem(path, cause)}` : 'is not set'
+  return `${variable} ${problem}: ${RUNNER_FILES[variable]} could not be written. The runner creates this file for each step; an env: that sets ${variable}, or a step that removed the file or its folder, breaks it`
+}
+
+function fileProblem(path: string, cause: unknown): string {
+  try {
+    return statSync(path).isDirectory() ? 'a directory' : `which the step cannot write (${messageOf(cause)})`
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? ''
+    return ['ENOENT', 'ENOTDIR'].includes(code) ? 'which does not exist' : `which the step cannot reach (${code})`
+  }
 }

@@ -8,12 +8,14 @@ import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
 import {
+  type Named,
   checkOutputs,
   checkSummary,
   convergeChecks,
   findByName,
+  findTarget,
   targetCheck,
-  warnDuplicates
+  warnCaseTwins
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
 import { keptLine, unprovenLine } from '../converge.js'
@@ -47,15 +49,17 @@ export async function applyChanges(
 /**
  * Create the check. `miss`: the look-up by name that missed it (snapshot.ts),
  * after which the create converges with racing runs (converge.ts); without it
- * (create-check), it always creates.
+ * (create-check), it always creates. A name that differs from a check's only
+ * in case is warned about either way (check-targets.ts).
  */
 async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Check>): Promise<OperationResult> {
   const body = withDefaultType(spec)
   const before = miss?.items ?? (await ctx.api.listChecks())
+  const twins = warnCaseTwins(ctx, [str(body.name)], before)
   if (dryRunSkips(ctx, 'POST', paths.checks, body)) {
     return {
       outputs: { result: body, changed: true, 'check-name': str(body.name) },
-      summary: checkSummary('Check would be created (dry run)', [body])
+      summary: checkSummary('Check would be created (dry run)', [body], twins)
     }
   }
   const { item, recovered, tookMs } = await ctx.api.createCheck(body, before)
@@ -63,7 +67,7 @@ async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Chec
   if (!miss) {
     return {
       outputs: { ...checkOutputs(item), result: item, changed: true },
-      summary: checkSummary('Check created', [item])
+      summary: checkSummary('Check created', [item], twins)
     }
   }
   // Ours as created: the fields sent, with what the server answered over them.
@@ -76,7 +80,7 @@ async function create(ctx: OperationContext, spec: Mapping, miss?: Snapshot<Chec
   } = await withKnownOutputs({ ...checkOutputs(mine), changed: true }, () =>
     convergeChecks(ctx, [mine], tookMs, miss.proven)
   ).then(([converged]) => converged)
-  const lines: string[] = []
+  const lines = [...twins]
   let kept: Check | Mapping = survivor
   if (survivor.id !== item.id) {
     const line = `A concurrent run created a check of this name and URL at the same time: using ${survivor.id}, the first in order (every run uses it); this run's ${item.id} was removed.`
@@ -130,32 +134,48 @@ function changedLine(changed: boolean, fields: string[], dryRun: boolean): strin
   return `${dryRun ? 'Would change' : 'Changed'}: ${fields.join(', ')}.`
 }
 
-/** Apply `changes` to `current` and describe what happened, after `notes` (identical duplicates left). */
+/**
+ * Apply `changes` to the targeted check and describe what happened. Its
+ * identical duplicates (used as one, check-targets.ts) get the same changes,
+ * each compared on its own, so they stay identical and the next run by name
+ * finds them as this one did; a warning names them all and how to remove one.
+ */
 async function update(
   ctx: OperationContext,
-  current: Check,
-  changes: Mapping,
-  notes: string[] = []
+  target: Named & { check: Check },
+  changes: Mapping
 ): Promise<OperationResult> {
-  const { check, changed, fields } = await applyChanges(ctx, current, changes)
-  const lines = [...notes, changedLine(changed, fields, ctx.config.dryRun)]
+  const { check, changed, fields } = await applyChanges(ctx, target.check, changes)
+  let alike = false
+  for (const duplicate of target.duplicates) alike = (await applyChanges(ctx, duplicate, changes)).changed || alike
+  const lines = [
+    alikeLine(target, changed || alike, ctx.config.dryRun),
+    changedLine(changed, fields, ctx.config.dryRun)
+  ]
+  if (lines[0]) ctx.log.warning(lines[0])
   return {
-    outputs: { ...checkOutputs(check), result: check, changed },
-    summary: checkSummary(changed ? 'Check updated' : 'Check unchanged', [check], lines)
+    outputs: { ...checkOutputs(check), result: check, changed: changed || alike },
+    summary: checkSummary(changed || alike ? 'Check updated' : 'Check unchanged', [check], lines.filter(Boolean))
   }
 }
 
-export const updateCheck: Operation = async ctx => {
-  const { check, notes } = await targetCheck(ctx)
-  return update(ctx, check, wantedChanges(ctx), notes)
+/** What a write by name says of identical duplicates: all written alike, which one the outputs name, how to remove one. */
+function alikeLine({ check, duplicates }: Named & { check: Check }, changed: boolean, dryRun: boolean): string {
+  if (duplicates.length === 0) return ''
+  const ids = [check, ...duplicates].map(c => c.id).join(', ')
+  const done = !changed
+    ? 'nothing differs in any of them'
+    : dryRun
+      ? 'each would be changed alike'
+      : 'each was changed alike'
+  return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))} (${ids}): ${done}, so they stay identical; the outputs name ${check.id}, the first in order. To keep one, delete the others with delete-check and check-id (check-id: ${duplicates[0].id}); the action never deletes a check that may have existed before the step.`
 }
+
+export const updateCheck: Operation = async ctx => update(ctx, await findTarget(ctx), wantedChanges(ctx))
 
 export const upsertCheck: Operation = async ctx => {
   const spec = ctx.config.check
-  if (ctx.config.checkIds.length > 0) {
-    const { check } = await targetCheck(ctx)
-    return update(ctx, check, withDefaultType(spec))
-  }
+  if (ctx.config.checkIds.length > 0) return update(ctx, await findTarget(ctx), withDefaultType(spec))
   const name = String(spec.name)
   // Created only when two full reads prove the name absent (snapshot.ts).
   const look = await lookUp(
@@ -172,7 +192,7 @@ export const upsertCheck: Operation = async ctx => {
       `The first read of the checks did not show ${JSON.stringify(name)}; a later read did (the list moved while it was read): using ${named.check.id}, nothing created.`
     )
   }
-  return update(ctx, named.check, withDefaultType(spec), warnDuplicates(ctx, named))
+  return update(ctx, { check: named.check, duplicates: named.duplicates }, withDefaultType(spec))
 }
 
 export const deleteCheck: Operation = async ctx => {

@@ -90,6 +90,11 @@ export interface Track {
   budget?: Budget
 }
 
+/** A check's count as shown: results in a row against the target, never past it (`2/2`, not `3/2`). */
+export function countText(track: Track, needed: number): string {
+  return `${Math.min(track.streak, needed)}/${needed}`
+}
+
 /** What a check that did not pass missed, in words. */
 export function reasonOf(track: Track, needed: number): string {
   const missed = track.verdict ? track.verdict.missed : ['not polled before the time limit']

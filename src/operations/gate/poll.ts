@@ -11,7 +11,7 @@ import type { MonitoringApi } from '../../api/monitoring.js'
 import type { OperationContext } from '../types.js'
 import { OperationError } from '../types.js'
 import { ListCost, readRound } from './fleet-read.js'
-import { GateRules, Result, Track, describeCheck, observe } from './judge.js'
+import { GateRules, Result, Track, countText, describeCheck, observe } from './judge.js'
 import { between, checkReading, entryReading, takeOnce } from './ledger.js'
 import { isDeadline } from './past.js'
 
@@ -106,7 +106,7 @@ async function pollCheck(p: Polling, track: Track, listed: Check | undefined): P
   }
   track.check = check
   const progress = observe(track, { check, reading: checkReading(check) }, rules, needed, late())
-  ctx.log.info(`${describeCheck(check)}: ${progress} (${track.streak}/${needed})`)
+  ctx.log.info(`${describeCheck(check)}: ${progress} (${countText(track, needed)})`)
 }
 
 /**

@@ -14,7 +14,7 @@ import type { OperationContext, OperationResult, Outputs, Summary, SummaryTable 
 import type { Increase } from '../../config.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
-import { Outcome, Track, describeCheck, reasonOf } from './judge.js'
+import { Outcome, Track, countText, describeCheck, reasonOf } from './judge.js'
 import { historyCost } from './past.js'
 
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
@@ -134,7 +134,7 @@ export async function report(
           t.check.responseTime,
           ...(compared ? baselineCells(t.baseline) : []),
           ago(t.check.lastCheckedAt, now),
-          `${t.streak}/${needed}`,
+          countText(t, needed),
           t.streak >= needed ? 'passed' : `not passed: ${reason(t)}`
         ])
       },
@@ -263,13 +263,15 @@ async function writeJunit(
                   ? ('budget-exhausted' as const)
                   : ('timed-out' as const),
               message: safe(reason(t)),
+              // Each thing once: the message says why; the text adds what it does not say.
               details: safe(
                 [
                   describeCheck(t.check),
-                  reason(t),
                   ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : []),
                   ...(t.budget ? [budgetText(t.budget)] : [])
-                ].join('\n')
+                ]
+                  .filter(line => !reason(t).includes(line))
+                  .join('\n')
               )
             }
           })

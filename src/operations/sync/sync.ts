@@ -9,7 +9,7 @@ import { readChecksFile } from './checks-file-read.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { convergeChecks, indexChecks, warnDuplicates } from '../check-targets.js'
+import { convergeChecks, indexChecks, warnCaseTwins, warnDuplicates } from '../check-targets.js'
 import { keptLine, unprovenLine } from '../converge.js'
 import { lookUp } from '../snapshot.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
@@ -148,6 +148,11 @@ export const syncChecks: Operation = async ctx => {
       ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
     }
   })
+  warnCaseTwins(
+    ctx,
+    plan.filter(e => e.action === 'create').map(e => e.name),
+    server
+  )
   // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
   const drift = drifting(plan)
   const drifted = config.dryRun && config.failOnDrift && drift.length > 0 ? driftMessage(ctx, drift) : undefined
