@@ -36,6 +36,8 @@ export interface LocalJobOptions {
   seed?: boolean
   /** Use this emulator and fake GitHub (default: start them, and stop them at the end). */
   service?: LocalService
+  /** The folder the run's own temporary folder goes under (default: the system's, TMPDIR). */
+  tmpDir?: string
   /** Where other secrets and vars are read from (default process.env). */
   env?: NodeJS.ProcessEnv
   print?: (line: string) => void
@@ -83,7 +85,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
   }
   const shown = relative(process.cwd(), options.file) || options.file
 
-  const runDir = mkdtempSync(join(tmpdir(), 'monitoring-action-job.'))
+  const runDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), 'monitoring-action-job.'))
   const runnerTemp = join(runDir, 'temp')
   mkdirSync(runnerTemp)
   let workspace = options.workspace
