@@ -56,6 +56,9 @@ if (args.includes('--help') || args.includes('-h')) {
   console.log(USAGE)
   process.exit(0)
 }
+for (const name of ['LOCAL_BASE_URL', 'LOCAL_PORT']) {
+  if (process.env[name]) console.error(`${name} is for the single-step form: a job runs against an emulator of its own`)
+}
 try {
   const result = await runLocalJob(parseArgs(args))
   process.exitCode = result.status === 'failure' ? 1 : 0

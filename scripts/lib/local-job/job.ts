@@ -259,8 +259,15 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
   let status: JobStatus = 'success'
   const contextsWith = (env: Record<string, string>): Contexts => ({ ...options.contexts, env, steps, job: { status } })
   // The workflow's env, then the job's (each may use the one before).
-  const workflowEnv = evaluateAll(options.workflowEnv, 'env', contextsWith({}), status)
-  const jobEnv = { ...workflowEnv, ...evaluateAll(job.env, `jobs.${job.id}.env`, contextsWith(workflowEnv), status) }
+  let jobEnv: Record<string, string>
+  try {
+    const workflowEnv = evaluateAll(options.workflowEnv, 'env', contextsWith({}), status)
+    jobEnv = { ...workflowEnv, ...evaluateAll(job.env, `jobs.${job.id}.env`, contextsWith(workflowEnv), status) }
+  } catch (error) {
+    if (!(error instanceof CannotEvaluate)) throw error
+    show(`The job's env cannot be evaluated here (${error.message}): the job is not run.`)
+    return { job: job.id, status: 'skipped', steps: [], posts: [], ran: 0 }
+  }
   const runs: StepRun[] = []
   let ran = 0
 
