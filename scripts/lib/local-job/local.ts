@@ -6,7 +6,7 @@
  * for GitHub's, run the job (job.ts), say what the fake GitHub was given,
  * and end with the job's result line.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, relative } from 'node:path'
 import { parseList } from '../../../src/parse.js'
@@ -84,12 +84,15 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
     throw new UsageError((error as Error).message)
   }
   const shown = relative(process.cwd(), options.file) || options.file
+  const from = options.workspaceFrom ?? dirname(options.file)
+  if (options.workspace === undefined && !statSync(from, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--workspace ${from}: no such folder`)
+  }
 
   const runDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), 'monitoring-action-job.'))
   const runnerTemp = join(runDir, 'temp')
   mkdirSync(runnerTemp)
   let workspace = options.workspace
-  const from = options.workspaceFrom ?? dirname(options.file)
   if (workspace === undefined) {
     workspace = join(runDir, 'workspace')
     cpSync(from, workspace, { recursive: true, filter: source => !SKIPPED_FOLDERS.has(basename(source)) })
