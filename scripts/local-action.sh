@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm run local [-- ENV_FILE]`: run the action's source (src/main.ts, through scripts/local-entry.ts)
 # with @github/local-action, with the inputs of ENV_FILE (default .env, or .env.example without one).
+# `npm run local -- WORKFLOW.yml [options]` (an argument ending in .yml or .yaml) runs a whole job of
+# that workflow instead: scripts/local-job.ts (`--help` there says its options).
 #
 # - The API: an emulator it starts on 127.0.0.1:$LOCAL_PORT (default 8080) with the key local-key, or,
 #   when LOCAL_BASE_URL is set, that API (no emulator is started; the key is INPUT_API-KEY of the file).
@@ -11,6 +13,14 @@
 # - The exit status is the action's: 0 when the step succeeded, 1 when it failed.
 # The emulator (and every process it started) is stopped when this script ends, however it ends.
 set -euo pipefail
+for arg in "$@"; do
+  case "$arg" in
+    *.yml | *.yaml)
+      root=$(cd "$(dirname "$0")/.." && pwd)
+      exec node "$root/node_modules/tsx/dist/cli.mjs" "$root/scripts/local-job.ts" "$@"
+      ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 env_file=${1:-.env}

@@ -8,11 +8,12 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NoOperationTraceWriter, convertWorkflowTemplate, parseWorkflow } from '@actions/workflow-parser'
 import { parse, parseDocument, isMap, isSeq, isScalar, LineCounter, type Node } from 'yaml'
 import { didYouMean } from '../../src/values.js'
+import { isThisAction } from './this-action.js'
 
 export interface Finding {
   file: string
@@ -49,12 +50,6 @@ function actionInterface(): { inputs: string[]; operations: string[] } {
     inputs: Object.keys(action.inputs),
     operations: action.inputs.operation.description.match(/[a-z]+(?:-[a-z]+)+/g) ?? []
   }
-}
-
-/** `uses:` values that mean this action: any owner's `monitoring-action`, or `./` in this repository. */
-function isThisAction(uses: string, file: string): boolean {
-  if (/(^|\/)monitoring-action(@|$)/.test(uses)) return true
-  return uses === './' && resolve(file).startsWith(ROOT)
 }
 
 /** The `with:` keys of every step that uses this action, held to its action.yml. */

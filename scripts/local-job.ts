@@ -1,0 +1,69 @@
+/**
+ * `npm run local -- WORKFLOW.yml [options]` (scripts/local-action.sh sends a
+ * .yml or .yaml argument here): run one job of a workflow locally, the steps
+ * of this action from the committed bundle (dist/), against an emulator and a
+ * fake GitHub started in this process, then their post steps. Exits 0 when
+ * the job succeeded (or was skipped by its if:), 1 when it failed, 2 on a
+ * mistake in the command.
+ */
+import { resolve } from 'node:path'
+import { parseOverride } from './lib/local-job/context.js'
+import { LocalJobOptions, UsageError, runLocalJob } from './lib/local-job/local.js'
+
+const USAGE = `npm run local -- WORKFLOW.yml [--job NAME] [--fail-step NAME] [--run-steps] [--github PATH=VALUE]... [--workspace DIR] [--no-seed]
+
+Runs one job of the workflow: its steps in order, then the post steps of this action's steps (last first).
+  --job NAME          the job (its id or name); default: the first job with a step of this action
+  --fail-step NAME    this step (its id or name) fails as if it exited 1, so that the failure paths run
+  --run-steps         run the run: steps too, with bash in the workspace (default: shown, not run)
+  --github PATH=VALUE a value of the github context: event_name=push, ref=refs/heads/hotfix/x,
+                      event.action=closed, event.pull_request.merged=true (VALUE is JSON when it parses)
+  --workspace DIR     copy DIR as the workspace (default: the workflow's folder, so examples/ for an example)
+  --no-seed           start the emulator empty (default: it has the checks the job's steps name)
+Secrets and vars other than the API's key and root are read from environment variables of their names.`
+
+function parseArgs(args: string[]): LocalJobOptions {
+  const cwd = process.env.INIT_CWD ?? process.cwd()
+  const options: Partial<LocalJobOptions> & { github: NonNullable<LocalJobOptions['github']> } = { github: [] }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]
+    const value = () => {
+      const next = args[++i]
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`${arg} needs a value`)
+      return next
+    }
+    if (arg === '--job') options.job = value()
+    else if (arg === '--fail-step') options.failStep = value()
+    else if (arg === '--run-steps') options.runSteps = true
+    else if (arg === '--no-seed') options.seed = false
+    else if (arg === '--workspace') options.workspaceFrom = resolve(cwd, value())
+    else if (arg === '--github') {
+      try {
+        options.github.push(parseOverride(value()))
+      } catch (error) {
+        throw new UsageError((error as Error).message)
+      }
+    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`)
+    else if (options.file === undefined) options.file = resolve(cwd, arg)
+    else throw new UsageError(`one workflow file at a time (${arg} too)`)
+  }
+  if (options.file === undefined) throw new UsageError('name a workflow file')
+  return options as LocalJobOptions
+}
+
+const args = process.argv.slice(2)
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE)
+  process.exit(0)
+}
+for (const name of ['LOCAL_BASE_URL', 'LOCAL_PORT']) {
+  if (process.env[name]) console.error(`${name} is for the single-step form: a job runs against an emulator of its own`)
+}
+try {
+  const result = await runLocalJob(parseArgs(args))
+  process.exitCode = result.status === 'failure' ? 1 : 0
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error
+  console.error(`npm run local: ${error.message}\n\n${USAGE}`)
+  process.exitCode = 2
+}
