@@ -1,6 +1,6 @@
 /**
  * The inputs and outputs tables, generated from action.yml (compact in the
- * README, in full in docs/reference.md), the checks file's JSON Schema,
+ * README, in full in docs/reference/inputs.md and outputs.md), the checks file's JSON Schema,
  * generated from the zod schema, and the table of the actions the workflows
  * pin (docs/releasing.md), generated from .github/workflows/.
  *   npm run docs          rewrite them
@@ -85,9 +85,14 @@ export async function renderFormatted(readme: string, actionYml: string): Promis
   return formatted('README.md', render(readme, actionYml))
 }
 
-/** docs/reference.md with the full tables from action.yml. */
-export async function renderReference(reference: string, actionYml: string): Promise<string> {
-  return formatted('docs/reference.md', fill(reference, tables(actionYml), 'docs/reference.md'))
+/** docs/reference/inputs.md or outputs.md (`which`) with its full table from action.yml. */
+export async function renderReference(
+  which: 'inputs' | 'outputs',
+  reference: string,
+  actionYml: string
+): Promise<string> {
+  const file = `docs/reference/${which}.md`
+  return formatted(file, fill(reference, { [which]: tables(actionYml)[which] }, file))
 }
 
 export interface Pin {
@@ -135,7 +140,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const actionYml = readFileSync(`${ROOT}action.yml`, 'utf8')
   const files: Array<[string, string]> = [
     ['README.md', await renderFormatted(readFileSync(`${ROOT}README.md`, 'utf8'), actionYml)],
-    ['docs/reference.md', await renderReference(readFileSync(`${ROOT}docs/reference.md`, 'utf8'), actionYml)],
+    ...(await Promise.all(
+      (['inputs', 'outputs'] as const).map(async which => {
+        const file = `docs/reference/${which}.md`
+        return [file, await renderReference(which, readFileSync(`${ROOT}${file}`, 'utf8'), actionYml)] as [
+          string,
+          string
+        ]
+      })
+    )),
     [SCHEMA_PATH, await schemaText(ROOT)],
     ['docs/releasing.md', await renderReleasing(readFileSync(`${ROOT}docs/releasing.md`, 'utf8'))]
   ]
@@ -145,11 +158,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     )
     for (const [file] of stale) console.error(`${file} is out of date: run npm run docs`)
     if (stale.length > 0) process.exit(1)
-    console.log('README.md, docs/reference.md, the checks file schema and the pins in docs/releasing.md are up to date')
+    console.log('README.md, docs/reference/, the checks file schema and the pins in docs/releasing.md are up to date')
   } else {
     for (const [file, text] of files) writeFileSync(`${ROOT}${file}`, text)
     console.log(
-      'README.md and docs/reference.md tables written from action.yml; the checks file schema from zod; the pins in docs/releasing.md from the workflows'
+      'README.md and docs/reference/ tables written from action.yml; the checks file schema from zod; the pins in docs/releasing.md from the workflows'
     )
   }
 }

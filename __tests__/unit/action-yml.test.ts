@@ -44,21 +44,25 @@ describe('action.yml', () => {
     expect([...new Set(named)].sort()).toEqual([...OPERATIONS].sort())
   })
 
-  it('incident-message names every placeholder the code replaces, and no other; docs/operations.md too', async () => {
+  it('incident-message names every placeholder the code replaces, and no other; docs/guides/incidents.md too', async () => {
     const { PLACEHOLDERS } = await import('../../src/operations/incidents/incident-text.js')
     const named = (text: string) => [...new Set(text.match(/\{[a-z_]+\}/g) ?? [])].map(p => p.slice(1, -1)).sort()
     // The control: a description that forgets one is caught.
     expect(named('{workflow} and {run_url}')).not.toEqual([...PLACEHOLDERS].sort())
     expect(named(action.inputs['incident-message'].description)).toEqual([...PLACEHOLDERS].sort())
-    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
-    const facts = doc.slice(doc.indexOf("### The run's facts"), doc.indexOf('### One incident per matrix leg'))
+    const doc = readFileSync(new URL('../../docs/guides/incidents.md', import.meta.url), 'utf8')
+    const facts = doc.slice(doc.indexOf("## The run's facts"), doc.indexOf('## One incident per matrix leg'))
     expect(named(facts)).toEqual(expect.arrayContaining([...PLACEHOLDERS]))
   })
 
-  it('docs/operations.md has a section for every operation of the registry', () => {
-    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
-    const missing = OPERATIONS.filter(name => !doc.includes(`### \`${name}\``))
-    expect(missing).toEqual([])
+  it('the guides (docs/guides/) have one section for every operation of the registry, and one only', () => {
+    const dir = new URL('../../docs/guides/', import.meta.url)
+    const guides = readdirSync(dir)
+      .filter(f => f.endsWith('.md'))
+      .map(f => readFileSync(new URL(f, dir), 'utf8'))
+    const sections = (name: string) =>
+      guides.reduce((n, doc) => n + doc.split('\n').filter(line => line === `## \`${name}\``).length, 0)
+    expect(OPERATIONS.filter(name => sections(name) !== 1)).toEqual([])
   })
 
   it('declares exactly the outputs the code sets', () => {
@@ -90,11 +94,16 @@ describe('reference tables', () => {
     expect(await renderFormatted(readme, actionYml)).toBe(readme)
   })
 
-  it('docs/reference.md has every input and output in full (run npm run docs to refresh)', async () => {
+  it('docs/reference/inputs.md and outputs.md have every input and output in full (run npm run docs to refresh)', async () => {
     const { renderReference } = await import('../../scripts/docs.js')
-    const reference = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8')
-    expect(await renderReference(reference, actionYml)).toBe(reference)
-    for (const name of [...INPUTS, ...OUTPUTS]) expect(reference).toContain(`| \`${name}\``)
+    for (const [which, names] of [
+      ['inputs', INPUTS],
+      ['outputs', OUTPUTS]
+    ] as const) {
+      const reference = readFileSync(new URL(`../../docs/reference/${which}.md`, import.meta.url), 'utf8')
+      expect(await renderReference(which, reference, actionYml)).toBe(reference)
+      for (const name of names) expect(reference).toContain(`| \`${name}\``)
+    }
   })
 })
 
