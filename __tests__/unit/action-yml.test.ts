@@ -100,10 +100,48 @@ describe('reference tables', () => {
       ['inputs', INPUTS],
       ['outputs', OUTPUTS]
     ] as const) {
-      const reference = readFileSync(new URL(`../../docs/reference/${which}.md`, import.meta.url), 'utf8')
-      expect(await renderReference(which, reference, actionYml)).toBe(reference)
-      for (const name of names) expect(reference).toContain(`| \`${name}\``)
+      const page = readFileSync(new URL(`../../docs/reference/${which}.md`, import.meta.url), 'utf8')
+      expect(await renderReference(which, page, actionYml)).toBe(page)
+      const headings = page.split('\n').filter(line => line.startsWith('### '))
+      expect([...headings].sort()).toEqual(names.map(name => `### \`${name}\``).sort())
     }
+  })
+
+  it('docs/reference/operations.md has every operation of the registry, linked to its guide (run npm run docs to refresh)', async () => {
+    const { renderReference } = await import('../../scripts/docs.js')
+    const page = readFileSync(new URL('../../docs/reference/operations.md', import.meta.url), 'utf8')
+    expect(await renderReference('operations', page, actionYml)).toBe(page)
+    for (const name of OPERATIONS)
+      expect(page).toMatch(new RegExp(`^\\| \\[\`${name}\`\\]\\(\\.\\./guides/[a-z-]+\\.md#${name}\\)`, 'm'))
+  })
+
+  it("the durations' bounds are the parsers' own: every duration input, at its limit and no further", async () => {
+    const { durationBounds } = await import('../../scripts/docs.js')
+    const { MAX_DURATION_MS, MAX_SLO_WINDOW_MS } = await import('../../src/parse.js')
+    const bounds = Object.fromEntries(durationBounds().map(b => [b.input, b]))
+    expect(Object.keys(bounds).sort()).toEqual(
+      [
+        'baseline',
+        'max-response-time',
+        'max-response-time-increase',
+        'poll-interval',
+        'request-timeout',
+        'since',
+        'slo-window',
+        'timeout'
+      ].sort()
+    )
+    for (const name of [
+      'baseline',
+      'max-response-time',
+      'max-response-time-increase',
+      'poll-interval',
+      'request-timeout',
+      'timeout'
+    ])
+      expect([name, bounds[name].maxMs, bounds[name].days]).toEqual([name, MAX_DURATION_MS, false])
+    expect([bounds['slo-window'].maxMs, bounds['slo-window'].days]).toEqual([MAX_SLO_WINDOW_MS, true])
+    expect([bounds.since.maxMs, bounds.since.days]).toEqual([366 * 86_400_000, true])
   })
 })
 
