@@ -1,12 +1,15 @@
 /**
  * What docs/troubleshooting.md promises is what the code does: identical
- * checks of one name are kept. Each promise is checked against the code,
- * next to the sentence that states it.
+ * checks of one name are kept, and the bounds of the duration inputs are the
+ * parsers' own. Each promise is checked against the code, next to the
+ * sentence that states it.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { Check } from '../../src/api/schemas.js'
 import { duplicatesLine, findByName } from '../../src/operations/check-targets.js'
+import { parseInput } from '../../src/inputs/table.js'
+import { durationBounds } from '../../scripts/docs.js'
 
 const page = readFileSync(new URL('../../docs/troubleshooting.md', import.meta.url), 'utf8')
 const flat = page.replace(/\s+/g, ' ')
@@ -41,5 +44,29 @@ describe('identical checks of one name are kept', () => {
     )
     expect(flat).toContain('Remove the ones you do not want with `delete-check` and their `check-id`, one each')
     expect(flat).not.toMatch(/duplicates left before are removed/)
+  })
+})
+
+describe('the bounds of the duration inputs', () => {
+  const row = page.split('\n').find(line => line.startsWith('| `baseline must be a duration such as')) ?? ''
+  const bounds = durationBounds()
+
+  it('the row is the message a duration without days gives past its bound', () => {
+    expect(row).not.toBe('')
+    expect(() => parseInput('baseline', '7d')).toThrow('(at most 24h; days are not a unit here)')
+  })
+
+  it('"at most 24h" holds for every duration input that takes no days; the ones it names take days', () => {
+    expect(row).toContain('The input named takes at most `24h`, in `ms`, `s`, `m` or `h`')
+    for (const b of bounds.filter(b => !b.days)) expect([b.input, b.maxMs]).toEqual([b.input, 24 * 3_600_000])
+    const named = /Only `([a-z-]+)` and `([a-z-]+)`, windows of the past, take days/.exec(row)
+    expect(named?.slice(1).sort()).toEqual(
+      bounds
+        .filter(b => b.days)
+        .map(b => b.input)
+        .sort()
+    )
+    expect(row).toContain('[Durations](reference/inputs.md#durations)')
+    expect(flat).not.toContain('Every duration input is at most 24h')
   })
 })
