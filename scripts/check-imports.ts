@@ -1,5 +1,5 @@
 /**
- * `npm run lint:imports`: the house's import directions (docs/design.md),
+ * `npm run lint:imports`: the house's import directions (docs/design-map.md),
  * checked. Every relative import in src/ and emulator/ must go where its
  * room may import; anything else is an error naming the file, the line and
  * the rule. Part of `npm run lint`, so CI fails on an import against the grain.
@@ -118,8 +118,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const problems = violations()
   for (const problem of problems) console.error(problem)
   if (problems.length > 0) {
-    console.error(`${problems.length} import(s) against the house's directions (docs/design.md)`)
+    console.error(`${problems.length} import(s) against the house's directions (docs/design-map.md)`)
     process.exit(1)
   }
-  console.log('imports follow the house directions (docs/design.md)')
+  console.log('imports follow the house directions (docs/design-map.md)')
 }

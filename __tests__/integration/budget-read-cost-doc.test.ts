@@ -1,5 +1,5 @@
 /**
- * docs/operations.md, "What the error budget's read costs", states what the
+ * docs/guides/error-budget.md, "What the error budget's read costs", states what the
  * gate does. Each cost in its tables is the formula the section states, and
  * the formula is what a real gate's history read took against the emulator
  * (the request count its summary says, and the emulator saw), at the page
@@ -26,9 +26,9 @@ const emulators = new Map(PAGE_SIZES.map(size => [size, useEmulator({ rateLimit:
 const dir = mkdtempSync(join(tmpdir(), 'budget-read-cost-'))
 const START = Date.parse('2026-11-23T08:00:00Z')
 
-const HEADING = "#### What the error budget's read costs"
+const HEADING = "## What the error budget's read costs"
 function section(): string {
-  const doc = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8')
+  const doc = readFileSync(join(ROOT, 'docs/guides/error-budget.md'), 'utf8')
   const from = doc.indexOf(HEADING)
   expect(from).toBeGreaterThan(-1)
   const to = doc.indexOf('\n#', from + HEADING.length)
@@ -130,7 +130,7 @@ async function pacedMinutes(n: number): Promise<number> {
   return Math.floor(now / 60_000)
 }
 
-describe("docs/operations.md: what the error budget's read costs", () => {
+describe("docs/guides/error-budget.md: what the error budget's read costs", () => {
   it('each cost per check and window is the formula, and the formula is what the gate took', async () => {
     const text = section()
     expect(text).toContain(`its read takes ${FORMULA} requests`)

@@ -3,7 +3,7 @@
  * update (update-check's PUT), a delete and a create (create-check's POST).
  * Each row asserts the outcome, the requests sent to the faulted endpoint, the
  * time the action chose to wait (bounded) and the message a user sees.
- * docs/reliability.md shows the same matrix in words.
+ * docs/reasoning/faults.md shows the same matrix in words.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Fault } from '../../emulator/server.js'

@@ -44,21 +44,25 @@ describe('action.yml', () => {
     expect([...new Set(named)].sort()).toEqual([...OPERATIONS].sort())
   })
 
-  it('incident-message names every placeholder the code replaces, and no other; docs/operations.md too', async () => {
+  it('incident-message names every placeholder the code replaces, and no other; docs/guides/incidents.md too', async () => {
     const { PLACEHOLDERS } = await import('../../src/operations/incidents/incident-text.js')
     const named = (text: string) => [...new Set(text.match(/\{[a-z_]+\}/g) ?? [])].map(p => p.slice(1, -1)).sort()
     // The control: a description that forgets one is caught.
     expect(named('{workflow} and {run_url}')).not.toEqual([...PLACEHOLDERS].sort())
     expect(named(action.inputs['incident-message'].description)).toEqual([...PLACEHOLDERS].sort())
-    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
-    const facts = doc.slice(doc.indexOf("### The run's facts"), doc.indexOf('### One incident per matrix leg'))
+    const doc = readFileSync(new URL('../../docs/guides/incidents.md', import.meta.url), 'utf8')
+    const facts = doc.slice(doc.indexOf("## The run's facts"), doc.indexOf('## One incident per matrix leg'))
     expect(named(facts)).toEqual(expect.arrayContaining([...PLACEHOLDERS]))
   })
 
-  it('docs/operations.md has a section for every operation of the registry', () => {
-    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8')
-    const missing = OPERATIONS.filter(name => !doc.includes(`### \`${name}\``))
-    expect(missing).toEqual([])
+  it('the guides (docs/guides/) have one section for every operation of the registry, and one only', () => {
+    const dir = new URL('../../docs/guides/', import.meta.url)
+    const guides = readdirSync(dir)
+      .filter(f => f.endsWith('.md'))
+      .map(f => readFileSync(new URL(f, dir), 'utf8'))
+    const sections = (name: string) =>
+      guides.reduce((n, doc) => n + doc.split('\n').filter(line => line === `## \`${name}\``).length, 0)
+    expect(OPERATIONS.filter(name => sections(name) !== 1)).toEqual([])
   })
 
   it('declares exactly the outputs the code sets', () => {
@@ -90,11 +94,54 @@ describe('reference tables', () => {
     expect(await renderFormatted(readme, actionYml)).toBe(readme)
   })
 
-  it('docs/reference.md has every input and output in full (run npm run docs to refresh)', async () => {
+  it('docs/reference/inputs.md and outputs.md have every input and output in full (run npm run docs to refresh)', async () => {
     const { renderReference } = await import('../../scripts/docs.js')
-    const reference = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8')
-    expect(await renderReference(reference, actionYml)).toBe(reference)
-    for (const name of [...INPUTS, ...OUTPUTS]) expect(reference).toContain(`| \`${name}\``)
+    for (const [which, names] of [
+      ['inputs', INPUTS],
+      ['outputs', OUTPUTS]
+    ] as const) {
+      const page = readFileSync(new URL(`../../docs/reference/${which}.md`, import.meta.url), 'utf8')
+      expect(await renderReference(which, page, actionYml)).toBe(page)
+      const headings = page.split('\n').filter(line => line.startsWith('### '))
+      expect([...headings].sort()).toEqual(names.map(name => `### \`${name}\``).sort())
+    }
+  })
+
+  it('docs/reference/operations.md has every operation of the registry, linked to its guide (run npm run docs to refresh)', async () => {
+    const { renderReference } = await import('../../scripts/docs.js')
+    const page = readFileSync(new URL('../../docs/reference/operations.md', import.meta.url), 'utf8')
+    expect(await renderReference('operations', page, actionYml)).toBe(page)
+    for (const name of OPERATIONS)
+      expect(page).toMatch(new RegExp(`^\\| \\[\`${name}\`\\]\\(\\.\\./guides/[a-z-]+\\.md#${name}\\)`, 'm'))
+  })
+
+  it("the durations' bounds are the parsers' own: every duration input, at its limit and no further", async () => {
+    const { durationBounds } = await import('../../scripts/docs.js')
+    const { MAX_DURATION_MS, MAX_SLO_WINDOW_MS } = await import('../../src/parse.js')
+    const bounds = Object.fromEntries(durationBounds().map(b => [b.input, b]))
+    expect(Object.keys(bounds).sort()).toEqual(
+      [
+        'baseline',
+        'max-response-time',
+        'max-response-time-increase',
+        'poll-interval',
+        'request-timeout',
+        'since',
+        'slo-window',
+        'timeout'
+      ].sort()
+    )
+    for (const name of [
+      'baseline',
+      'max-response-time',
+      'max-response-time-increase',
+      'poll-interval',
+      'request-timeout',
+      'timeout'
+    ])
+      expect([name, bounds[name].maxMs, bounds[name].days]).toEqual([name, MAX_DURATION_MS, false])
+    expect([bounds['slo-window'].maxMs, bounds['slo-window'].days]).toEqual([MAX_SLO_WINDOW_MS, true])
+    expect([bounds.since.maxMs, bounds.since.days]).toEqual([366 * 86_400_000, true])
   })
 })
 

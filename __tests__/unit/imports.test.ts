@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { check, violations } from '../../scripts/check-imports.js'
 
-describe('import directions (docs/design.md)', () => {
+describe('import directions (docs/design-map.md)', () => {
   it('hold for every file in src/ and emulator/', () => {
     expect(violations()).toEqual([])
   })

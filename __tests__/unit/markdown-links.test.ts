@@ -16,10 +16,10 @@ describe('links in the Markdown files', () => {
     const control = [
       '# Control',
       '',
-      'Good: [ops](operations.md), [sync](operations.md#sync-checks), [here](#control), [up](../README.md),',
-      '[a folder](../examples/), [code](../src/main.ts), [a page](https://example.com/x.md#nothing).',
+      'Good: [help](troubleshooting.md), [rely](troubleshooting.md#behaviour-you-can-rely-on), [here](#control), [up](../README.md),',
+      '[a folder](../examples/), [code](../src/main.ts), [a guide](guides/deploy.md#upsert-check), [a page](https://example.com/x.md#nothing).',
       '',
-      'Bad: [gone](missing.md), [twice](docs/operations.md), [anchor](operations.md#no-such-heading),',
+      'Bad: [gone](missing.md), [twice](docs/troubleshooting.md), [anchor](troubleshooting.md#no-such-heading),',
       '[here](#nowhere).',
       '',
       '```md',
@@ -29,8 +29,8 @@ describe('links in the Markdown files', () => {
     ].join('\n')
     expect(brokenLinks(ROOT, 'docs/control.md', control)).toEqual([
       'docs/control.md: missing.md (no docs/missing.md)',
-      'docs/control.md: docs/operations.md (no docs/docs/operations.md)',
-      'docs/control.md: operations.md#no-such-heading (no heading #no-such-heading there)',
+      'docs/control.md: docs/troubleshooting.md (no docs/docs/troubleshooting.md)',
+      'docs/control.md: troubleshooting.md#no-such-heading (no heading #no-such-heading there)',
       'docs/control.md: #nowhere (no heading #nowhere there)'
     ])
   })

@@ -72,7 +72,7 @@ describe('many jobs on one key, without the headers (only 429 and Retry-After)',
       // Nothing tells a job that others wait until it meets a 429 itself: the window goes first
       // come, first served, so a job may end later than twice the median (jobs that fit in the
       // first window end within a second), and the gate's poll, made while the window is spent,
-      // waits for the reset. That is the gap docs/benchmarks.md states; the gate is answered
+      // waits for the reset. That is the gap docs/benchmark-rows.md states; the gate is answered
       // within its timeout all the same.
       expect(results[0].finishedMs).toBeLessThan(300_000)
     }

@@ -1,6 +1,6 @@
 /**
  * How a collection comes back and where its next page is: the API document
- * says neither, so every common form is read (see docs/api-assumptions.md).
+ * says neither, so every common form is read (see docs/reasoning/api-assumptions.md).
  * Pure functions; the client follows the pages and refuses other origins.
  */
 import { ApiError } from './errors.js'

@@ -21,6 +21,13 @@ export interface JobUrlRequest {
 export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined> {
   const { RUNNER_NAME, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_REPOSITORY, GITHUB_API_URL } = req.env
   if (!req.token || !RUNNER_NAME || !GITHUB_RUN_ID || !GITHUB_REPOSITORY?.includes('/') || !GITHUB_API_URL) {
+    const unset = Object.entries({ 'github-token': req.token, RUNNER_NAME, GITHUB_RUN_ID, GITHUB_API_URL })
+      .filter(([, value]) => !value)
+      .map(([name]) => name)
+    if (!GITHUB_REPOSITORY?.includes('/')) unset.push('GITHUB_REPOSITORY (owner/repo)')
+    req.log.debug(
+      `{job_url}: ${unset.join(', ')} not set, so this job's page cannot be asked for; the run's page is used`
+    )
     return undefined
   }
   try {

@@ -99,7 +99,7 @@ async function readEach(
       if (rules.budget) {
         return {
           kind: 'error',
-          message: `the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's ${RATE_LIMIT.limit} a minute: raise timeout (see "What the error budget's read costs" in docs/operations.md)`
+          message: `the error budget's window (${windowText(rules.budget.windowMs)}) of ${name} could not be read within the timeout (${ctx.config.timeoutMs / 1000} s): ${error.message}. A long window of a frequent check takes many requests at the API's ${RATE_LIMIT.limit} a minute: raise timeout (see "What the error budget's read costs" in docs/guides/error-budget.md)`
         }
       }
       // A wait (pacing, a retry) that would pass the timeout is refused before the time runs out.
