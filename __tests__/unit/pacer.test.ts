@@ -130,7 +130,7 @@ describe('Pacer', () => {
       expect(clock.time).toBeGreaterThanOrEqual(30_000)
     })
 
-    it("a pause in the job's own work does not hold it: others' pace counts for a round trip past the last answer, not longer", async () => {
+    it("a pause in the job's own work does not hold it for the reset: a view older than a round trip makes the request light", async () => {
       const { clock, pacer, step, left } = await sharing(3)
       for (let i = 0; i < 21; i++) await step()
       expect(left()).toBe(16)
@@ -138,8 +138,9 @@ describe('Pacer', () => {
       await clock.sleep(500)
       const before = clock.time
       await pacer.take()
-      // Counted over the half second, the others would have spent 18 and it would wait for the
-      // reset; over a round trip, 6: 16 - 6 - 5 (the reserve) leaves room, so it goes now.
+      // Counted over the half second, the others have spent 18 of the 16 it was told: a request
+      // sent back to back would wait for the reset. Its view is older than a round trip, so this
+      // one is light: it may take from the reserve the others leave, and goes now.
       expect(clock.time).toBe(before)
     })
 

@@ -196,19 +196,19 @@ export class Pacer {
    * When others share the key, the last few of each window are kept for light work: a job sending one
    * request after another stops short of them, so a release gate's poll or a
    * single upsert among bulk syncs is answered now rather than at the reset.
-   * A request is light when this job started none for a second before it; it
-   * may take what the others leave, which is at least the reserve.
+   * A request is light when this job started none for a second before it, or
+   * when its view of the budget is older than a round trip (a pause in its
+   * own work, a gate between polls): it may take what the others leave, which
+   * is at least the reserve; a job sending back to back counts the others'
+   * pace to its next request's arrival and stops short of the reserve.
    */
   private serverAllows(now: number): number {
     const server = this.window.at(-1)
     if (!server || now >= server.resetAt) return now
     const reserve = this.shared ? Math.max(1, Math.floor((server.limit ?? this.limit) * RESERVE_SHARE)) : 0
     const told = server.remaining - (this.started - server.ticket)
-    // Others' pace is known while answers come; past a round trip without one, nothing says they
-    // kept it up: the next answer (this job goes one at a time meanwhile) tells.
-    const since = Math.min(now - server.at, this.roundTripMs)
-    const others = Math.floor(this.othersRate * (since + this.roundTripMs))
-    const light = now - this.lastStartAt >= LIGHT_GAP_MS
+    const others = Math.floor(this.othersRate * (now - server.at + this.roundTripMs))
+    const light = now - this.lastStartAt >= LIGHT_GAP_MS || now - server.at > this.roundTripMs
     const left = light ? Math.max(told - others, Math.min(told, reserve)) : told - others - reserve
     return left > 0 ? now : server.resetAt
   }
