@@ -13,6 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Emulator } from '../../emulator/server.js'
+import { CONCURRENCY } from '../../src/operations/sync/sync.js'
 import { StepResult, runStep } from './runner.js'
 
 export interface SharedKeyMix {
@@ -50,8 +51,8 @@ export interface SharedKeyRun {
   medianMs: number
 }
 
-/** The most requests one job has in flight: sync-checks applies a plan 4 at a time (src/operations/sync/sync.ts). */
-export const IN_FLIGHT = 4
+/** The most requests one job has in flight: as many as sync-checks applies a plan with. */
+export const IN_FLIGHT = CONCURRENCY
 
 /**
  * The most 429s one job may meet on a key it shares, having lived through

@@ -22,7 +22,7 @@ import type { Operation, OperationContext, OperationResult, Outputs } from '../t
 import { OperationError, withKnownOutputs } from '../types.js'
 
 /** Requests run at once during a sync; all still go through the client's pacing. */
-const CONCURRENCY = 4
+export const CONCURRENCY = 4
 
 /** A create this run made: what converging with concurrent runs needs. */
 interface Made {
