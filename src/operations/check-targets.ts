@@ -71,41 +71,42 @@ export interface Named {
   duplicates: Check[]
 }
 
-/** A list of checks indexed once: lookups by name and by id without scanning the list again. */
+/** A list of checks indexed once: lookups by name without scanning the list again. */
 export interface CheckIndex {
   /** The check named `name` (see findByName); `where` says where in an error ("on the service"). */
   byName: (name: string, where?: string) => Named
-  byId: (id: string) => Check | undefined
+  /** Does a check of the list have this name? */
+  has: (name: string) => boolean
 }
 
 /** Indexes of lists already indexed: the plan and sync index the same list once between them. */
 const indexes = new WeakMap<readonly Check[], CheckIndex>()
 
 /**
- * Index a list once (a map by name and by id; the same id listed twice under
- * one name is one check): for many lookups in one list, a plan's entries or
- * several check-names. The same list given again gets the same index.
+ * Index a list once (a map by name; the same id listed twice under one name
+ * is one check): for many lookups in one list, a plan's entries or several
+ * check-names. The same list given again gets the same index. A name held by
+ * one check maps to it, by several to their list: a fleet's names are one
+ * each, and a list apiece would hold as much again as the map.
  */
 export function indexChecks(checks: readonly Check[]): CheckIndex {
   const known = indexes.get(checks)
   if (known) return known
-  const named = new Map<string, Check[]>()
-  const ids = new Map<string, Check>()
-  /** An id listed again under another name than its first: each [id, name] once. */
-  const again = new Set<string>()
+  const named = new Map<string, Check | Check[]>()
   for (const check of checks) {
-    const first = ids.get(check.id)
-    if (first === undefined) ids.set(check.id, check)
-    else if (first.name === check.name || again.has(JSON.stringify([check.id, check.name]))) continue
-    else again.add(JSON.stringify([check.id, check.name]))
     if (typeof check.name !== 'string') continue
     const same = named.get(check.name)
-    if (same) same.push(check)
-    else named.set(check.name, [check])
+    if (same === undefined) named.set(check.name, check)
+    else if (!Array.isArray(same)) {
+      if (same.id !== check.id) named.set(check.name, [same, check])
+    } else if (!same.some(c => c.id === check.id)) same.push(check)
   }
   const index: CheckIndex = {
-    byName: (name, where = '') => resolveNamed(named.get(name) ?? [], name, where),
-    byId: id => ids.get(id)
+    byName: (name, where = '') => {
+      const same = named.get(name)
+      return resolveNamed(same === undefined ? [] : Array.isArray(same) ? same : [same], name, where)
+    },
+    has: name => named.has(name)
   }
   indexes.set(checks, index)
   return index
