@@ -160,6 +160,13 @@ export function notAList(path: string, status: number): ApiError {
   })
 }
 
+/** A page of a collection as read: what the reader needs of its answer. */
+export interface Page {
+  status: number
+  headers: RawResponse['headers']
+  body: unknown
+}
+
 /** What a full read of a collection needs of the client: one GET of a page, rows parsed, paths named. */
 export interface PageReader<T> {
   first: URL
@@ -170,7 +177,8 @@ export interface PageReader<T> {
   /** Given each page's rows in turn: true = the rest is not needed; no next page is read. */
   enough?: (page: T[]) => boolean
   pathOf: (url: URL) => string
-  fetch: (url: URL) => Promise<{ response: RawResponse; body: unknown }>
+  /** One page: its answer's status and headers, and its body parsed (its text is not kept: a fleet's pages are many). */
+  fetch: (url: URL) => Promise<Page>
   parse: (row: unknown, index: number, url: URL) => T
 }
 
@@ -190,15 +198,15 @@ export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> 
       throw stop(reader.first, `has more than ${reader.maxPages} pages; stopped rather than read without end`)
     const current: URL = next
     seen.add(current.href)
-    const { response, body } = await reader.fetch(current)
+    const { status, headers, body } = await reader.fetch(current)
     const page = collectionOf(body)
-    if (page === undefined) throw notAList(reader.pathOf(current), response.status)
+    if (page === undefined) throw notAList(reader.pathOf(current), status)
     const parsed = page.map((row, i) => reader.parse(row, i, current))
     parsed.forEach(row => rows.add(row))
     const cut = reader.enough?.(parsed) ?? false
     // A read cut short on purpose holds fewer rows than the whole: its total proves nothing.
-    rows.total = cut ? undefined : (statedTotal(response.headers['x-total-count'], body) ?? rows.total)
-    next = cut ? undefined : nextPageOf(response.headers.link, body, current, reader.base)
+    rows.total = cut ? undefined : (statedTotal(headers['x-total-count'], body) ?? rows.total)
+    next = cut ? undefined : nextPageOf(headers.link, body, current, reader.base)
     const refused = next && refusedNextPage(next, reader.base, seen)
     if (refused) throw stop(current, refused)
   }
