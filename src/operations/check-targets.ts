@@ -10,7 +10,7 @@ import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { OperationError, tableOf } from './types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -29,14 +29,11 @@ export function checkOutputs(check: Check | Mapping | undefined): Outputs {
 export function checksTable(checks: Array<Check | Mapping>, extra?: { head: string; value: (c: Mapping) => string }) {
   const head = ['Check', 'ID', 'URL', 'Status', 'Response time (ms)', 'Last checked']
   if (extra) head.push(extra.head)
-  return {
-    head,
-    rows: checks.map(c => {
-      const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
-      if (extra) row.push(extra.value(c))
-      return row
-    })
-  }
+  return tableOf(head, checks, c => {
+    const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
+    if (extra) row.push(extra.value(c))
+    return row
+  })
 }
 
 export function checkSummary(title: string, checks: Array<Check | Mapping>, lines: string[] = []): Summary {

@@ -91,10 +91,25 @@ export interface Outputs {
   error?: string
 }
 
+/** The most rows a rendered table shows (the job summary, a comment); the others are counted in a note. */
+export const MAX_TABLE_ROWS = 500
+
 /** A table of plain values: the summary escapes them (operations never write Markdown). */
 export interface SummaryTable {
   head: string[]
+  /** Its rows; a fleet's table may list only the first MAX_TABLE_ROWS, no reader is shown more. */
   rows: unknown[][]
+  /** How many rows the table has, when `rows` lists fewer. */
+  total?: number
+}
+
+/** A table of `items`, listing the rows of the first MAX_TABLE_ROWS only (see SummaryTable). */
+export function tableOf<T>(head: string[], items: readonly T[], row: (item: T) => unknown[]): SummaryTable {
+  return {
+    head,
+    rows: items.slice(0, MAX_TABLE_ROWS).map(row),
+    ...(items.length > MAX_TABLE_ROWS ? { total: items.length } : {})
+  }
 }
 
 /**
