@@ -69,6 +69,30 @@ describe('linear in the fleet', () => {
     )
   })
 
+  it('the index answers as findByName does on lists with repeated ids and names, in any order', () => {
+    let seed = 11
+    const random = (k: number) => (seed = (seed * 48271) % 2147483647) % k
+    const answer = (lookup: () => unknown) => {
+      try {
+        return lookup()
+      } catch (error) {
+        return (error as Error).message
+      }
+    }
+    for (let round = 0; round < 300; round++) {
+      const checks = Array.from({ length: random(12) }, () => ({
+        id: `c${random(6)}`,
+        name: random(8) === 0 ? null : `n${random(4)}`,
+        url: `u${random(2)}`
+      })) as Check[]
+      const index = indexChecks(checks)
+      for (const name of ['n0', 'n1', 'n2', 'n3', 'n4']) {
+        expect(answer(() => index.byName(name, ' here'))).toEqual(answer(() => findByName(checks, name, ' here')))
+        expect(index.has(name)).toBe(checks.some(c => c.name === name))
+      }
+    }
+  })
+
   it('convergence after N creates reads the list a bounded number of times per round', async () => {
     const server = counted(fleet(N))
     const created = fleet(N)

@@ -80,30 +80,38 @@ export interface CheckIndex {
 const indexes = new WeakMap<readonly Check[], CheckIndex>()
 
 /**
- * Index a list once (a map by name; the same id listed twice under one name
- * is one check): for many lookups in one list, a plan's entries or several
- * check-names. The same list given again gets the same index. A name held by
- * one check maps to it, by several to their list: a fleet's names are one
- * each, and a list apiece would hold as much again as the map.
+ * Index a list once (the same id listed twice under one name is one check):
+ * for many lookups in one list, a plan's entries or several check-names. The
+ * same list given again gets the same index. It is the named checks sorted
+ * by name (a stable sort: list order among equal names), searched by halves:
+ * a fleet's index is one array, not a map of its names, which would hold five
+ * times as much (and be copied at each doubling while it is built).
  */
 export function indexChecks(checks: readonly Check[]): CheckIndex {
   const known = indexes.get(checks)
   if (known) return known
-  const named = new Map<string, Check | Check[]>()
-  for (const check of checks) {
-    if (typeof check.name !== 'string') continue
-    const same = named.get(check.name)
-    if (same === undefined) named.set(check.name, check)
-    else if (!Array.isArray(same)) {
-      if (same.id !== check.id) named.set(check.name, [same, check])
-    } else if (!same.some(c => c.id === check.id)) same.push(check)
+  const named = checks.filter((c): c is Check & { name: string } => typeof c.name === 'string')
+  named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  /** Where the checks named `name` begin in `named` (the first whose name is not before it). */
+  const first = (name: string) => {
+    let low = 0
+    let high = named.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (named[middle].name < name) low = middle + 1
+      else high = middle
+    }
+    return low
   }
   const index: CheckIndex = {
     byName: (name, where = '') => {
-      const same = named.get(name)
-      return resolveNamed(same === undefined ? [] : Array.isArray(same) ? same : [same], name, where)
+      const same: Check[] = []
+      for (let i = first(name); i < named.length && named[i].name === name; i++) {
+        if (!same.some(c => c.id === named[i].id)) same.push(named[i])
+      }
+      return resolveNamed(same, name, where)
     },
-    has: name => named.has(name)
+    has: name => named[first(name)]?.name === name
   }
   indexes.set(checks, index)
   return index
