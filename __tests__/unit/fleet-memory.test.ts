@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { GCProfiler, setFlagsFromString } from 'node:v8'
+import { Writable } from 'node:stream'
 import { runInNewContext } from 'node:vm'
 import type { Check } from '../../src/api/schemas.js'
 import { planOutputs, planSummary } from '../../src/operations/sync/outcome.js'
@@ -18,6 +19,7 @@ import { MAX_TABLE_ROWS, type OperationContext } from '../../src/operations/type
 import { MAX_RESULT_BYTES, writeOutputs } from '../../src/report/outputs.js'
 import { redactValue } from '../../src/secrets.js'
 import { CheckEntrySchema, specProblem } from '../../src/specs.js'
+import { stdoutDrained } from '../../src/step/context.js'
 
 // A collection on demand, so that each count starts from a settled heap.
 setFlagsFromString('--expose-gc')
@@ -146,5 +148,21 @@ describe('a dry-run sync of a fleet of unchanged checks, in bytes', () => {
     expect(longest).toBeLessThan(1024)
     // Masking each item (by value and by position) and measuring it: some 3.7 KB an item (it was some 10.4).
     expect(bytes / N).toBeLessThan(6 * 1024)
+  })
+
+  it('the log waits for a reader that lags: at once while the stream is under its mark, else at its next drain', async () => {
+    // A pipe whose reader has not taken anything yet: each write waits until `take` is called.
+    const waiting: Array<() => void> = []
+    const pipe = new Writable({ highWaterMark: 16, write: (_chunk, _encoding, done) => void waiting.push(done) })
+    const stdout = pipe as unknown as NodeJS.WriteStream
+    let settled = false
+    await stdoutDrained(stdout)
+    pipe.write('a line past the mark of 16 bytes\n')
+    const drained = stdoutDrained(stdout).then(() => (settled = true))
+    await new Promise(tick => setImmediate(tick))
+    expect(settled).toBe(false)
+    waiting.shift()?.()
+    await drained
+    expect(settled).toBe(true)
   })
 })

@@ -19,6 +19,12 @@ export interface OperationLog extends Logger {
   notice: (message: string) => void
   /** Run `fn` inside a collapsible log group. */
   group: <T>(name: string, fn: () => Promise<T>) => Promise<T>
+  /**
+   * Resolves once the runner has read the lines written so far (but what a
+   * stream buffers): a long log (a fleet's plan) waits on it between lines, so
+   * they never pile up in memory when the runner reads slower than they come.
+   */
+  drained?: () => Promise<void>
 }
 
 export interface OperationContext {

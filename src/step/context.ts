@@ -4,6 +4,7 @@
  * the step's secrets, and the runner's cancel signals.
  */
 import * as core from '@actions/core'
+import { once as nextEvent } from 'node:events'
 import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'
 import { Clock, realClock } from '../api/pacer.js'
@@ -26,6 +27,8 @@ export interface Dependencies {
   signals?: NodeJS.EventEmitter
   /** Ends the process at once (on SIGTERM). */
   exit?: (code: number) => void
+  /** Resolves once the runner has read what the step printed, up to what a stream buffers (absent: nothing to wait for). */
+  drained?: () => Promise<void>
 }
 
 /** Call `fn` at most once; later calls get the same promise. */
@@ -62,8 +65,22 @@ export function defaultDependencies(): Dependencies {
     runContext: () => loadRunContext(),
     makeApi,
     signals: process,
-    exit: code => process.exit(code)
+    exit: code => process.exit(code),
+    drained: () => stdoutDrained(process.stdout)
   }
+}
+
+/**
+ * When `stdout` (a pipe the runner reads) holds no more than its buffer's
+ * mark: at once, or at its next 'drain'. A write to a pipe the reader has not
+ * emptied waits in memory; a fleet's thousands of lines would all wait there.
+ */
+export function stdoutDrained(stdout: NodeJS.WriteStream): Promise<void> {
+  if (!stdout.writableNeedDrain) return Promise.resolve()
+  return nextEvent(stdout, 'drain').then(
+    () => undefined,
+    () => undefined
+  )
 }
 
 /**

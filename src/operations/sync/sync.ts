@@ -144,6 +144,7 @@ export const syncChecks: Operation = async ctx => {
       const e = shownEntry(entry, ctx.redactValue)
       const detail = e.note ?? describeChanges(e, Number.POSITIVE_INFINITY)
       ctx.log.info(`${shownAction(e).padEnd(9)} ${e.name}${e.id ? ` (${e.id})` : ''}${detail ? `: ${detail}` : ''}`)
+      await ctx.log.drained?.()
     }
   })
   // fail-on-drift (a dry run): the drift fails the step whatever else happens, fail-on-error or not.
