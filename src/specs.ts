@@ -20,7 +20,7 @@ const isHttpUrl = (value: string) => ['http:', 'https:'].includes(URL.parse(valu
 
 // A refine with its message made from the value, not a superRefine: zod gives each value a superRefine checks
 // an `addIssue` closure of its own, which holds the value through V8's young-generation collections while the
-// code is new (a fleet's checks file: some 2 MiB more survivors at 10,000 entries, docs/benchmarks.md).
+// code is new (a fleet's checks file: some 3 MiB more survivors at 10,000 entries, docs/benchmarks.md).
 const httpUrl = z.string({ error: required('url', 'must be a string') }).check(
   z.refine(isHttpUrl, {
     error: issue => {
