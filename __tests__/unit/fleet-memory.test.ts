@@ -156,13 +156,29 @@ describe('a dry-run sync of a fleet of unchanged checks, in bytes', () => {
     const pipe = new Writable({ highWaterMark: 16, write: (_chunk, _encoding, done) => void waiting.push(done) })
     const stdout = pipe as unknown as NodeJS.WriteStream
     let settled = false
-    await stdoutDrained(stdout)
+    const wait = stdoutDrained(stdout)
+    await wait()
     pipe.write('a line past the mark of 16 bytes\n')
-    const drained = stdoutDrained(stdout).then(() => (settled = true))
+    const drained = wait().then(() => (settled = true))
     await new Promise(tick => setImmediate(tick))
     expect(settled).toBe(false)
     waiting.shift()?.()
     await drained
     expect(settled).toBe(true)
+  })
+
+  it('a reader that takes nothing is waited for once, for the patience, then never again: the step does not hang on its log', async () => {
+    const pipe = new Writable({ highWaterMark: 16, write: () => undefined })
+    const stdout = pipe as unknown as NodeJS.WriteStream
+    const wait = stdoutDrained(stdout, 50)
+    pipe.write('a line past the mark of 16 bytes\n')
+    const started = Date.now()
+    await wait()
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45)
+    expect(pipe.listenerCount('drain')).toBe(0)
+    pipe.write('another line\n')
+    const again = Date.now()
+    await wait()
+    expect(Date.now() - again).toBeLessThan(45)
   })
 })

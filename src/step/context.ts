@@ -4,7 +4,6 @@
  * the step's secrets, and the runner's cancel signals.
  */
 import * as core from '@actions/core'
-import { once as nextEvent } from 'node:events'
 import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'
 import { Clock, realClock } from '../api/pacer.js'
@@ -66,21 +65,39 @@ export function defaultDependencies(): Dependencies {
     makeApi,
     signals: process,
     exit: code => process.exit(code),
-    drained: () => stdoutDrained(process.stdout)
+    drained: stdoutDrained(process.stdout)
   }
 }
 
+/** How long the log waits for a lagging reader before it stops waiting for good. */
+export const DRAIN_PATIENCE_MS = 2000
+
 /**
- * When `stdout` (a pipe the runner reads) holds no more than its buffer's
- * mark: at once, or at its next 'drain'. A write to a pipe the reader has not
- * emptied waits in memory; a fleet's thousands of lines would all wait there.
+ * A wait until `stdout` (a pipe the runner reads) holds no more than its
+ * buffer's mark: at once, or at its next 'drain'. A write to a pipe the reader
+ * has not emptied waits in memory; a fleet's thousands of lines would all wait
+ * there. A reader that takes nothing for `patience` ms is not waited for again
+ * (the lines then wait in memory, as they would without this): the step never
+ * hangs on the log.
  */
-export function stdoutDrained(stdout: NodeJS.WriteStream): Promise<void> {
-  if (!stdout.writableNeedDrain) return Promise.resolve()
-  return nextEvent(stdout, 'drain').then(
-    () => undefined,
-    () => undefined
-  )
+export function stdoutDrained(stdout: NodeJS.WriteStream, patience = DRAIN_PATIENCE_MS): () => Promise<void> {
+  let gaveUp = false
+  return () => {
+    if (gaveUp || !stdout.writableNeedDrain) return Promise.resolve()
+    return new Promise<void>(done => {
+      const timer = setTimeout(() => {
+        gaveUp = true
+        stdout.off('drain', drained)
+        done()
+      }, patience)
+      timer.unref?.()
+      const drained = (): void => {
+        clearTimeout(timer)
+        done()
+      }
+      stdout.once('drain', drained)
+    })
+  }
 }
 
 /**
