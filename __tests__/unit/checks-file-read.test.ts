@@ -47,6 +47,9 @@ describe('readChecksFile / readAtMost', () => {
       expect(textOf(Buffer.from(text))).toBe(text)
     }
     expect(textOf(Buffer.from([0xc3, 0x28, 0x41]))).toBe(Buffer.from([0xc3, 0x28, 0x41]).toString('utf8'))
+    // One UTF-8 character at the very end of a long ASCII file: the whole file is judged, not its start.
+    const lateAccent = Buffer.concat([Buffer.alloc(2 * 1024 * 1024, '- name: fleet\n'), Buffer.from('- name: café\n')])
+    expect(textOf(lateAccent).endsWith('- name: café\n')).toBe(true)
     const long = Buffer.alloc(4 * 1024 * 1024, '- name: fleet\n')
     const heap = () => process.memoryUsage().heapUsed
     const before = heap()
