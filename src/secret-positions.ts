@@ -29,6 +29,18 @@ const SECRET_WORDS = new Set([
  * yes; `KEYCLOAK_REALM`, `AUTH_PORT`, `keyword` no.
  */
 export function secretName(name: string): boolean {
+  const known = secretNames.get(name)
+  if (known !== undefined) return known
+  const secret = lastWordIsSecret(name)
+  if (secretNames.size < MAX_NAMES_KNOWN) secretNames.set(name, secret)
+  return secret
+}
+
+/** The names judged so far: a fleet's values stand under a few field names, each judged once, not at every value. */
+const secretNames = new Map<string, boolean>()
+const MAX_NAMES_KNOWN = 1000
+
+function lastWordIsSecret(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -110,6 +122,8 @@ function parameterSpans(value: string, reading: Reading): SecretSpan[] {
 
 /** The secrets of a text as `reading` reads it, in order, none overlapping (the first and longest kept). */
 function spansOf(value: string, reading: Reading): SecretSpan[] {
+  // Every place needs one of these: `://` before a userinfo, `:` after a header's name, `?&;#` before a parameter.
+  if (!/[:?&;#]/.test(value)) return []
   const found: SecretSpan[] = []
   for (const m of value.matchAll(userinfoOf(reading))) {
     const start = (m.index ?? 0) + m[1].length
@@ -145,6 +159,9 @@ function replaceSpans(value: string, spans: SecretSpan[], replace: (secret: stri
   return out + value.slice(at)
 }
 
+/** The keys that label a header written as a pair (any case). */
+const LABELS = new Set(['name', 'key', 'header'])
+
 /**
  * The name that says whether `map[key]` is a secret: its key, but in a header
  * written as a pair (`{name: "Authorization", value: "..."}`, keys in any
@@ -152,7 +169,7 @@ function replaceSpans(value: string, spans: SecretSpan[], replace: (secret: stri
  */
 function nameOf(map: Mapping, key: string): string {
   const keys = Object.keys(map)
-  const label = keys.find(k => ['name', 'key', 'header'].includes(k.toLowerCase()) && typeof map[k] === 'string')
+  const label = keys.find(k => LABELS.has(k.toLowerCase()) && typeof map[k] === 'string')
   if (label === undefined || !keys.some(k => k.toLowerCase() === 'value')) return key
   if (key === label) return ''
   return key.toLowerCase() === 'value' ? (map[label] as string) : key

@@ -52,13 +52,18 @@ export function rewrite(
       return out ?? v
     }
     const map = v as Mapping
-    let changed = Object.getPrototypeOf(v) !== Object.prototype
-    const entries = Object.entries(map).map(([k, x]): [string, unknown] => {
-      const [renamed, y] = [key(k), walk(x, { key: k, holder: map, up: trail })]
-      if (renamed !== k || y !== x) changed = true
-      return [renamed, y]
-    })
-    return changed ? Object.fromEntries(entries) : v
+    const keys = Object.keys(map)
+    // The entries of the copy, gathered from the first change on (those before it are as they were).
+    let copy = Object.getPrototypeOf(v) !== Object.prototype ? ([] as Array<[string, unknown]>) : undefined
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]
+      const x = map[k]
+      const renamed = key(k)
+      const y = walk(x, { key: k, holder: map, up: trail })
+      if (copy === undefined && (renamed !== k || y !== x)) copy = keys.slice(0, i).map(p => [p, map[p]])
+      copy?.push([renamed, y])
+    }
+    return copy ? Object.fromEntries(copy) : v
   }
   return walk(value, undefined)
 }

@@ -86,6 +86,8 @@ export interface RunOptions {
   exit?: (code: number) => void
   /** Replace the API the run gets (to make it fail in ways the emulator cannot). */
   makeApi?: Dependencies['makeApi']
+  /** When the runner has read what the step printed (default: at once). */
+  drained?: Dependencies['drained']
 }
 
 export interface RunOutcome {
@@ -142,6 +144,7 @@ export async function runAction(
       ),
     signals: options.signals,
     exit: options.exit,
+    drained: options.drained,
     makeApi:
       options.makeApi ??
       ((config, log, signal, secrets) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pacer, realClock } from '../../src/api/pacer.js'
+import type { FakeCore } from '../helpers/fake-core.js'
 import { resultOf, runAction, startEmulator, useEmulator } from '../helpers/harness.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sync-'))
@@ -82,6 +83,30 @@ describe('sync-checks', () => {
     expect(core.logs.filter(l => l.includes('[dry-run] would send')).length).toBe(4)
     expect(emulator.count('POST') + emulator.count('PUT') + emulator.count('DELETE')).toBe(0)
     expect(core.summaryText).toContain('dry run: nothing sent')
+  })
+
+  it("the plan's lines wait for the runner to read them: none is written before those above it were read", async () => {
+    // A runner that reads a line a tick after it is written: in the plan's group, each line waits for it.
+    let [written, read, inPlan] = [0, 0, false]
+    const { core } = await sync(
+      { 'checks-file': file('slow-reader.yml', fleet(40)), 'dry-run': 'true' },
+      {
+        prepare: (fake: FakeCore) => {
+          const [info, startGroup, endGroup] = [fake.info, fake.startGroup, fake.endGroup]
+          fake.startGroup = (name: string) => ((inPlan = name.startsWith('Plan')), startGroup(name))
+          fake.endGroup = () => ((inPlan = false), endGroup())
+          fake.info = (m: string) => {
+            if (inPlan) expect(++written - read).toBe(1)
+            info(m)
+          }
+        },
+        drained: () => new Promise<void>(done => setImmediate(() => ((read = written), done())))
+      }
+    )
+    expect(written).toBe(40)
+    expect(core.outputs).toMatchObject({ created: '40', count: '40' })
+    const group = core.logs.findIndex(l => l.startsWith('group: Plan'))
+    expect(core.logs.slice(group + 1, group + 41).every(l => l.startsWith('info: create'))).toBe(true)
   })
 
   it('a bad file fails before any request, naming the file, entry and field', async () => {

@@ -9,7 +9,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseChecksFile, parseChecksFileLoading } from '../../src/operations/sync/checks-file.js'
-import { MAX_CHECKS_FILE_BYTES, readAtMost, readChecksFile } from '../../src/operations/sync/checks-file-read.js'
+import {
+  MAX_CHECKS_FILE_BYTES,
+  readAtMost,
+  readChecksFile,
+  textOf
+} from '../../src/operations/sync/checks-file-read.js'
 import { load } from '../../src/lazy/modules.cjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'checks-read-'))
@@ -35,6 +40,22 @@ describe('readChecksFile / readAtMost', () => {
     const handle = servingHandle(Buffer.from(text))
     expect(await readAtMost(handle, Buffer.byteLength(text), MAX_CHECKS_FILE_BYTES)).toBe(text)
     expect(Math.max(...handle.buffers)).toBe(Buffer.byteLength(text) + 1)
+  })
+
+  it("gives a file's text as UTF-8 gives it; an ASCII one, when long, outside V8's heap", () => {
+    for (const text of ['- name: a\n  url: https://a/\n', '\ufeff- name: é €\n', 'x\u0000\u007f', '']) {
+      expect(textOf(Buffer.from(text))).toBe(text)
+    }
+    expect(textOf(Buffer.from([0xc3, 0x28, 0x41]))).toBe(Buffer.from([0xc3, 0x28, 0x41]).toString('utf8'))
+    // One UTF-8 character at the very end of a long ASCII file: the whole file is judged, not its start.
+    const lateAccent = Buffer.concat([Buffer.alloc(2 * 1024 * 1024, '- name: fleet\n'), Buffer.from('- name: café\n')])
+    expect(textOf(lateAccent).endsWith('- name: café\n')).toBe(true)
+    const long = Buffer.alloc(4 * 1024 * 1024, '- name: fleet\n')
+    const heap = () => process.memoryUsage().heapUsed
+    const before = heap()
+    const text = textOf(long)
+    expect(heap() - before).toBeLessThan(1024 * 1024)
+    expect(text).toBe(long.toString('utf8'))
   })
 
   it('reads on when the file grew since stat(), and refuses it once past the limit', async () => {

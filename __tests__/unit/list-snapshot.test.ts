@@ -31,6 +31,39 @@ describe('a read knows when it shifted while it was paged', () => {
     expect(result.shift).toMatch(/showed 1 check\(s\) twice \("c"\)/)
   })
 
+  it('each id once at its first place with its last read, the repeated ids in the order of their second reads', () => {
+    // The rule as a map of places would keep it, against reads of ids drawn from a few, some without an id.
+    const byMap = (ids: Array<string | number>) => {
+      const items: Array<{ id: string | number; n: number }> = []
+      const placeOf = new Map<string, number>()
+      const repeated = new Set<string>()
+      ids.forEach((id, n) => {
+        const place = typeof id === 'string' ? placeOf.get(id) : undefined
+        if (typeof id !== 'string' || place === undefined) {
+          if (typeof id === 'string') placeOf.set(id, items.length)
+          items.push({ id, n })
+        } else {
+          items[place] = { id, n }
+          repeated.add(id)
+        }
+      })
+      return { items, repeated: [...repeated] }
+    }
+    let seed = 7
+    const random = (k: number) => (seed = (seed * 48271) % 2147483647) % k
+    for (let round = 0; round < 200; round++) {
+      const ids = Array.from({ length: random(30) }, () => (random(5) === 0 ? random(3) : `c${random(12)}`))
+      const read = new RowsById<{ id: string | number; n: number }>()
+      ids.forEach((id, n) => read.add({ id, n }))
+      const expected = byMap(ids)
+      const got = read.read('check')
+      expect(got.items).toEqual(expected.items)
+      const named = expected.repeated.slice(0, 3).map(id => JSON.stringify(id))
+      if (expected.repeated.length === 0) expect(got.shift).toBeUndefined()
+      else expect(got.shift).toContain(`showed ${expected.repeated.length} check(s) twice (${named.join(', ')}`)
+    }
+  })
+
   it('fewer distinct rows than the stated total is a shifted read; as many (or more) is not', () => {
     const read = new RowsById<Ranked>()
     for (const id of ['a', 'b']) read.add({ id })

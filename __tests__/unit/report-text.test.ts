@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { MAX_RESULT_BYTES, capText, outputValue } from '../../src/report/outputs.js'
-import { MAX_SUMMARY_BYTES, renderSummary } from '../../src/report/summary.js'
+import { JOB_SUMMARY, MAX_SUMMARY_BYTES, PR_COMMENT, renderSummary } from '../../src/report/summary.js'
+import { MAX_TABLE_ROWS, type SummaryTable, tableOf } from '../../src/operations/types.js'
 import { cutToBytes, logLine, markdownText } from '../../src/report/text.js'
 
 describe('logLine: one line that is never a workflow command', () => {
@@ -75,6 +76,26 @@ describe('sizes are bytes', () => {
     const shown = text.split('\n').filter(l => l.startsWith('| €')).length
     expect(shown).toBeGreaterThan(250)
     expect(text).toContain(`_${450 - shown} more rows not shown._`)
+  })
+
+  it('a table that lists only the rows a reader is shown, with its total, renders as the whole table does', () => {
+    const checks = Array.from({ length: 2000 }, (_, i) => ({ name: `fleet-${i}`, id: `chk_${i}` }))
+    const whole = { head: ['Check', 'ID'], rows: checks.map(c => [c.name, c.id]) }
+    const listed = tableOf(['Check', 'ID'], checks, c => [c.name, c.id])
+    expect(listed.rows).toHaveLength(MAX_TABLE_ROWS)
+    expect(listed.total).toBe(2000)
+    for (const options of [JOB_SUMMARY, PR_COMMENT]) {
+      const render = (table: SummaryTable) =>
+        renderSummary({ title: 'Checks', lines: [], tables: [table] }, 'list-checks', [], options)
+      expect(render(listed)).toBe(render(whole))
+    }
+    expect(renderSummary({ title: 'Checks', lines: [], tables: [whole] }, 'list-checks', [])).toContain(
+      '_1500 more rows not shown._'
+    )
+    expect(tableOf(['Check'], checks.slice(0, 3), c => [c.name])).toEqual({
+      head: ['Check'],
+      rows: [['fleet-0'], ['fleet-1'], ['fleet-2']]
+    })
   })
 
   it('one huge value is cut inside its cell, the row still renders', () => {

@@ -9,6 +9,7 @@ import {
   sameEntry,
   shownAction
 } from '../../src/operations/sync/plan.js'
+import { shownEntry } from '../../src/operations/sync/shown.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))
@@ -85,6 +86,29 @@ describe('the plan a person reviews: each field old and new', () => {
     }
     expect(sameEntry(result, reordered)).toBe(true)
     expect(sameEntry(result, { ...result, changes: { interval: { from: 60, to: 31 } } })).toBe(false)
+  })
+
+  it('an entry with nothing beyond its result (unchanged, paused, delete) is its own result, with the JSON of a copy', () => {
+    const entries = computePlan(
+      [
+        { name: 'app-home', url: 'https://a/' },
+        { name: 'legacy', url: 'https://old/' }
+      ],
+      [...server.filter(c => c.name !== 'legacy'), { ...server[2], status: 'paused' }],
+      { prune: true }
+    )
+    expect(entries.map(shownAction)).toEqual(['unchanged', 'paused', 'delete', 'delete'])
+    for (const entry of entries) {
+      const copy = { ...entryResult({ ...entry, note: 'x' }), note: undefined }
+      expect(entryResult(entry)).toBe(entry)
+      expect(JSON.stringify(entryResult(entry))).toBe(JSON.stringify(copy))
+    }
+    // Nothing of an unchanged entry stands where a secret may: it is shown as it is.
+    expect(shownEntry(entries[0])).toBe(entries[0])
+    expect(shownEntry(entries[1])).toBe(entries[1])
+    // Unchanged entries share one empty pair of fields and changes, which nothing can add to.
+    expect(entries[0].fields).toBe(entries[1].fields)
+    expect(() => (entries[0].fields as string[]).push('url')).toThrow()
   })
 })
 

@@ -281,6 +281,7 @@ export class ApiClient {
     what: string,
     enough?: (page: Array<z.output<S>>) => boolean
   ): Promise<ListRead<z.output<S>>> {
+    const names = this.names
     return readPages({
       first: this.url(path),
       base: this.base,
@@ -290,9 +291,9 @@ export class ApiClient {
       pathOf: url => this.pathOf(url),
       fetch: async url => {
         const response = await this.send('GET', url)
-        return { response, body: jsonOf('GET', response, this.names) }
+        return { status: response.status, headers: response.headers, body: jsonOf('GET', response, names) }
       },
-      parse: (row, i, url) => parseAs(schema, row, 'GET', url, `${what} #${i + 1}`, this.names)
+      parse: (row, i, url) => parseAs(schema, row, 'GET', url, `${what} #${i + 1}`, names)
     })
   }
 }

@@ -88,38 +88,67 @@ export interface ListRead<T> {
  * the service stated.
  */
 export class RowsById<T> {
-  readonly items: T[] = []
-  private readonly placeOf = new Map<string, number>()
-  private readonly repeated = new Set<string>()
+  /** Every row as it was read, in order (`read` makes each id once). */
+  private readonly rows: T[] = []
   /** The collection's size as the last page stated it (statedTotal). */
   total: number | undefined
 
   add(item: T): void {
-    const id = (item as { id?: unknown } | null)?.id
-    if (typeof id !== 'string') return void this.items.push(item)
-    const place = this.placeOf.get(id)
-    if (place === undefined) return void this.placeOf.set(id, this.items.push(item) - 1)
-    this.items[place] = item
-    this.repeated.add(id)
+    this.rows.push(item)
   }
 
   /** The read as a whole: its rows and, when it shifted, why (see ListRead). */
   read(what: string): ListRead<T> {
-    if (this.repeated.size > 0) {
-      const ids = [...this.repeated]
-      const named = ids.slice(0, 3).map(id => JSON.stringify(id))
+    const { items, repeated } = eachIdOnce(this.rows)
+    if (repeated.length > 0) {
+      const named = repeated.slice(0, 3).map(id => JSON.stringify(id))
       return {
-        items: this.items,
-        shift: `the read showed ${ids.length} ${what}(s) twice (${named.join(', ')}${ids.length > 3 ? ', ...' : ''}): the list moved while it was paged, so a row it repeats stands for one it may have missed`
+        items,
+        shift: `the read showed ${repeated.length} ${what}(s) twice (${named.join(', ')}${repeated.length > 3 ? ', ...' : ''}): the list moved while it was paged, so a row it repeats stands for one it may have missed`
       }
     }
-    if (this.total !== undefined && this.items.length < this.total) {
+    if (this.total !== undefined && items.length < this.total) {
       return {
-        items: this.items,
-        shift: `the read held ${this.items.length} distinct ${what}(s) where the service stated ${this.total}: some were missed while it was paged`
+        items,
+        shift: `the read held ${items.length} distinct ${what}(s) where the service stated ${this.total}: some were missed while it was paged`
       }
     }
-    return { items: this.items }
+    return { items }
+  }
+}
+
+const idOf = (row: unknown): unknown => (row as { id?: unknown } | null)?.id
+
+/**
+ * `rows` with each id once, at the place of its first read and holding its
+ * last (a row without an id stays as it is), and the ids read more than once,
+ * in the order their second reads came. Found by sorting the places of the
+ * rows by id, not in a map of every id: a fleet's read holds no second copy
+ * of its ids. `rows` itself when no id repeats.
+ */
+function eachIdOnce<T>(rows: T[]): { items: T[]; repeated: string[] } {
+  const places: number[] = []
+  for (let i = 0; i < rows.length; i++) if (typeof idOf(rows[i]) === 'string') places.push(i)
+  const id = (place: number) => idOf(rows[place]) as string
+  places.sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : a - b))
+  const gone = new Set<number>()
+  const again: Array<{ second: number; id: string }> = []
+  let items: T[] | undefined
+  for (let run = 0; run < places.length;) {
+    let next = run + 1
+    while (next < places.length && id(places[next]) === id(places[run])) next++
+    if (next - run > 1) {
+      items ??= rows.slice()
+      items[places[run]] = rows[places[next - 1]]
+      for (let later = run + 1; later < next; later++) gone.add(places[later])
+      again.push({ second: places[run + 1], id: id(places[run]) })
+    }
+    run = next
+  }
+  if (items === undefined) return { items: rows, repeated: [] }
+  return {
+    items: items.filter((_, place) => !gone.has(place)),
+    repeated: again.sort((a, b) => a.second - b.second).map(r => r.id)
   }
 }
 
@@ -160,6 +189,13 @@ export function notAList(path: string, status: number): ApiError {
   })
 }
 
+/** A page of a collection as read: what the reader needs of its answer. */
+export interface Page {
+  status: number
+  headers: RawResponse['headers']
+  body: unknown
+}
+
 /** What a full read of a collection needs of the client: one GET of a page, rows parsed, paths named. */
 export interface PageReader<T> {
   first: URL
@@ -170,7 +206,8 @@ export interface PageReader<T> {
   /** Given each page's rows in turn: true = the rest is not needed; no next page is read. */
   enough?: (page: T[]) => boolean
   pathOf: (url: URL) => string
-  fetch: (url: URL) => Promise<{ response: RawResponse; body: unknown }>
+  /** One page: its answer's status and headers, and its body parsed (its text is not kept: a fleet's pages are many). */
+  fetch: (url: URL) => Promise<Page>
   parse: (row: unknown, index: number, url: URL) => T
 }
 
@@ -190,15 +227,15 @@ export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> 
       throw stop(reader.first, `has more than ${reader.maxPages} pages; stopped rather than read without end`)
     const current: URL = next
     seen.add(current.href)
-    const { response, body } = await reader.fetch(current)
+    const { status, headers, body } = await reader.fetch(current)
     const page = collectionOf(body)
-    if (page === undefined) throw notAList(reader.pathOf(current), response.status)
+    if (page === undefined) throw notAList(reader.pathOf(current), status)
     const parsed = page.map((row, i) => reader.parse(row, i, current))
     parsed.forEach(row => rows.add(row))
     const cut = reader.enough?.(parsed) ?? false
     // A read cut short on purpose holds fewer rows than the whole: its total proves nothing.
-    rows.total = cut ? undefined : (statedTotal(response.headers['x-total-count'], body) ?? rows.total)
-    next = cut ? undefined : nextPageOf(response.headers.link, body, current, reader.base)
+    rows.total = cut ? undefined : (statedTotal(headers['x-total-count'], body) ?? rows.total)
+    next = cut ? undefined : nextPageOf(headers.link, body, current, reader.base)
     const refused = next && refusedNextPage(next, reader.base, seen)
     if (refused) throw stop(current, refused)
   }

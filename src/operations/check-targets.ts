@@ -10,7 +10,7 @@ import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError } from './types.js'
+import { OperationError, tableOf } from './types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -29,14 +29,11 @@ export function checkOutputs(check: Check | Mapping | undefined): Outputs {
 export function checksTable(checks: Array<Check | Mapping>, extra?: { head: string; value: (c: Mapping) => string }) {
   const head = ['Check', 'ID', 'URL', 'Status', 'Response time (ms)', 'Last checked']
   if (extra) head.push(extra.head)
-  return {
-    head,
-    rows: checks.map(c => {
-      const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
-      if (extra) row.push(extra.value(c))
-      return row
-    })
-  }
+  return tableOf(head, checks, c => {
+    const row: unknown[] = [c.name, c.id, c.url, c.status, c.responseTime, c.lastCheckedAt]
+    if (extra) row.push(extra.value(c))
+    return row
+  })
 }
 
 export function checkSummary(title: string, checks: Array<Check | Mapping>, lines: string[] = []): Summary {
@@ -71,41 +68,50 @@ export interface Named {
   duplicates: Check[]
 }
 
-/** A list of checks indexed once: lookups by name and by id without scanning the list again. */
+/** A list of checks indexed once: lookups by name without scanning the list again. */
 export interface CheckIndex {
   /** The check named `name` (see findByName); `where` says where in an error ("on the service"). */
   byName: (name: string, where?: string) => Named
-  byId: (id: string) => Check | undefined
+  /** Does a check of the list have this name? */
+  has: (name: string) => boolean
 }
 
 /** Indexes of lists already indexed: the plan and sync index the same list once between them. */
 const indexes = new WeakMap<readonly Check[], CheckIndex>()
 
 /**
- * Index a list once (a map by name and by id; the same id listed twice under
- * one name is one check): for many lookups in one list, a plan's entries or
- * several check-names. The same list given again gets the same index.
+ * Index a list once (the same id listed twice under one name is one check):
+ * for many lookups in one list, a plan's entries or several check-names. The
+ * same list given again gets the same index. It is the named checks sorted
+ * by name (a stable sort: list order among equal names), searched by halves:
+ * a fleet's index is one array, not a map of its names, which would hold five
+ * times as much (and be copied at each doubling while it is built).
  */
 export function indexChecks(checks: readonly Check[]): CheckIndex {
   const known = indexes.get(checks)
   if (known) return known
-  const named = new Map<string, Check[]>()
-  const ids = new Map<string, Check>()
-  /** An id listed again under another name than its first: each [id, name] once. */
-  const again = new Set<string>()
-  for (const check of checks) {
-    const first = ids.get(check.id)
-    if (first === undefined) ids.set(check.id, check)
-    else if (first.name === check.name || again.has(JSON.stringify([check.id, check.name]))) continue
-    else again.add(JSON.stringify([check.id, check.name]))
-    if (typeof check.name !== 'string') continue
-    const same = named.get(check.name)
-    if (same) same.push(check)
-    else named.set(check.name, [check])
+  const named = checks.filter((c): c is Check & { name: string } => typeof c.name === 'string')
+  named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  /** Where the checks named `name` begin in `named` (the first whose name is not before it). */
+  const first = (name: string) => {
+    let low = 0
+    let high = named.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (named[middle].name < name) low = middle + 1
+      else high = middle
+    }
+    return low
   }
   const index: CheckIndex = {
-    byName: (name, where = '') => resolveNamed(named.get(name) ?? [], name, where),
-    byId: id => ids.get(id)
+    byName: (name, where = '') => {
+      const same: Check[] = []
+      for (let i = first(name); i < named.length && named[i].name === name; i++) {
+        if (!same.some(c => c.id === named[i].id)) same.push(named[i])
+      }
+      return resolveNamed(same, name, where)
+    },
+    has: name => named[first(name)]?.name === name
   }
   indexes.set(checks, index)
   return index

@@ -19,6 +19,12 @@ export interface OperationLog extends Logger {
   notice: (message: string) => void
   /** Run `fn` inside a collapsible log group. */
   group: <T>(name: string, fn: () => Promise<T>) => Promise<T>
+  /**
+   * Resolves once the runner has read the lines written so far (but what a
+   * stream buffers): a long log (a fleet's plan) waits on it between lines, so
+   * they never pile up in memory when the runner reads slower than they come.
+   */
+  drained?: () => Promise<void>
 }
 
 export interface OperationContext {
@@ -91,10 +97,25 @@ export interface Outputs {
   error?: string
 }
 
+/** The most rows a rendered table shows (the job summary, a comment); the others are counted in a note. */
+export const MAX_TABLE_ROWS = 500
+
 /** A table of plain values: the summary escapes them (operations never write Markdown). */
 export interface SummaryTable {
   head: string[]
+  /** Its rows; a fleet's table may list only the first MAX_TABLE_ROWS, no reader is shown more. */
   rows: unknown[][]
+  /** How many rows the table has, when `rows` lists fewer. */
+  total?: number
+}
+
+/** A table of `items`, listing the rows of the first MAX_TABLE_ROWS only (see SummaryTable). */
+export function tableOf<T>(head: string[], items: readonly T[], row: (item: T) => unknown[]): SummaryTable {
+  return {
+    head,
+    rows: items.slice(0, MAX_TABLE_ROWS).map(row),
+    ...(items.length > MAX_TABLE_ROWS ? { total: items.length } : {})
+  }
 }
 
 /**

@@ -20,7 +20,11 @@ const annotation = (place: FilePlace): Annotation => ({
   ...(place.line !== undefined ? { startLine: place.line } : {})
 })
 
-export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog {
+export function actionLog(
+  core: CoreLike,
+  secrets: readonly string[],
+  drained: () => Promise<void> = () => Promise.resolve()
+): ActionLog {
   // The step's secrets in every form, then any value in a secret position (a URL's userinfo, ?token=...).
   const line = (message: string) => logLine(maskText(redact(message, secrets)))
   return {
@@ -34,6 +38,7 @@ export function actionLog(core: CoreLike, secrets: readonly string[]): ActionLog
       core.error(line(m), annotation(place))
       process.exitCode = 1
     },
+    drained,
     group: async (name, fn) => {
       core.startGroup(line(name))
       try {

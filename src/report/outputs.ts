@@ -53,20 +53,45 @@ export function capText(name: string, text: string): string {
   return cutToBytes(text, MAX_RESULT_BYTES - Buffer.byteLength(note)) + note
 }
 
-export function outputValue(name: keyof Outputs, value: unknown): string {
-  if (value === undefined || value === null) return ''
-  // `result`, `failed-checks`: JSON, bounded.
-  if (typeof value === 'object') {
-    const json = JSON.stringify(value)
-    const bytes = Buffer.byteLength(json)
-    if (bytes <= MAX_RESULT_BYTES) return json
-    const count = Array.isArray(value) ? ` (${value.length} items)` : ''
-    return JSON.stringify({
-      truncated: true,
-      note: `${name}${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
-    })
+/** The note that replaces a JSON output of `bytes` bytes, larger than MAX_RESULT_BYTES (`items`: a list's length). */
+function overCap(name: string, bytes: number, items: number | undefined): string {
+  const count = items === undefined ? '' : ` (${items} items)`
+  return JSON.stringify({
+    truncated: true,
+    note: `${name}${count} is ${bytes} bytes, more than the ${MAX_RESULT_BYTES} bytes an output holds here; see the job summary or use a list operation with fewer items`
+  })
+}
+
+/**
+ * The bytes of `JSON.stringify(list.map(shown))`, counted item by item:
+ * nothing of it is held but the item at hand, so a fleet's list too large for
+ * an output is never built as one string only to be replaced by the note.
+ */
+function listBytes(list: unknown[], shown: (value: unknown) => unknown): number {
+  let bytes = 2
+  for (let i = 0; i < list.length; i++) {
+    // As JSON.stringify writes an item of a list: `null` for what JSON cannot hold.
+    bytes += Buffer.byteLength(JSON.stringify(shown(list[i])) ?? 'null') + (i > 0 ? 1 : 0)
   }
-  return String(value)
+  return bytes
+}
+
+/**
+ * An output's text. A JSON one (`result`, `failed-checks`) as `shown` gives
+ * it (secrets masked: see writeOutputs), whole when it fits MAX_RESULT_BYTES,
+ * else a note that says how large it is. A list is measured item by item
+ * before it is written, and written only when it fits.
+ */
+export function outputValue(name: keyof Outputs, value: unknown, shown: (value: unknown) => unknown = v => v): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value !== 'object') return String(value)
+  if (Array.isArray(value)) {
+    const bytes = listBytes(value, shown)
+    return bytes <= MAX_RESULT_BYTES ? JSON.stringify(shown(value)) : overCap(name, bytes, value.length)
+  }
+  const json = JSON.stringify(shown(value))
+  const bytes = Buffer.byteLength(json)
+  return bytes <= MAX_RESULT_BYTES ? json : overCap(name, bytes, undefined)
 }
 
 export function writeOutputs(
@@ -74,16 +99,17 @@ export function writeOutputs(
   outputs: Outputs,
   secrets: string[]
 ): void {
+  // JSON is redacted value by value, then serialised: masking its text could break it (`"ttl":***`).
+  // Values in a secret position (a URL's userinfo or token parameter, a credential field) are *** too,
+  // whatever they are: a check as the service holds it (get-check, list-checks) shows none of them.
+  const shown = (value: unknown) => maskPositions(redactValue(value, secrets))
   for (const name of OUTPUTS) {
     if (!(name in outputs)) continue
     const value = outputs[name]
-    // JSON is redacted value by value, then serialised: masking its text could break it (`"ttl":***`).
-    // Values in a secret position (a URL's userinfo or token parameter, a credential field) are *** too,
-    // whatever they are: a check as the service holds it (get-check, list-checks) shows none of them.
     setOutput(
       name,
       value !== null && typeof value === 'object'
-        ? outputValue(name, maskPositions(redactValue(value, secrets)))
+        ? outputValue(name, value, shown)
         : capText(name, maskText(redact(outputValue(name, value), secrets)))
     )
   }

@@ -3,14 +3,13 @@
  * is escaped here (operations hand over plain text), and the whole stays under
  * the runner's 1 MiB step-summary limit, counted in bytes.
  */
-import type { Summary } from '../operations/types.js'
+import { MAX_TABLE_ROWS, type Summary } from '../operations/types.js'
 import { redact, redactValue } from '../secrets.js'
 import { maskText } from '../secret-positions.js'
 import { cutToBytes, defused, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
-const MAX_ROWS = 500
 /** One cell or line never takes more than this. */
 const MAX_CELL_BYTES = 4 * 1024
 const MAX_LINE_BYTES = 16 * 1024
@@ -84,23 +83,24 @@ export function renderSummary(
   }
   let rowsLeft = 0
   for (const table of summary.tables) {
-    const fold = options.foldOver !== undefined && table.rows.length > options.foldOver
-    if (fold && !(add(`<details><summary>${table.rows.length} rows</summary>`) && add(''))) {
-      rowsLeft += table.rows.length
+    const count = table.total ?? table.rows.length
+    const fold = options.foldOver !== undefined && count > options.foldOver
+    if (fold && !(add(`<details><summary>${count} rows</summary>`) && add(''))) {
+      rowsLeft += count
       continue
     }
     const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES))
     if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
-      rowsLeft += table.rows.length
+      rowsLeft += count
       if (fold) parts.push('', '</details>', '')
       continue
     }
     let shown = 0
-    for (const row of table.rows.slice(0, MAX_ROWS)) {
+    for (const row of table.rows.slice(0, MAX_TABLE_ROWS)) {
       if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`)) break
       shown++
     }
-    const notShown = table.rows.length - shown
+    const notShown = count - shown
     if (notShown > 0)
       parts.push('', `_${notShown} more rows not shown${options.tableCut ? `: ${options.tableCut}` : ''}._`)
     parts.push('')

@@ -27,6 +27,8 @@ export interface Dependencies {
   signals?: NodeJS.EventEmitter
   /** Ends the process at once (on SIGTERM). */
   exit?: (code: number) => void
+  /** Resolves once the runner has read what the step printed, up to what a stream buffers (absent: nothing to wait for). */
+  drained?: () => Promise<void>
 }
 
 /** Call `fn` at most once; later calls get the same promise. */
@@ -63,7 +65,39 @@ export function defaultDependencies(): Dependencies {
     runContext: () => loadRunContext(),
     makeApi,
     signals: process,
-    exit: code => process.exit(code)
+    exit: code => process.exit(code),
+    drained: stdoutDrained(process.stdout)
+  }
+}
+
+/** How long the log waits for a lagging reader before it stops waiting for good. */
+export const DRAIN_PATIENCE_MS = 2000
+
+/**
+ * A wait until `stdout` (a pipe the runner reads) holds no more than its
+ * buffer's mark: at once, or at its next 'drain'. A write to a pipe the reader
+ * has not emptied waits in memory; a fleet's thousands of lines would all wait
+ * there. A reader that takes nothing for `patience` ms is not waited for again
+ * (the lines then wait in memory, as they would without this): the step never
+ * hangs on the log.
+ */
+export function stdoutDrained(stdout: NodeJS.WriteStream, patience = DRAIN_PATIENCE_MS): () => Promise<void> {
+  let gaveUp = false
+  return () => {
+    if (gaveUp || !stdout.writableNeedDrain) return Promise.resolve()
+    return new Promise<void>(done => {
+      const timer = setTimeout(() => {
+        gaveUp = true
+        stdout.off('drain', drained)
+        done()
+      }, patience)
+      timer.unref?.()
+      const drained = (): void => {
+        clearTimeout(timer)
+        done()
+      }
+      stdout.once('drain', drained)
+    })
   }
 }
 

@@ -2,6 +2,7 @@
  * A checks file read from disk: a regular file, whole, never past the limit
  * sync-checks reads (export-checks writes no larger one).
  */
+import { isAscii } from 'node:buffer'
 import { constants } from 'node:fs'
 import { FileHandle, open } from 'node:fs/promises'
 import { ChecksFileError } from './checks-file.js'
@@ -51,6 +52,15 @@ export async function readChecksFile(given: string, file: string): Promise<strin
 }
 
 /**
+ * A file's bytes as text (UTF-8). An ASCII file (most checks files are) is
+ * decoded as Latin-1, the same text for ASCII, which Node keeps outside V8's
+ * heap when it is long (over about 1 MB): a fleet's file, whose values point
+ * into it, is then not copied and promoted by V8's collections while it is
+ * read, where it counted toward doubling the young generation (docs/benchmarks.md).
+ */
+export const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
+
+/**
  * A file's text, read to its end but never past `max` bytes (undefined when
  * it has more). The buffer starts at the size stat() gave and one byte more,
  * so that a file that grew since is seen and read on (in a larger buffer): a
@@ -72,7 +82,7 @@ export async function readAtMost(
       buffer = larger
     }
     const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
-    if (bytesRead === 0) return buffer.toString('utf8', 0, length)
+    if (bytesRead === 0) return textOf(buffer.subarray(0, length))
     length += bytesRead
     if (length > max) return undefined
   }

@@ -17,7 +17,7 @@ import {
   wholeValues
 } from './plan.js'
 import { planDifferences } from './plan-file.js'
-import type { OperationContext, Outputs, Summary } from '../types.js'
+import { type OperationContext, type Outputs, type Summary, tableOf } from '../types.js'
 import { shownEntry, shownPlan } from './shown.js'
 
 /**
@@ -36,10 +36,13 @@ export function planSummary(ctx: OperationContext, title: string, plan: PlanEntr
     title,
     lines,
     tables: [
-      {
-        head: ['Action', 'Check', 'ID', 'Changes', 'Outcome'],
-        rows: shown.map(e => [shownAction(e), e.name, e.id, cell(e), e.outcome])
-      }
+      tableOf(['Action', 'Check', 'ID', 'Changes', 'Outcome'], shown, e => [
+        shownAction(e),
+        e.name,
+        e.id,
+        cell(e),
+        e.outcome
+      ])
     ],
     details: whole.length > 0 ? [{ title: `Whole values (${whole.length})`, lines: whole }] : []
   }

@@ -24,9 +24,9 @@ export interface PlanEntry {
   name: string
   id?: string
   /** Fields that differ (update), that are set (create) or that go (delete). */
-  fields: string[]
+  fields: readonly string[]
   /** Each of `fields`, old and new. */
-  changes: Record<string, FieldChange>
+  changes: Readonly<Record<string, FieldChange>>
   /** What is sent: the whole check for create and update. */
   body?: Mapping
   /** After applying: done, failed or not attempted. */
@@ -55,6 +55,12 @@ export interface PlanOptions {
   prune: boolean
   prunePrefix?: string
 }
+
+/** The fields and changes of an entry that changes nothing: one empty pair for a fleet's unchanged entries, never added to. */
+const NOTHING: Pick<PlanEntry, 'fields' | 'changes'> = Object.freeze({
+  fields: Object.freeze([]),
+  changes: Object.freeze({})
+})
 
 /** What a deleted check takes with it: its writable fields. */
 function deleted(check: Check): Pick<PlanEntry, 'fields' | 'changes'> {
@@ -94,7 +100,7 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
             body: { ...writableOf(current), ...body },
             ...paused
           }
-        : { action: 'unchanged', name, id: current.id, fields: [], changes: {}, ...paused }
+        : { action: 'unchanged', name, id: current.id, ...NOTHING, ...paused }
     )
   }
   if (options.prune) {
@@ -187,8 +193,16 @@ export function wholeValues(plan: PlanEntry[], max = 80): string[] {
   return out
 }
 
-/** An entry as `result` and the plan file have it: no request body, no outcome unless applied. */
+/**
+ * An entry as `result` and the plan file have it: no request body, no outcome
+ * unless applied. An entry that holds nothing else (no body, note or outcome:
+ * a fleet's unchanged entries) is already that, field for field in the same
+ * order (computePlan writes them so), and is its own result, not a copy each.
+ */
 export function entryResult(e: PlanEntry): Mapping {
+  if (e.body === undefined && e.note === undefined && e.outcome === undefined && e.id !== undefined) {
+    return e as unknown as Mapping
+  }
   return {
     action: e.action,
     name: e.name,

@@ -16,6 +16,8 @@ const identity = <T>(value: T): T => value
 
 /** `entry` as shown: secrets by position and by value as ***, a secret's change marked. */
 export function shownEntry(entry: PlanEntry, redactValue: <T>(value: T) => T = identity): PlanEntry {
+  // Nothing in a secret position to show (a fleet's unchanged entries): the entry as it is, redacted by value.
+  if (entry.body === undefined && Object.keys(entry.changes).length === 0) return redactValue(entry)
   const changes: Record<string, FieldChange> = {}
   for (const [field, change] of Object.entries(entry.changes)) {
     const masked = (value: unknown) => redactValue(maskPositions({ [field]: value }))[field]
