@@ -80,12 +80,10 @@ export interface CheckIndex {
 const indexes = new WeakMap<readonly Check[], CheckIndex>()
 
 /**
- * Index a list once (the same id listed twice under one name is one check):
- * for many lookups in one list, a plan's entries or several check-names. The
- * same list given again gets the same index. It is the named checks sorted
- * by name (a stable sort: list order among equal names), searched by halves:
- * a fleet's index is one array, not a map of its names, which would hold five
- * times as much (and be copied at each doubling while it is built).
+ * Index a list once (the same id listed twice under one name is one check) for
+ * many lookups: a plan's entries, several check-names. The same list gets the
+ * same index: its named checks sorted by name (stable: list order among equal
+ * names) and searched by halves, one array rather than a map of five times its size.
  */
 export function indexChecks(checks: readonly Check[]): CheckIndex {
   const known = indexes.get(checks)
@@ -94,8 +92,7 @@ export function indexChecks(checks: readonly Check[]): CheckIndex {
   named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   /** Where the checks named `name` begin in `named` (the first whose name is not before it). */
   const first = (name: string) => {
-    let low = 0
-    let high = named.length
+    let [low, high] = [0, named.length]
     while (low < high) {
       const middle = (low + high) >>> 1
       if (named[middle].name < name) low = middle + 1
@@ -105,11 +102,8 @@ export function indexChecks(checks: readonly Check[]): CheckIndex {
   }
   const index: CheckIndex = {
     byName: (name, where = '') => {
-      const same: Check[] = []
-      for (let i = first(name); i < named.length && named[i].name === name; i++) {
-        if (!same.some(c => c.id === named[i].id)) same.push(named[i])
-      }
-      return resolveNamed(same, name, where)
+      const [start, end] = [first(name), first(`${name}\0`)]
+      return resolveNamed(uniqueById(named.slice(start, end)), name, where)
     },
     has: name => named[first(name)]?.name === name
   }
