@@ -2,15 +2,18 @@
  * `npm run local -- WORKFLOW.yml [options]` (scripts/local-action.sh sends a
  * .yml or .yaml argument here): run one job of a workflow locally, the steps
  * of this action from the committed bundle (dist/), against an emulator and a
- * fake GitHub started in this process, then their post steps. Exits 0 when
- * the job succeeded (or was skipped by its if:), 1 when it failed, 2 on a
- * mistake in the command.
+ * fake GitHub started in this process, then their post steps. `--then`
+ * runs the job again (or another job, with its own options) against the same
+ * emulator, fake GitHub and workspace: a re-run, a pull request closed after it
+ * opened. Exits 0 when the last run's job succeeded (or was skipped by its if:),
+ * 1 when it failed, 2 on a mistake in the command.
  */
 import { resolve } from 'node:path'
 import { parseOverride } from './lib/local-job/context.js'
 import { LocalJobOptions, UsageError, runLocalJob } from './lib/local-job/local.js'
+import { startLocalService } from './lib/local-job/service.js'
 
-const USAGE = `npm run local -- WORKFLOW.yml [--job NAME] [--fail-step NAME] [--run-steps] [--github PATH=VALUE]... [--workspace DIR] [--no-seed]
+const USAGE = `npm run local -- WORKFLOW.yml [--job NAME] [--fail-step NAME] [--run-steps] [--github PATH=VALUE]... [--workspace DIR] [--no-seed] [--then [WORKFLOW.yml] [options]]...
 
 Runs one job of the workflow: its steps in order, then the post steps of this action's steps (last first).
   --job NAME          the job (its id or name); default: the first job with a step of this action
@@ -20,9 +23,12 @@ Runs one job of the workflow: its steps in order, then the post steps of this ac
                       event.action=closed, event.pull_request.merged=true (VALUE is JSON when it parses)
   --workspace DIR     copy DIR as the workspace (default: the workflow's folder, so examples/ for an example)
   --no-seed           start the emulator empty (default: it has the checks the job's steps name)
+  --then              then run again (the same workflow unless another is named, with the options that
+                      follow) against the same emulator, fake GitHub and workspace: a re-run
+                      (--github run_attempt=2), a pull request closed (--github event.action=closed)
 Secrets and vars other than the API's key and root are read from environment variables of their names.`
 
-function parseArgs(args: string[]): LocalJobOptions {
+function parseArgs(args: string[], previous?: LocalJobOptions): LocalJobOptions {
   const cwd = process.env.INIT_CWD ?? process.cwd()
   const options: Partial<LocalJobOptions> & { github: NonNullable<LocalJobOptions['github']> } = { github: [] }
   for (let i = 0; i < args.length; i++) {
@@ -47,8 +53,21 @@ function parseArgs(args: string[]): LocalJobOptions {
     else if (options.file === undefined) options.file = resolve(cwd, arg)
     else throw new UsageError(`one workflow file at a time (${arg} too)`)
   }
+  options.file ??= previous?.file
   if (options.file === undefined) throw new UsageError('name a workflow file')
   return options as LocalJobOptions
+}
+
+/** The runs the command asks for: its arguments cut at each --then. */
+function parseRuns(args: string[]): LocalJobOptions[] {
+  const runs: LocalJobOptions[] = []
+  let from = 0
+  for (let i = 0; i <= args.length; i++) {
+    if (i < args.length && args[i] !== '--then') continue
+    runs.push(parseArgs(args.slice(from, i), runs.at(-1)))
+    from = i + 1
+  }
+  return runs
 }
 
 const args = process.argv.slice(2)
@@ -60,8 +79,21 @@ for (const name of ['LOCAL_BASE_URL', 'LOCAL_PORT']) {
   if (process.env[name]) console.error(`${name} is for the single-step form: a job runs against an emulator of its own`)
 }
 try {
-  const result = await runLocalJob(parseArgs(args))
-  process.exitCode = result.status === 'failure' ? 1 : 0
+  const runs = parseRuns(args)
+  // One run starts and stops its own service; several share one, and the first run's workspace.
+  const service = runs.length > 1 ? await startLocalService() : undefined
+  try {
+    let workspace: string | undefined
+    for (const [i, run] of runs.entries()) {
+      if (i > 0) console.log(`\n--then (run ${i + 1} of ${runs.length}, the same emulator, fake GitHub and workspace)`)
+      const seed = i === 0 ? run.seed : (run.seed ?? false)
+      const result = await runLocalJob({ ...run, seed, service, workspace: run.workspaceFrom ? undefined : workspace })
+      workspace ??= result.workspace
+      process.exitCode = result.status === 'failure' ? 1 : 0
+    }
+  } finally {
+    await service?.stop()
+  }
 } catch (error) {
   if (!(error instanceof UsageError)) throw error
   console.error(`npm run local: ${error.message}\n\n${USAGE}`)

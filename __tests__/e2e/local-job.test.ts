@@ -344,6 +344,35 @@ describe('npm run local routes a workflow file to the whole-job runner', () => {
     expect(r.code).toBe(1)
   }, 90_000)
 
+  it('--then runs again against the same service: a failed deploy opens, its re-run updates, a success resolves; the last run gives the exit', async () => {
+    const r = await local([
+      'examples/incident-on-failure.yml',
+      '--fail-step',
+      'Deploy',
+      '--then',
+      '--fail-step',
+      'Deploy',
+      '--github',
+      'run_attempt=2',
+      '--then'
+    ])
+    const opened = /Opened incident (inc_\w+)/.exec(r.stdout)?.[1]
+    expect(opened).toBeDefined()
+    expect(r.stdout).toContain(`Updated incident ${opened}: message`)
+    expect(r.stdout).toContain('run attempt 2.')
+    expect(r.stdout).toMatch(/incident-status: resolved/)
+    expect(r.stdout.match(/^job deploy: .*$/gm)).toEqual([
+      'job deploy: failure (2 steps, 1 post step)',
+      'job deploy: failure (2 steps, 1 post step)',
+      'job deploy: success (1 step, 1 post step)'
+    ])
+    expect(r.code).toBe(0)
+    // The other way round: the last run fails, so the command does.
+    const last = await local(['examples/incident-on-failure.yml', '--then', '--fail-step', 'Deploy'])
+    expect(last.stdout.trimEnd().split('\n').pop()).toBe('job deploy: failure (2 steps, 1 post step)')
+    expect(last.code).toBe(1)
+  }, 90_000)
+
   it('exits 2 on a job or a step that is not there, naming those that are', async () => {
     const r = await local(['examples/incident-on-failure.yml', '--fail-step', 'Deploy it'])
     expect(r.code).toBe(2)

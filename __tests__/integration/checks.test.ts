@@ -215,6 +215,9 @@ describe('delete-check', () => {
     const byName = await runAction(emulator, { operation: 'delete-check', 'check-name': 'preview-42' })
     expect(byName.core.failed).toBeUndefined()
     expect(byName.core.outputs.changed).toBe('false')
+    // result stays JSON when nothing is found: a workflow's fromJSON(steps.x.outputs.result) must not fail.
+    expect(JSON.parse(byName.core.outputs.result)).toBeNull()
+    expect(JSON.parse(again.core.outputs.result)).toEqual({ id: check.id })
   })
 
   it('deletes by name', async () => {

@@ -43,6 +43,13 @@ describe('the fail / re-run / recover story', () => {
     expect(again.core.failed).toBeUndefined()
     expect(again.core.outputs.changed).toBe('false')
     expect(emulator.count('PUT')).toBe(2)
+    // By title only unresolved incidents are looked for: none is left, and result is still JSON (null), not empty.
+    expect(again.core.outputs.result).toBe('null')
+    // None was ever opened: the same.
+    const none = await runAction(emulator, { operation: 'resolve-incident', 'incident-title': 'never opened' })
+    expect(none.core.failed).toBeUndefined()
+    expect(none.core.outputs.changed).toBe('false')
+    expect(none.core.outputs.result).toBe('null')
   })
 
   it('after a resolved incident, a new failure opens a new one', async () => {

@@ -83,7 +83,9 @@ function listBytes(list: unknown[], shown: (value: unknown) => unknown): number 
  * before it is written, and written only when it fits.
  */
 export function outputValue(name: keyof Outputs, value: unknown, shown: (value: unknown) => unknown = v => v): string {
-  if (value === undefined || value === null) return ''
+  // `result` is always JSON (a workflow may fromJSON it): nothing found is `null`, not empty.
+  if (value === null) return name === 'result' ? 'null' : ''
+  if (value === undefined) return ''
   if (typeof value !== 'object') return String(value)
   if (Array.isArray(value)) {
     const bytes = listBytes(value, shown)
