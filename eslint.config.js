@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'build/', 'coverage/', '.cache/'] },
+  { ignores: ['dist/', 'node_modules/', 'build/', 'coverage/', '.cache/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

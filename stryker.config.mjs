@@ -1,0 +1,42 @@
+/**
+ * Mutation testing of the modules that own the trust rules: `npm run mutate`
+ * (scripts/mutate.ts runs one group at a time). Each group names the modules
+ * it mutates and the tests that judge them: the unit tests of those rules and
+ * the integration tests that drive them through the emulator. The e2e suite
+ * runs the committed bundle, which mutation does not touch.
+ *
+ * The groups are in mutation-groups.json; MUTATE_GROUP picks one (default: the
+ * first). docs/reliability.md
+ * ("Mutation testing") has the scores and the equivalent mutants.
+ */
+import { readFileSync } from 'node:fs'
+
+/** The groups: { name: { mutate: [modules], tests: [test files under __tests__, without .test.ts] } }. */
+const GROUPS = JSON.parse(readFileSync(new URL('./mutation-groups.json', import.meta.url), 'utf8'))
+
+const name = process.env.MUTATE_GROUP ?? Object.keys(GROUPS)[0]
+const group = GROUPS[name]
+if (!group) throw new Error(`MUTATE_GROUP: no group ${name}; the groups are ${Object.keys(GROUPS).join(', ')}`)
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'jest',
+  jest: {
+    configFile: 'jest.config.js',
+    config: { testMatch: group.tests.map(test => `<rootDir>/__tests__/${test}.test.ts`) },
+    enableFindRelatedTests: false
+  },
+  testRunnerNodeArgs: ['--experimental-vm-modules'],
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  coverageAnalysis: 'perTest',
+  mutate: group.mutate,
+  concurrency: 2,
+  timeoutMS: 20000,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always'
+}
