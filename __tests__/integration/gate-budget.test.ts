@@ -195,6 +195,10 @@ describe('too few results, and a healthy budget', () => {
     })
     expect(core.summaryText).toContain(`new-check: no error budget: ${why}; the budget is not judged for it.`)
     expect(core.summaryText).toContain('| new-check | 30d | 4 | 0 | too few results (4) | 99\\.9 | not judged |')
+    // The headline does not claim a budget it did not judge.
+    expect(core.summaryText).toMatch(
+      /Every check met: an error budget not spent \(99\.9% over 30d\), .* \(the error budget not judged for 1 of 1 check\(s\): see below\)/
+    )
   })
 
   it('healthy: the gate passes with availability and error-budget-remaining of its check', async () => {
@@ -213,6 +217,7 @@ describe('too few results, and a healthy budget', () => {
     )
     expect(core.summaryText).toContain('| shop | 30d | 2000 | 1999 | 99\\.95 | 99\\.9 | █████░░░░░ 50% left |')
     expect(core.summaryText).toContain('an error budget not spent (99.9% over 30d)')
+    expect(core.summaryText).not.toContain('not judged for')
   })
 
   it('with baseline and consecutive-passes: one history read per check serves both; the gate passes on three results', async () => {

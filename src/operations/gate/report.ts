@@ -39,6 +39,7 @@ export async function report(
   // With `baseline` and `slo`, each check's own baseline and budget go with it in result and failed-checks.
   const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined
   const budgeted = config.slo !== undefined
+  const unjudged = tracks.filter(t => t.budget?.skipped !== undefined).length
   const withBaseline = (t: Track) => ({
     ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
     ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {})
@@ -100,7 +101,7 @@ export async function report(
     title: titles[outcome],
     lines: [
       outcome === 'passed'
-        ? `Every check met: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`
+        ? `Every check met: ${conditions.join(', ')}${unjudged > 0 ? ` (the error budget not judged for ${unjudged} of ${tracks.length} check(s): see below)` : ''} (${polls} poll(s), ${elapsed} s).`
         : outcome === 'budget-exhausted'
           ? `${tracks.filter(t => t.budget?.spent).length} of ${tracks.length} check(s) had spent the error budget: the gate closed before any poll (${elapsed} s).`
           : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
