@@ -269,6 +269,42 @@ describe('pause-check and resume-check', () => {
     expect(emulator.checks.get(b.id)?.status).toBe('paused')
   })
 
+  it('identical checks of one name are paused and resumed alike, so the next step by that name finds them as this one did', async () => {
+    // The older is the first in survival order (converge.ts), the one the outputs name.
+    const one = emulator.seedCheck({ name: 'dup', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
+    const two = emulator.seedCheck({ name: 'dup', url: site, status: 'up', createdAt: '2026-01-02T00:00:00Z' })
+    const inputs = { operation: 'pause-check', 'check-name': 'dup', 'auto-resume': 'true' }
+    const pause = await runAction(emulator, inputs)
+    expect(pause.core.failed).toBeUndefined()
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['paused', 'paused'])
+    expect(JSON.parse(pause.core.state['paused-check-ids'])).toEqual([one.id, two.id])
+    expect(pause.core.logs).toContain(
+      `warning: 2 identical checks are named "dup" (${one.id}, ${two.id}): each was changed alike, so they stay identical; the outputs name ${one.id}, the first in order. To keep one, delete the others with delete-check and check-id (check-id: ${two.id}); the action never deletes a check that may have existed before the step.`
+    )
+    // A second pause (a re-run) and a resume by name pass as the first did: the two never differ.
+    const again = await runAction(emulator, { operation: 'pause-check', 'check-name': 'dup' })
+    expect(again.core.failed).toBeUndefined()
+    expect(again.core.outputs.changed).toBe('false')
+    const resume = await runAction(emulator, { operation: 'resume-check', 'check-name': 'dup' })
+    expect(resume.core.failed).toBeUndefined()
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['up', 'up'])
+    // The post step of the first pause resumes both (both were running before it): here, already up.
+    const post = await runAction(emulator, inputs, { state: pause.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['up', 'up'])
+  })
+
+  it('the post step resumes identical duplicates the pause paused', async () => {
+    const one = emulator.seedCheck({ name: 'dup', url: site, status: 'up' })
+    const two = emulator.seedCheck({ name: 'dup', url: site, status: 'up' })
+    const inputs = { operation: 'pause-check', 'check-name': 'dup', 'auto-resume': 'true' }
+    const pause = await runAction(emulator, inputs)
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['paused', 'paused'])
+    const post = await runAction(emulator, inputs, { state: pause.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['up', 'up'])
+  })
+
   it('the post step does nothing without auto-resume or for other operations', async () => {
     const a = emulator.seedCheck({ name: 'a', url: site, status: 'up' })
     const inputs = { operation: 'pause-check', 'check-name': 'a' }

@@ -9,6 +9,7 @@ import { type Mapping, didYouMean, idProblem } from '../values.js'
 import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
+import { warnDuplicates } from './duplicates.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
 import { OperationError, tableOf } from './types.js'
 
@@ -139,20 +140,6 @@ function resolveNamed(matches: Check[], name: string, where: string): Named {
   )
 }
 
-/** What is said about identical checks of one name: which one is used, and that the others stay. */
-export function duplicatesLine(named: Named): string {
-  const { check, duplicates } = named
-  if (!check || duplicates.length === 0) return ''
-  return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))}: using ${check.id}; the others (${duplicates.map(c => c.id).join(', ')}) are left as they are, since they may have existed before this step and the action never deletes those. Delete the ones you do not want with delete-check and check-id.`
-}
-
-/** Warn about identical checks of one name (see duplicatesLine). Returns the line for the summary, if any. */
-export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
-  const line = duplicatesLine(named)
-  if (line) ctx.log.warning(line)
-  return line ? [line] : []
-}
-
 /**
  * Names are case-sensitive, as the service's are: before each create (upsert-check, create-check,
  * sync-checks), a name that differs from existing checks' only in case (a typo, most likely) is
@@ -214,6 +201,8 @@ export async function targetCheck(ctx: OperationContext): Promise<{ check: Check
 export interface Targets {
   checks: Check[]
   notes: string[]
+  /** With `alike`: the names whose identical duplicates are among `checks`, to be written alike. */
+  alike: Array<Named & { check: Check }>
   /** The ids of the checks taken from a list read (by name, by prefix), rather than read one by one by id. */
   listed: ReadonlySet<string>
   /** Pages that list read took, when there was one: what a read of the list costs (the gate's rounds). */
@@ -223,12 +212,14 @@ export interface Targets {
 /**
  * Every check that check-id and check-name (lists) and name-prefix target;
  * names and the prefix are looked up in one list read. Identical duplicates
- * are warned about.
+ * of a name are warned about and left, or with `alike` (a write: pause,
+ * resume) targeted too, after it, so that the write keeps them identical.
  */
-export async function targetChecks(ctx: OperationContext): Promise<Targets> {
+export async function targetChecks(ctx: OperationContext, alike = false): Promise<Targets> {
   const { checkIds, checkNames, namePrefix } = ctx.config
   const found: Check[] = []
   const notes: string[] = []
+  const alikeNames: Targets['alike'] = []
   let listPages: number | undefined
   for (const id of checkIds) {
     const check = await ctx.api.getCheck(id)
@@ -254,14 +245,16 @@ export async function targetChecks(ctx: OperationContext): Promise<Targets> {
       )
     }
     for (const one of named) {
-      notes.push(...warnDuplicates(ctx, one))
-      found.push(one.check as Check)
+      if (!alike) notes.push(...warnDuplicates(ctx, one))
+      found.push(one.check as Check, ...(alike ? one.duplicates : []))
+      if (alike && one.duplicates.length > 0) alikeNames.push(one as Named & { check: Check })
     }
     if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))
   }
   const byId = new Set(checkIds)
   const listed = new Set(found.filter(c => !byId.has(c.id)).map(c => c.id))
-  return { checks: uniqueById(found), notes, listed, ...(listPages !== undefined ? { listPages } : {}) }
+  const checks = uniqueById(found)
+  return { checks, notes, alike: alikeNames, listed, ...(listPages !== undefined ? { listPages } : {}) }
 }
 
 /** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */

@@ -19,6 +19,7 @@ import {
 } from '../check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
 import { keptLine, unprovenLine } from '../converge.js'
+import { alikeLine } from '../duplicates.js'
 import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
 import { deleteByPrefix } from './delete-prefix.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
@@ -157,18 +158,6 @@ async function update(
     outputs: { ...checkOutputs(check), result: check, changed: changed || alike },
     summary: checkSummary(changed || alike ? 'Check updated' : 'Check unchanged', [check], lines.filter(Boolean))
   }
-}
-
-/** What a write by name says of identical duplicates: all written alike, which one the outputs name, how to remove one. */
-function alikeLine({ check, duplicates }: Named & { check: Check }, changed: boolean, dryRun: boolean): string {
-  if (duplicates.length === 0) return ''
-  const ids = [check, ...duplicates].map(c => c.id).join(', ')
-  const done = !changed
-    ? 'nothing differs in any of them'
-    : dryRun
-      ? 'each would be changed alike'
-      : 'each was changed alike'
-  return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))} (${ids}): ${done}, so they stay identical; the outputs name ${check.id}, the first in order. To keep one, delete the others with delete-check and check-id (check-id: ${duplicates[0].id}); the action never deletes a check that may have existed before the step.`
 }
 
 export const updateCheck: Operation = async ctx => update(ctx, await findTarget(ctx), wantedChanges(ctx))

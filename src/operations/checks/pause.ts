@@ -15,6 +15,7 @@ import {
   targetChecks
 } from '../check-targets.js'
 import { dryRunSkips, str, writableOf } from '../common.js'
+import { alikeLine } from '../duplicates.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
 import { UNANSWERED_STATE, Unanswered, recordedUnanswered, sendTracked, watchUnanswered } from './unanswered.js'
@@ -93,8 +94,21 @@ export function recordedPauses(text: string): string[] {
   }
 }
 
+/** What a pause or resume by name says of identical duplicates it wrote alike (duplicates.ts). */
+function alikeLines(ctx: OperationContext, targets: Targets, changedIds: string[]): string[] {
+  const lines = targets.alike.map(named =>
+    alikeLine(
+      named,
+      [named.check, ...named.duplicates].some(c => changedIds.includes(c.id)),
+      ctx.config.dryRun
+    )
+  )
+  for (const line of lines) ctx.log.warning(line)
+  return lines
+}
+
 export const pauseCheck: Operation = async ctx => {
-  const targets = await targetChecks(ctx)
+  const targets = await targetChecks(ctx, true)
   const recorded: string[] = []
   // Each check is recorded before its PUT, so that a failure or cancel later in the
   // step never hides a check this step may have paused from the post step. Only a
@@ -114,6 +128,7 @@ export const pauseCheck: Operation = async ctx => {
   const { results, changedIds } = await setStatus(ctx, targets, c => !isPaused(c), PAUSED, record)
   const lines = [
     ...targets.notes,
+    ...alikeLines(ctx, targets, changedIds),
     changedIds.length > 0
       ? `${ctx.config.dryRun ? 'Would pause' : 'Paused'}: ${changedIds.join(', ')}.`
       : 'All were already paused: nothing sent.'
@@ -126,12 +141,13 @@ export const pauseCheck: Operation = async ctx => {
 }
 
 export const resumeCheck: Operation = async ctx => {
-  const targets = await targetChecks(ctx)
+  const targets = await targetChecks(ctx, true)
   const { results, changedIds } = await setStatus(ctx, targets, isPaused, 'up')
   return {
     outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
     summary: checkSummary('Checks resumed', results, [
       ...targets.notes,
+      ...alikeLines(ctx, targets, changedIds),
       changedIds.length > 0
         ? `${ctx.config.dryRun ? 'Would resume' : 'Resumed'}: ${changedIds.join(', ')}.`
         : 'None was paused: nothing sent.'
