@@ -36,6 +36,21 @@ describe('auto-resume survives partial failure and cancellation', () => {
     expect(post.core.summaryText).toContain('Resumed the checks this job paused: chk\\_1 (c1).')
   })
 
+  it('a failed pause is never reported as done: changed=false when none landed; only the landed ones are named', async () => {
+    seed()
+    emulator.inject({ method: 'PUT', path: '/checks/chk_1', status: 400, body: { error: 'locked' } })
+    const first = await runAction(emulator, inputs)
+    expect(first.core.failed).toContain('PUT /checks/chk_1 failed')
+    expect(first.core.failed).not.toContain('already set to paused')
+    expect(first.core.outputs.changed).toBe('false')
+    expect(statusOf('chk_1')).toBe('up')
+    emulator.inject({ method: 'PUT', path: '/checks/chk_2', status: 400, body: { error: 'locked' } })
+    const second = await runAction(emulator, inputs)
+    expect(second.core.failed).toContain('(already set to paused: chk_1)')
+    expect(second.core.outputs.changed).toBe('true')
+    expect(statusOf('chk_2')).toBe('up')
+  })
+
   it('SIGINT between the PUTs: the PUT under way finishes, no new one starts, the post step resumes both', async () => {
     seed()
     emulator.inject({ method: 'PUT', path: '/checks/chk_2', delayMs: 300 })

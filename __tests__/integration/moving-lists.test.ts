@@ -170,6 +170,29 @@ describe('auto-resume resumes only what this step moved from running to paused',
     expect(emulator.checks.get(c.id)?.status).toBe('paused')
   })
 
+  it('an upper-case PAUSED is paused: before the step, nothing is sent or recorded and it stays paused', async () => {
+    const c = emulator.seedCheck({ name: 'shop-a', url: site, status: 'PAUSED' })
+    const inputs = { operation: 'pause-check', 'check-name': 'shop-a', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(main.core.failed).toBeUndefined()
+    expect(main.core.outputs.changed).toBe('false')
+    expect(main.core.state['paused-check-ids']).toBeUndefined()
+    await runAction(emulator, inputs, { state: main.core.state })
+    expect(emulator.count('PUT')).toBe(0)
+    expect(emulator.checks.get(c.id)?.status).toBe('PAUSED')
+  })
+
+  it('a check this step paused that the service then shows as PAUSED is resumed by the post step', async () => {
+    const c = emulator.seedCheck({ name: 'shop-a', url: site, status: 'up' })
+    const inputs = { operation: 'pause-check', 'check-name': 'shop-a', 'auto-resume': 'true' }
+    const main = await runAction(emulator, inputs)
+    expect(JSON.parse(main.core.state['paused-check-ids'])).toEqual([c.id])
+    const paused = emulator.checks.get(c.id)
+    if (paused) paused.status = 'PAUSED'
+    await runAction(emulator, inputs, { state: main.core.state })
+    expect(emulator.checks.get(c.id)?.status).toBe('up')
+  })
+
   it('an upper-case running status (UP) is running: paused, recorded and resumed', async () => {
     const c = emulator.seedCheck({ name: 'shop-b', url: site, status: 'UP' })
     const inputs = { operation: 'pause-check', 'check-name': 'shop-b', 'auto-resume': 'true' }

@@ -85,6 +85,17 @@ describe('budgetOf', () => {
     })
   })
 
+  it('a degraded result is a failed one, not up (any status other than up fails)', () => {
+    const rows = results(1000, 0).map((r, i) => (i === 0 ? { ...r, status: 'degraded' } : r))
+    expect(budgetOf(rows, FROM, TO, slo)).toMatchObject({ results: 1000, up: 999, remaining: 0, spent: true })
+  })
+
+  it('exactly 5 results (the minimum) are judged, not skipped', () => {
+    const b = budgetOf(results(5, 1), FROM, TO, slo)
+    expect(b.skipped).toBeUndefined()
+    expect(b).toMatchObject({ results: 5, up: 4, availability: 80, spent: true })
+  })
+
   it('the bar: ten cells of the budget left, at least one while any is left, none when spent', () => {
     expect(budgetBar(budgetOf(results(2000, 1), FROM, TO, slo))).toBe('█████░░░░░ 50% left')
     expect(budgetBar(budgetOf(results(1000, 0), FROM, TO, slo))).toBe('██████████ 100% left')

@@ -7,6 +7,8 @@ describe('judge', () => {
   const check = { id: 'c', status: 'UP', responseTime: 300, lastCheckedAt: '2026-01-01T00:00:10Z' }
   it('compares status without case, response time and freshness', () => {
     expect(judge(check, { expectedStatus: 'up' }).passed).toBe(true)
+    // max-response-time: at or below it passes
+    expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 300 }).passed).toBe(true)
     expect(judge(check, { expectedStatus: 'up', maxResponseTimeMs: 299 }).missed).toEqual([
       'response time 300 ms is above 299 ms'
     ])

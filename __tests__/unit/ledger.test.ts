@@ -77,6 +77,24 @@ describe('what a reading is', () => {
     expect(decide(counted(), check('Nov 23 2026 08:00:05', 40))).toBe('unplaceable')
     expect(decide(counted(), check(undefined))).toBe('unplaceable')
     expect(decide(counted(check(at(9), 40)), check(at(5), 40))).toBe('repeat')
+    // Without freshness: after a placed result is counted, an unplaced one cannot be told new: fewer, never more.
+    const loose = openLedger({ id: 'c' }, START, false)
+    record(loose, check(at(5), 40))
+    expect(decide(loose, check(undefined))).toBe('unplaceable')
+  })
+
+  it('at the edges: a time exactly the tolerance apart is one probe; one at the newest counted time adds nothing', () => {
+    // 100 ms probes at millisecond precision: within 100 + 1 + 1 ms is one probe, a millisecond more is two.
+    const a = readingOf('check', at(5), 100, 'up')!
+    expect(oneProbe(a, readingOf('check', at(5.102), 100, 'up')!)).toBe(true)
+    expect(oneProbe(a, readingOf('check', at(5.103), 100, 'up')!)).toBe(false)
+    // Another status at the very time counted cannot be told newer: it adds nothing.
+    expect(decide(counted(check(at(5), 40, 'down')), check(at(5), 40, 'up'))).toBe('repeat')
+  })
+
+  it('a whole second that ends at the freshness line is before the step, not maybe: a miss there never resets', () => {
+    const line = openLedger({ id: 'c', lastCheckedAt: '2026-11-23T08:00:03.000Z', responseTime: 40 }, START, true)
+    expect(decide(line, check('2026-11-23T08:00:02Z', 40, 'down'))).toBe('before-step')
   })
 
   it('an upper-case status is the same status; an empty or missing one never passes', () => {
@@ -96,6 +114,8 @@ describe("a window's rows", () => {
   it('identical rows without an id: ups once, failures each time; a row with an id once', () => {
     const rows = [row(-10, 'down'), row(-10, 'down'), row(-20, 'up'), row(-20, 'up'), row(-30, 'down', { id: 'h1' })]
     expect(windowRows([...rows, rows[4]], START - 60_000, START).rows).toHaveLength(4)
+    // A degraded result is a failed one: identical degraded rows count each time too.
+    expect(windowRows([row(-10, 'degraded'), row(-10, 'degraded')], START - 60_000, START).rows).toHaveLength(2)
   })
 
   it('a degraded result is not up; exactly 5 results are judged, not skipped', () => {

@@ -233,6 +233,27 @@ describe('convergence removes only what a proven read before the create did not 
     expect(r.removedIds).toEqual(['chk_a'])
   })
 
+  it('the same whole-second createdAt proves neither older: the smallest id survives, whatever the list order', async () => {
+    const at = '2026-11-25T10:00:00Z'
+    // Two racing runs, each seeing both new ones (in either order): both keep chk_a, so one is left, not none.
+    for (const listed of [
+      [
+        { id: 'chk_b', createdAt: at },
+        { id: 'chk_a', createdAt: at }
+      ],
+      [
+        { id: 'chk_a', createdAt: at },
+        { id: 'chk_b', createdAt: at }
+      ]
+    ]) {
+      for (const mine of listed) {
+        const r = await converge(mine, listed, [])
+        expect(r.survivor.id).toBe('chk_a')
+        expect(r.removedIds).toEqual(['chk_b'])
+      }
+    }
+  })
+
   it('one the proven read held is never removed, whatever its id or createdAt', async () => {
     const old = { id: 'chk_0', createdAt: '2026-11-25T10:00:05Z' }
     const r = await converge({ id: 'chk_a', createdAt: '2026-11-25T10:00:01Z' }, [old, { id: 'chk_a' }], ['chk_0'])

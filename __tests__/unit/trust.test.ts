@@ -74,6 +74,13 @@ describe('secrets in every form', () => {
     )
   })
 
+  it('a secret that holds another is masked whole, never as *** and its rest', () => {
+    expect(redact('key abcd1234 and abcd', ['abcd', 'abcd1234'])).toBe('key *** and ***')
+    expect(redact('key abcd1234 and abcd', ['abcd1234', 'abcd'])).toBe('key *** and ***')
+    // One secret's encoded form holding another secret: abcd1234 in abcd1234%20x.
+    expect(redact('?t=abcd1234%20x', ['abcd1234', 'abcd1234 x'])).toBe('?t=***')
+  })
+
   it('values are redacted field by field, then serialised: the JSON stays JSON', () => {
     const value = { tokenTtl: 3600, other: 36000, url: `https://a/?t=${encodeURIComponent(secret)}`, [secret]: 1 }
     const json = JSON.stringify(redactValue(value, ['3600', secret]))
