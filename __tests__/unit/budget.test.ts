@@ -61,7 +61,7 @@ describe('budgetOf', () => {
     expect(budgetOf(results(3001, 4), FROM, TO, slo).remaining).toBe(-33.289)
   })
 
-  it('an entry without a status, outside the window or undated is not a result; a repeated row counts once', () => {
+  it('an entry without a status or outside the window is not a result; a repeated row counts once; an undated one makes the budget unknown', () => {
     const entries = [
       ...results(10, 0),
       { checkedAt: new Date(TO - 1000).toISOString() }, // no status
@@ -70,7 +70,11 @@ describe('budgetOf', () => {
       { status: 'down', checkedAt: 'Nov 22 2026 10:00' } // cannot be placed
     ]
     const once = { id: 'h1', status: 'down', checkedAt: new Date(TO - 90_000).toISOString() }
-    expect(budgetOf([...entries, once, once], FROM, TO, slo)).toMatchObject({ results: 11, up: 10 })
+    const budget = budgetOf([...entries, once, once], FROM, TO, slo)
+    expect(budget).toMatchObject({ results: 11, up: 10, spent: false })
+    // The row whose time cannot be placed may lie in the window: the budget is unknown (it errs closed), not judged on the others.
+    expect(budget.unplaced).toEqual({ rows: 1, example: '"Nov 22 2026 10:00"' })
+    expect(budget.remaining).toBeUndefined()
   })
 
   it('fewer than 5 results: skipped, not spent, no figures', () => {
