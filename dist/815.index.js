@@ -2622,7 +2622,7 @@ var cst = __webpack_require__(3461);
 var lexer = __webpack_require__(361);
 var lineCounter = __webpack_require__(6628);
 var parser = __webpack_require__(3456);
-var publicApi = __webpack_require__(6428);
+var publicApi = __webpack_require__(4047);
 var visit = __webpack_require__(204);
 
 
@@ -5837,7 +5837,7 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 6428:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
