@@ -15,8 +15,13 @@ import { readFileSync } from 'node:fs'
 const GROUPS = JSON.parse(readFileSync(new URL('./mutation-groups.json', import.meta.url), 'utf8'))
 
 const name = process.env.MUTATE_GROUP ?? Object.keys(GROUPS)[0]
-const group = GROUPS[name]
-if (!group) throw new Error(`MUTATE_GROUP: no group ${name}; the groups are ${Object.keys(GROUPS).join(', ')}`)
+const chosen = GROUPS[name]
+if (!chosen) throw new Error(`MUTATE_GROUP: no group ${name}; the groups are ${Object.keys(GROUPS).join(', ')}`)
+// MUTATE_UNIT=1 (npm run mutate -- --unit): the group's unit tests only, the quick run CI makes.
+const unitOnly = process.env.MUTATE_UNIT === '1'
+const group = { ...chosen, tests: unitOnly ? chosen.tests.filter(test => test.startsWith('unit/')) : chosen.tests }
+if (group.tests.length === 0) throw new Error(`MUTATE_GROUP ${name} has no unit tests for MUTATE_UNIT=1`)
+const report = `reports/mutation/${name}${unitOnly ? '.unit' : ''}`
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -34,8 +39,8 @@ export default {
   concurrency: 2,
   timeoutMS: 20000,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
-  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  jsonReporter: { fileName: `${report}.json` },
+  incrementalFile: `${report}.incremental.json`,
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always'

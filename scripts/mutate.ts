@@ -1,11 +1,12 @@
 /**
- * `npm run mutate [-- GROUP...] [--incremental]`: mutation testing of the
+ * `npm run mutate [-- GROUP...] [--incremental] [--unit]`: mutation testing of the
  * modules that own the trust rules (mutation-groups.json names the groups, the
  * modules each mutates and the tests that judge them), one group at a time.
  * StrykerJS needs Node 22 or later: it runs under the runner's Node 24 that
  * the install puts in .cache/node24 when the Node running npm is older.
  * `--incremental` re-tests only the mutants whose code or tests changed since
  * the group's last run (reports/mutation/GROUP.incremental.json).
+ * `--unit` runs each group's unit tests only (quick: what CI runs).
  * Each group's report is reports/mutation/GROUP.json; the last lines give each
  * group's score, and the exit status is 1 when a group could not be run.
  */
@@ -24,6 +25,7 @@ if (!existsSync(node)) {
 
 const args = process.argv.slice(2)
 const incremental = args.includes('--incremental')
+const unit = args.includes('--unit')
 const asked = args.filter(arg => !arg.startsWith('--'))
 const unknown = asked.filter(name => !(name in GROUPS))
 if (unknown.length > 0) {
@@ -43,24 +45,39 @@ function score(report: Report): { detected: number; valid: number } {
   return { detected, valid }
 }
 
+interface Group {
+  mutate: string[]
+  tests: string[]
+  /** The least score `--unit` may report for the group (its score when last raised): below it, the run fails. */
+  unitFloor?: number
+}
+
 const lines: string[] = []
 let failed = false
 for (const group of asked.length > 0 ? asked : Object.keys(GROUPS)) {
-  console.log(`\n== mutate ${group}: ${GROUPS[group as keyof typeof GROUPS].mutate.join(', ')}`)
+  const { mutate, tests, unitFloor } = (GROUPS as Record<string, Group>)[group]
+  if (unit && !tests.some(test => test.startsWith('unit/'))) {
+    lines.push(`${group}: no unit tests (its tests drive the action through the emulator): run without --unit`)
+    continue
+  }
+  console.log(`\n== mutate ${group}: ${mutate.join(', ')}`)
   const run = spawnSync(
     node,
     [`${root}node_modules/@stryker-mutator/core/bin/stryker.js`, 'run', ...(incremental ? ['--incremental'] : [])],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, MUTATE_GROUP: group } }
+    { cwd: root, stdio: 'inherit', env: { ...process.env, MUTATE_GROUP: group, MUTATE_UNIT: unit ? '1' : '0' } }
   )
-  const file = `${root}reports/mutation/${group}.json`
+  const file = `${root}reports/mutation/${group}${unit ? '.unit' : ''}.json`
   if (run.status !== 0 || !existsSync(file)) {
     failed = true
     lines.push(`${group}: did not run (exit ${run.status})`)
     continue
   }
   const { detected, valid } = score(JSON.parse(readFileSync(file, 'utf8')) as Report)
+  const percent = (100 * detected) / Math.max(valid, 1)
+  const low = unit && unitFloor !== undefined && percent < unitFloor
+  if (low) failed = true
   lines.push(
-    `${group}: ${((100 * detected) / Math.max(valid, 1)).toFixed(2)}% (${detected} of ${valid} mutants detected)`
+    `${group}: ${percent.toFixed(2)}% (${detected} of ${valid} mutants detected)${low ? `, below its floor of ${unitFloor}% (mutation-groups.json): a test that caught a mutant no longer does` : ''}`
   )
 }
 console.log(`\n${lines.join('\n')}`)

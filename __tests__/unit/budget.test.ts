@@ -107,3 +107,31 @@ describe('budgetOf', () => {
     expect(budgetBar(budgetOf(results(1000, 2), FROM, TO, slo))).toBe('░░░░░░░░░░ spent (-100% left)')
   })
 })
+
+describe('the figures at their edges (what mutation testing found unguarded)', () => {
+  const slo = parseSlo('99.9%')
+
+  it('an overspent budget is cut toward minus infinity, never rounded up: 2 failures of 1.5 allowed leave -33.3334%', () => {
+    // 1,500 results at 99.9% allow 1.5 failures; 2 leave 1 - 2 / 1.5 = -1/3 of the budget.
+    expect(budgetOf(results(1500, 2), FROM, TO, slo)).toMatchObject({ remaining: -33.3334, spent: true })
+    // 1 failure leaves 1/3: cut down to 33.3333, not rounded.
+    expect(budgetOf(results(1500, 1), FROM, TO, slo)).toMatchObject({ remaining: 33.3333, spent: false })
+    expect(budgetOf(results(1500, 1), FROM, TO, slo).availability).toBe(99.9333)
+    // At 99.5%, 1,000 results allow 5 failures: 3 leave 40%, 6 leave -20%.
+    expect(budgetOf(results(1000, 3), FROM, TO, parseSlo('99.5%'))).toMatchObject({ remaining: 40, spent: false })
+    expect(budgetOf(results(1000, 6), FROM, TO, parseSlo('99.5%'))).toMatchObject({ remaining: -20, spent: true })
+  })
+
+  it('a row whose time cannot be placed: the skipped text names the rows and an example, and says the budget is unknown', () => {
+    const b = budgetOf([...results(10, 0), { status: 'up', checkedAt: 'yesterday' }], FROM, TO, slo)
+    expect(b.skipped).toBe(
+      '1 history row(s) with a time the action cannot place (such as "yesterday"): the budget is unknown'
+    )
+    const without = budgetOf([...results(10, 0), { status: 'up' }], FROM, TO, slo)
+    expect(without.unplaced).toEqual({ rows: 1, example: 'no checkedAt' })
+    expect(budgetOf([...results(10, 0), { status: 'up', checkedAt: null }], FROM, TO, slo).unplaced).toEqual({
+      rows: 1,
+      example: 'no checkedAt'
+    })
+  })
+})

@@ -159,3 +159,73 @@ describe('between: the history rows judged between two polls', () => {
     expect(between(ledger(), readingOf('history', at(7), 3000, 'up')!, current)).toBe(false)
   })
 })
+
+describe('what a reading is, at the edges mutation testing found unguarded', () => {
+  it('a response time of 0 is a reported one: two such readings a second apart are two probes', () => {
+    const a = readingOf('check', at(5), 0, 'up')!
+    expect(a.durationMs).toBe(0)
+    expect(oneProbe(a, readingOf('check', at(6), 0, 'up')!)).toBe(false)
+  })
+
+  it('a status is read trimmed and in lower case', () => {
+    expect(readingOf('check', at(5), 10, ' UP ')!.status).toBe('up')
+  })
+
+  it('two statuses at the same time are two probes (one probe has one status)', () => {
+    expect(oneProbe(readingOf('check', at(5), 40, 'up')!, readingOf('check', at(5), 40, 'down')!)).toBe(false)
+  })
+
+  it('close response times are within 5% of the larger: 100 and 105.2 ms are one probe', () => {
+    const h = readingOf('history', at(-5), 105.2, 'up')!
+    expect(oneProbe(readingOf('check', at(5), 100, 'up')!, h)).toBe(true)
+  })
+
+  it('the same figures further apart than one probe: one probe only beside a history entry, and only when both say the same status', () => {
+    const checkAt = (s: number, status?: string) => readingOf('check', at(s), 100, status)!
+    // Two readings of the check itself 20 s apart are two probes, whatever their figures.
+    expect(oneProbe(checkAt(5, 'up'), checkAt(25, 'up'))).toBe(false)
+    // A history entry without a status beside a check that says up: not the same figures.
+    expect(oneProbe(checkAt(25, 'up'), readingOf('history', at(5), 100)!)).toBe(false)
+    expect(oneProbe(checkAt(25, 'up'), readingOf('history', at(5), 100, 'up')!)).toBe(true)
+  })
+
+  it('the same figures exactly 30 s and both precisions apart are one probe; a millisecond more, two', () => {
+    const c = readingOf('check', '2026-11-23T08:00:40.000Z', 100, 'up')!
+    const h = (time: string) => readingOf('history', time, 100, 'up')!
+    // Milliseconds on both: 30 s + 1 ms + 1 ms.
+    expect(oneProbe(c, h('2026-11-23T08:00:09.998Z'))).toBe(true)
+    expect(oneProbe(c, h('2026-11-23T08:00:09.997Z'))).toBe(false)
+    // A whole-second history stamp: its second of precision widens the window (30 s + 1 s + 1 ms).
+    expect(oneProbe(c, h('2026-11-23T08:00:09Z'))).toBe(true)
+    expect(oneProbe(h('2026-11-23T08:00:09Z'), c)).toBe(true)
+    expect(oneProbe(c, h('2026-11-23T08:00:08Z'))).toBe(false)
+  })
+
+  it('without freshness, the first reading without a time is a result; after it, none is', () => {
+    const ledger = openLedger({ id: 'c' }, START, false)
+    expect(decide(ledger, undefined)).toBe('new')
+    record(ledger, undefined)
+    expect(decide(ledger, undefined)).toBe('unplaceable')
+    // With freshness, a reading without a time is never fresh.
+    expect(decide(openLedger({ id: 'c' }, START, true), undefined)).toBe('unplaceable')
+  })
+})
+
+describe("a window's rows, at the edges", () => {
+  it('rows with different ids are different rows, however alike', () => {
+    const row = (id: string) => ({ id, checkedAt: at(-10), status: 'up', responseTime: 100 })
+    expect(windowRows([row('h1'), row('h2'), row('h1')], START - 60_000, START).rows).toHaveLength(2)
+  })
+
+  it('a row up to a probe (30 s) and its precision before the newest counted one may still be between two polls; one further back is not', () => {
+    const l = openLedger({ id: 'c' }, START, true)
+    record(l, readingOf('check', at(40), 50, 'up'))
+    const current = readingOf('check', at(60), 50, 'up')!
+    const h = (time: string) => readingOf('history', time, 50, 'down')!
+    expect(between(l, h('2026-11-23T08:00:10.000Z'), current)).toBe(true)
+    expect(between(l, h('2026-11-23T08:00:09.999Z'), current)).toBe(false)
+    // A whole second: it may have been stamped up to a second before its probe.
+    expect(between(l, h('2026-11-23T08:00:10Z'), current)).toBe(true)
+    expect(between(l, h('2026-11-23T08:00:09Z'), current)).toBe(false)
+  })
+})
