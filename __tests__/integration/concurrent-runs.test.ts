@@ -361,13 +361,17 @@ describe('identical checks that existed before the step are never removed: one i
     expect(core.outputs.changed).toBe('false')
   })
 
-  it('pause-check by name pauses the first in order and leaves the others as they are', async () => {
+  it('pause-check by name pauses each identical one alike and removes none, so the resume by name finds them as the pause did', async () => {
     const { old, copies } = seedTwins()
     const { core } = await runAction(emulator, { operation: 'pause-check', 'check-name': 'shop' })
     expect(core.failed).toBeUndefined()
-    expect(emulator.checks.get(old.id)?.status).toBe('paused')
-    for (const copy of copies) expect(emulator.checks.get(copy.id)?.status).not.toBe('paused')
+    expect(core.outputs['check-id']).toBe(old.id)
+    for (const c of [old, ...copies]) expect(emulator.checks.get(c.id)?.status).toBe('paused')
     expect(emulator.count('DELETE')).toBe(0)
+    const resume = await runAction(emulator, { operation: 'resume-check', 'check-name': 'shop' })
+    expect(resume.core.failed).toBeUndefined()
+    for (const c of [old, ...copies]) expect(emulator.checks.get(c.id)?.status).toBe('up')
+    expect(emulator.checks.size).toBe(1 + copies.length)
   })
 
   it('delete-check by name deletes the check and its identical duplicates', async () => {
