@@ -294,6 +294,20 @@ describe('pause-check and resume-check', () => {
     expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['up', 'up'])
   })
 
+  it('a pause of identical duplicates that fails half-way names the one already paused, and the post step resumes it', async () => {
+    const one = emulator.seedCheck({ name: 'dup', url: site, status: 'up', createdAt: '2026-01-01T00:00:00Z' })
+    const two = emulator.seedCheck({ name: 'dup', url: site, status: 'up', createdAt: '2026-01-02T00:00:00Z' })
+    emulator.inject({ method: 'PUT', path: `/checks/${two.id}`, status: 400, body: { error: 'locked' } })
+    const inputs = { operation: 'pause-check', 'check-name': 'dup', 'auto-resume': 'true' }
+    const pause = await runAction(emulator, inputs)
+    expect(pause.core.failed).toContain(`(already set to paused: ${one.id})`)
+    expect(pause.core.outputs.changed).toBe('true')
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['paused', 'up'])
+    const post = await runAction(emulator, inputs, { state: pause.core.state })
+    expect(post.core.failed).toBeUndefined()
+    expect([emulator.checks.get(one.id)?.status, emulator.checks.get(two.id)?.status]).toEqual(['up', 'up'])
+  })
+
   it('the post step resumes identical duplicates the pause paused', async () => {
     const one = emulator.seedCheck({ name: 'dup', url: site, status: 'up' })
     const two = emulator.seedCheck({ name: 'dup', url: site, status: 'up' })

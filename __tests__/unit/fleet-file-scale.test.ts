@@ -8,37 +8,17 @@
  * the same file shows the bound can fail.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { GCProfiler, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import type { Check } from '../../src/api/schemas.js'
 import { load } from '../../src/lazy/modules.cjs'
 import { parseChecksFile } from '../../src/operations/sync/checks-file.js'
 import { FleetShape, fleetText } from '../../scripts/lib/fleet-files.js'
-
-// A collection on demand, so that each count starts from a settled heap.
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
+import { allocatedBy } from '../helpers/heap.js'
 
 let yaml: { parseDocument: (text: string, options?: unknown) => unknown }
 beforeAll(async () => {
   await load('yaml')
   yaml = (await import('yaml')).default as typeof yaml
 })
-
-/** The bytes V8 allocated while `fn` ran: freed by the collections within it, and still held at its end. */
-function allocatedBy(fn: () => void): number {
-  gc()
-  const profiler = new GCProfiler()
-  profiler.start()
-  const before = process.memoryUsage().heapUsed
-  fn()
-  const after = process.memoryUsage().heapUsed
-  const freed = (profiler.stop()?.statistics ?? []).reduce(
-    (sum, s) => sum + s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize,
-    0
-  )
-  return after - before + freed
-}
 
 /** A fleet of n as the service holds it, one check in ten with a token in its URL (lifted into a variable). */
 async function exported(shape: FleetShape, n: number) {

@@ -9,9 +9,8 @@
  * item, never serialised whole only to be replaced by the note.
  */
 import { describe, expect, it } from '@jest/globals'
-import { GCProfiler, setFlagsFromString } from 'node:v8'
+import { GCProfiler } from 'node:v8'
 import { Writable } from 'node:stream'
-import { runInNewContext } from 'node:vm'
 import type { Check } from '../../src/api/schemas.js'
 import { planOutputs, planSummary } from '../../src/operations/sync/outcome.js'
 import { computePlan } from '../../src/operations/sync/plan.js'
@@ -20,10 +19,7 @@ import { MAX_RESULT_BYTES, writeOutputs } from '../../src/report/outputs.js'
 import { redactValue } from '../../src/secrets.js'
 import { CheckEntrySchema, specProblem } from '../../src/specs.js'
 import { stdoutDrained } from '../../src/step/context.js'
-
-// A collection on demand, so that each count starts from a settled heap.
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
+import { allocatedBy, gc } from '../helpers/heap.js'
 
 const N = 10_000
 const SECRETS = ['s3cr3t-api-key-0a1b']
@@ -67,21 +63,6 @@ function survivedBy(fn: () => void): number {
       (sum, s) => sum + used(s.afterGC, 'old_space') - used(s.beforeGC, 'old_space') + used(s.afterGC, 'new_space'),
       0
     )
-}
-
-/** The bytes V8 allocated while `fn` ran: freed by the collections within it, and still held at its end. */
-function allocatedBy(fn: () => void): number {
-  gc()
-  const profiler = new GCProfiler()
-  profiler.start()
-  const before = process.memoryUsage().heapUsed
-  fn()
-  const after = process.memoryUsage().heapUsed
-  const freed = (profiler.stop()?.statistics ?? []).reduce(
-    (sum, s) => sum + s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize,
-    0
-  )
-  return after - before + freed
 }
 
 const ctx = { redactValue: <T>(value: T) => redactValue(value, SECRETS) } as unknown as OperationContext
