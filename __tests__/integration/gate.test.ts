@@ -176,6 +176,20 @@ describe('wait-for-check', () => {
     expect(core.failed).toBe(
       `GET /checks/${check.id} failed: HTTP 503; not retried, because the wait (30.0 s) would pass the operation's time limit`
     )
+    // The log never announces the retry the error then says was not made.
+    expect(core.logs.filter(line => /retry \d+ of/.test(line))).toEqual([])
+  })
+
+  it('a 429 whose wait passes the timeout is said once: no retry line above the error', async () => {
+    const check = emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
+    emulator.inject({ path: `/checks/${check.id}`, status: 429, headers: { 'Retry-After': '30' }, times: Infinity })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': check.id, timeout: '2s' },
+      { clock: realClock }
+    )
+    expect(core.failed).toContain('rate limited (HTTP 429); not retried, because the wait')
+    expect(core.logs.filter(line => /retry \d+ of/.test(line))).toEqual([])
   })
 
   it('an API that stays unreachable is an error, not a closed gate', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { MAX_TOTAL_SERVER_WAIT_MS, Pacer, PacingExhausted } from '../../src/api/pacer.js'
+import { MAX_TOTAL_SERVER_WAIT_MS, Pacer, PacingExhausted, RETURN_MS } from '../../src/api/pacer.js'
 
 function fakeClock() {
   let t = 0
@@ -63,26 +63,55 @@ describe('Pacer', () => {
       expect(clock.time).toBe(5000)
     })
 
-    it('counts its own starts against what is left: 3 left means 3 more, then the reset', async () => {
+    it('counts its own starts against what is left: 8 left means 3 more (the last 5 kept for light work), then the reset', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      pacer.settle(await pacer.take(), { remaining: 3, resetInMs: 8000 })
+      pacer.settle(await pacer.take(), { remaining: 8, resetInMs: 8000 })
       for (let i = 0; i < 3; i++) pacer.settle(await pacer.take())
       expect(clock.time).toBe(0)
       await pacer.take()
       expect(clock.time).toBe(8000)
     })
 
-    it('alone on the key it spends the whole window at once: the counts fall only by its own requests', async () => {
+    it('alone on the key it spends the window at once but the last 5 (5% of 100), kept for light work', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      for (let remaining = 39; remaining >= 0; remaining--) {
-        pacer.settle(await pacer.take(), { remaining, resetInMs: 10_000 })
+      const sentAt: number[] = []
+      for (let remaining = 39; remaining >= 5; remaining--) {
+        const ticket = await pacer.take()
+        sentAt.push(clock.time)
+        pacer.settle(ticket, { remaining, resetInMs: 10_000 - clock.time })
       }
       expect(pacer.shared).toBe(false)
-      expect(clock.time).toBe(0)
+      expect(sentAt.filter(t => t === 0)).toHaveLength(35)
+      // A job sending back to back never takes the reserve, alone or not: nothing in the counts says
+      // a gate polling every 10 s is there until it has taken from it.
       await pacer.take()
       expect(clock.time).toBe(10_000)
+    })
+
+    it('in a window it came into across a reset, bulk work leaves the first 1.25 s to the jobs coming back', async () => {
+      const clock = fakeClock()
+      const pacer = new Pacer(100, 60_000, clock)
+      pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 2000 })
+      const first = await pacer.take()
+      expect(clock.time).toBe(2000)
+      // Reset headers are whole seconds: a job that met a 429 (or saw the window spent) comes back up
+      // to a second after the reset, while this one, with many answers, knows it to the millisecond.
+      pacer.settle(first, { remaining: 99, resetInMs: 60_000 })
+      const sentAt: number[] = []
+      for (let i = 0; i < 3; i++) {
+        const ticket = await pacer.take()
+        sentAt.push(clock.time)
+        pacer.settle(ticket, { remaining: 98 - i, resetInMs: 62_000 - clock.time })
+      }
+      expect(sentAt).toEqual([2000 + RETURN_MS, 2000 + RETURN_MS, 2000 + RETURN_MS])
+      // A job's first window is not held: nothing says it opened it at a reset.
+      const fresh = new Pacer(100, 60_000, clock)
+      const start = clock.time
+      fresh.settle(await fresh.take(), { remaining: 50, resetInMs: 30_000 })
+      fresh.settle(await fresh.take())
+      expect(clock.time).toBe(start)
     })
 
     /** A job whose every answer comes `roundTrip` ms after its start, and shows `others` more spent by other jobs. */
@@ -166,6 +195,37 @@ describe('Pacer', () => {
       expect(clock.time).toBe(before)
     })
 
+    it('light requests take the reserve only while more than half of it is left: the rest is a margin for others as old', async () => {
+      // Two gates polling a second apart, each with the view of its own last answer, among bulk jobs
+      // that left the reserve (5 of 100). Neither knows what the other took since.
+      const clock = fakeClock()
+      const gate = (remaining: number) => {
+        const pacer = new Pacer(100, 60_000, clock)
+        return pacer.take().then(ticket => (pacer.settle(ticket, { remaining, resetInMs: 30_000, limit: 100 }), pacer))
+      }
+      const goesNow = async (pacer: Pacer) => {
+        await clock.sleep(1000)
+        const before = clock.time
+        const ticket = await pacer.take()
+        const now = clock.time === before
+        pacer.settle(ticket)
+        return now
+      }
+      // Told 5, 4: more than 3 (half of 5, rounded up) left by their view: they go.
+      expect(await goesNow(await gate(5))).toBe(true)
+      expect(await goesNow(await gate(4))).toBe(true)
+      // Told 3 (or 1): they wait for the reset, since another gate as old may have taken the rest.
+      expect(await goesNow(await gate(3))).toBe(false)
+      expect(await goesNow(await gate(1))).toBe(false)
+      // With 40 a window the reserve is 2 (5% is less): a light request needs 2 left by its view.
+      const small = new Pacer(100, 60_000, clock)
+      small.settle(await small.take(), { remaining: 2, resetInMs: 30_000, limit: 40 })
+      expect(await goesNow(small)).toBe(true)
+      const last = new Pacer(100, 60_000, clock)
+      last.settle(await last.take(), { remaining: 1, resetInMs: 30_000, limit: 40 })
+      expect(await goesNow(last)).toBe(false)
+    })
+
     it("a wait for the reset past the caller's deadline is refused at once", async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
@@ -195,15 +255,16 @@ describe('Pacer', () => {
       pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 2000 })
       pacer.settle(await pacer.take())
       expect(clock.time).toBe(2000)
-      pacer.settle(await pacer.take(), { remaining: 5, resetInMs: 10_000 })
+      pacer.settle(await pacer.take(), { remaining: 10, resetInMs: 10_000 })
       for (let i = 0; i < 4; i++) pacer.settle(await pacer.take())
-      expect(clock.time).toBe(2000)
+      // After the first 1.25 s of the window (left to jobs coming back at its reset), 4 of the 10.
+      expect(clock.time).toBe(2000 + RETURN_MS)
     })
 
     it('the window ends at the earliest reset its answers allow (they are rounded up to whole seconds)', async () => {
       const clock = fakeClock()
       const pacer = new Pacer(100, 60_000, clock)
-      pacer.settle(await pacer.take(), { remaining: 1, resetInMs: 10_000 })
+      pacer.settle(await pacer.take(), { remaining: 10, resetInMs: 10_000 })
       await clock.sleep(400)
       // The same reset, said 0.4 s later and rounded up: 10 s again, not 9.6.
       pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 10_000 })

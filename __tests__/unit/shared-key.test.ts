@@ -56,6 +56,46 @@ describe('many jobs on one key, with the rate-limit headers', () => {
   })
 })
 
+describe('jobs coming back at a reset the headers round up to a whole second', () => {
+  // A bulk job that read many answers knows the reset to the millisecond; a gate or an upsert that
+  // met a 429 (or saw the window spent) knows it from one answer, rounded up to the second, so it
+  // comes back up to a second late. Spending the whole window at its start left them a second 429.
+  const bulkAndLight = (gates: number, bulkRequests: number): ModelJob[] => [
+    { name: 'export', requests: bulkRequests, startMs: 0 },
+    ...Array.from({ length: gates }, (_, i): ModelJob => ({
+      name: `gate-${i}`,
+      requests: 4,
+      thinkMs: 500,
+      startMs: 150 + 40 * i
+    }))
+  ]
+
+  it.each([
+    { limit: 20, windowMs: 2000, gates: 1, bulk: 60 },
+    { limit: 26, windowMs: 2000, gates: 1, bulk: 80 },
+    { limit: 20, windowMs: 3000, gates: 1, bulk: 60 },
+    { limit: 100, windowMs: 60_000, gates: 1, bulk: 300 },
+    { limit: 20, windowMs: 2000, gates: 2, bulk: 60 },
+    { limit: 21, windowMs: 2000, gates: 3, bulk: 60 },
+    { limit: 40, windowMs: 3000, gates: 2, bulk: 100 },
+    // Four gates come back at each reset: the bulk job's hold at the window's start lets them in.
+    { limit: 20, windowMs: 2000, gates: 4, bulk: 60 }
+  ])(
+    'a key of $limit per $windowMs ms, a bulk job and $gates gate(s) started while it spends: at most one 429 each',
+    async ({ limit, windowMs, gates, bulk }) => {
+      const over: string[] = []
+      for (const latencyMs of [4, 20, 60]) {
+        const { results } = await runShared(bulkAndLight(gates, bulk), { headers: true, latencyMs, limit, windowMs })
+        for (const job of results) {
+          expect(job.failed).toBeUndefined()
+          if (job.limited > limitedBound(true, 0)) over.push(`${job.name} at ${latencyMs} ms: ${job.limited} 429s`)
+        }
+      }
+      expect(over).toEqual([])
+    }
+  )
+})
+
 describe('many jobs on one key, without the headers (only 429 and Retry-After)', () => {
   it.each(cases)(
     '$jobs jobs, $latencyMs ms, over $spreadMs ms: every job finishes within 1.25x the floor; the 429s each job meets are bounded; the gate is answered',

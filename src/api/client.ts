@@ -92,8 +92,8 @@ export class ApiClient {
     }
   }
 
-  /** Wait `ms` before a retry, unless that would pass the deadline. `why` is the failure, without method and path. */
-  async waitToRetry(ms: number, method: Method, path: string, why: string): Promise<void> {
+  /** Wait `ms` before a retry, unless that would pass the deadline (`why`: the failure). `announce` only a retry made. */
+  async waitToRetry(ms: number, method: Method, path: string, why: string, announce?: () => void): Promise<void> {
     if (this.deadline !== undefined && this.clock.now() + ms > this.deadline) {
       throw new ApiError({
         kind: 'deadline',
@@ -103,6 +103,7 @@ export class ApiClient {
       })
     }
     this.throwIfCancelled(method, path)
+    announce?.()
     await this.clock.sleep(ms, this.options.signal)
     this.throwIfCancelled(method, path)
   }
@@ -212,12 +213,11 @@ export class ApiClient {
       // they do not, the error that fails the step says how many attempts were made.
       // After a 429 every request waits; the pacer may end the wait at the window's stated reset.
       if (status === 429) decision.waitMs = this.pacer?.pause(decision.waitMs) ?? decision.waitMs
-      this.log.info(`${method} ${path}: ${retryLine(status, why, attempt, retries, decision)}`)
-      await this.waitToRetry(decision.waitMs, method, path, why)
+      await this.waitToRetry(decision.waitMs, method, path, why, () =>
+        this.log.info(`${method} ${path}: ${retryLine(status, why, attempt, retries, decision)}`)
+      )
     }
   }
-
-  // ---------------------------------------------------------------- bodies
 
   /** A single resource of an answer: `{data: {...}}` or the bare object (body.ts). */
   readOne<S extends z.ZodMiniType>(schema: S, method: Method, response: RawResponse, what: string): z.output<S> {

@@ -86,10 +86,11 @@ export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
         })
       }
       const ms = backoffMs(attempt, client.random)
-      client.log.warning(
-        `No ${what} was created; sending POST ${path} again (retry ${attempt} of ${maxRetries}) in ${(ms / 1000).toFixed(1)} s`
+      await client.waitToRetry(ms, 'POST', path, failure.detail, () =>
+        client.log.warning(
+          `No ${what} was created; sending POST ${path} again (retry ${attempt} of ${maxRetries}) in ${(ms / 1000).toFixed(1)} s`
+        )
       )
-      await client.waitToRetry(ms, 'POST', path, failure.detail)
     }
   }
 }

@@ -4,10 +4,11 @@
  * meeting a 429. A 429's wait blocks every request, not just the one that met it.
  *
  * The key's budget is shared by every job that uses it, so the pacer also
- * follows what the server says is left (`observe`): it spends what is left
- * at once (a window unused is time lost for every job on the key), and waits
- * for the reset when what is left will have been spent, by its own requests
- * and the others' at the pace the counts show, before its next one arrives.
+ * follows what the server says is left (`settle`): bulk work spends it at
+ * once (a window unused is time lost for every job on the key) but a small
+ * reserve for light work, leaves the start of each window to the jobs coming
+ * back at its reset, and waits for the reset when what is left will have been
+ * spent, by its own requests and the others' at the pace the counts show.
  */
 import { MAX_TOTAL_SERVER_WAIT_MS, PacingCancelled, PacingDeadline, PacingExhausted } from './pacing-errors.js'
 
@@ -42,6 +43,12 @@ const MAX_BUDGET_WAIT_MS = 120_000
 const RESERVE_SHARE = 0.05
 /** A request this long after the job's previous one is light work (see serverAllows). */
 const LIGHT_GAP_MS = 1000
+/**
+ * Reset headers are whole seconds, rounded up: a job that waited for one comes back up to a second
+ * after the window opened, while a job that read many answers knows the reset to the millisecond.
+ * Bulk work starts this long after its first answer of a window it came into across a reset.
+ */
+export const RETURN_MS = 1000 + WINDOW_SLACK_MS
 /** Others' pace is measured over the last this many answers of a window (enough to smooth, few enough to follow). */
 const PACE_SAMPLES = 8
 
@@ -77,6 +84,8 @@ export class Pacer {
   private roundTripMs = 0
   /** The budgets the server stated in the current window, oldest first (the newest last). */
   private window: Observed[] = []
+  /** When this job's first answer of the current window came (see RETURN_MS). */
+  private windowFirstAt = Number.NEGATIVE_INFINITY
   /** How fast others spend the same budget (requests per ms), over the window's last answers. */
   private othersRate = 0
   /** Others were seen spending the key's budget (for tests and the log). */
@@ -106,7 +115,8 @@ export class Pacer {
    * waiting; when `signal` aborts, the wait ends with a PacingCancelled.
    */
   take(deadline?: number, signal?: AbortSignal): Promise<number> {
-    const turn = this.queue.then(() => this.waitForSlot(deadline, signal))
+    const askedAt = this.clock.now()
+    const turn = this.queue.then(() => this.waitForSlot(askedAt, deadline, signal))
     this.queue = turn.then(
       () => undefined,
       () => undefined
@@ -168,6 +178,8 @@ export class Pacer {
       now >= current.resetAt ||
       (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining)
     if (newWindow) {
+      // A window this job came into across a reset (it knew the one before): jobs come back to it.
+      this.windowFirstAt = current ? now : Number.NEGATIVE_INFINITY
       this.window = [seen]
       return
     }
@@ -178,6 +190,8 @@ export class Pacer {
       current.resetAt = seen.resetAt
       return // an older answer that arrived late
     }
+    // The pace over the hold is the returning jobs', not the window's: measured afresh after it.
+    if (this.fromBeforeHold(current.at)) this.window = []
     this.window.push(seen)
     if (this.window.length > PACE_SAMPLES) this.window.shift()
     const first = this.window[0]
@@ -187,50 +201,66 @@ export class Pacer {
   }
 
   /**
-   * When the server's stated budget lets the next request start: now, or the
-   * reset when nothing will be left for it by the time it arrives. Counted
-   * against the last budget stated: our own requests started since, and what
-   * the others (at the pace they showed) will have spent by the time this one
-   * reaches the server.
+   * When the server's stated budget lets the next request start: now, the
+   * reset, or the end of the hold at a window's start (RETURN_MS).
    *
-   * When others share the key, the last few of each window are kept for light work: a job sending one
-   * request after another stops short of them, so a release gate's poll or a
-   * single upsert among bulk syncs is answered now rather than at the reset.
-   * A request is light when this job started none for a second before it, or
-   * when its view of the budget is older than a round trip (a pause in its
-   * own work, a gate between polls): it may take what the others leave, which
-   * is at least the reserve; a job sending back to back counts the others'
-   * pace to its next request's arrival and stops short of the reserve.
+   * A request is light when, as it was asked for, this job had started none
+   * for a second, or its view of the budget was older than a round trip (a
+   * gate between polls, a pause in its own work); otherwise it is bulk work.
+   * - Bulk work counts against the last budget stated its own requests since
+   *   and what the others, at the pace they showed, will have spent by the
+   *   time it arrives, and stops short of the reserve (5% of the window, at
+   *   least 2): a gate's poll or a lone upsert among bulk syncs is then
+   *   answered now rather than at the reset. In a window it came into across
+   *   a reset it starts only after the hold, when the jobs that waited for
+   *   that reset on a header rounded up to the second are back.
+   * - Light work goes while its view says more than half the reserve is left;
+   *   the rest is a margin for other light jobs whose view is as old.
    */
-  private serverAllows(now: number): number {
+  private serverAllows(now: number, askedAt: number): number {
     const server = this.window.at(-1)
     if (!server || now >= server.resetAt) return now
-    const reserve = this.shared ? Math.max(1, Math.floor((server.limit ?? this.limit) * RESERVE_SHARE)) : 0
+    const reserve = Math.max(2, Math.floor((server.limit ?? this.limit) * RESERVE_SHARE))
     const told = server.remaining - (this.started - server.ticket)
-    const others = Math.floor(this.othersRate * (now - server.at + this.roundTripMs))
-    const light = now - this.lastStartAt >= LIGHT_GAP_MS || now - server.at > this.roundTripMs
-    const left = light ? Math.max(told - others, Math.min(told, reserve)) : told - others - reserve
-    return left > 0 ? now : server.resetAt
+    const light = askedAt - this.lastStartAt >= LIGHT_GAP_MS || askedAt - server.at > this.roundTripMs
+    if (light) return told > Math.ceil(reserve / 2) ? now : server.resetAt
+    const back = this.windowFirstAt + RETURN_MS
+    if (now < back) return Math.min(back, server.resetAt)
+    // A view from before the hold says nothing of the pace after it: one request (one at a time) renews it.
+    const others = this.fromBeforeHold(server.at)
+      ? 0
+      : Math.floor(this.othersRate * (now - server.at + this.roundTripMs))
+    if (told - others - reserve > 0) return now
+    return server.resetAt
+  }
+
+  /** An answer at `at` came before the hold at the window's start, and the hold is over (see RETURN_MS). */
+  private fromBeforeHold(at: number): boolean {
+    const back = this.windowFirstAt + RETURN_MS
+    return at < back && this.clock.now() >= back
   }
 
   /**
    * Requests go one at a time while this job knows nothing of the window it
    * would spend: before its first answer, and, on a service that states its
-   * budget, until two answers of the new window after a reset. A job joining a
-   * window others have spent then meets one 429, not one for each request it
-   * would have had in flight; two answers of a window show how fast the
-   * others spend it. While others spend it too, also: the budget, not this
-   * job's round trips, then bounds how fast the work goes, and a job with
-   * several requests in flight would take more than its share. After a 429
-   * (see pause), always.
+   * budget, until two answers of a new window, and after the hold at its start
+   * until an answer renews a view from before it. A job joining a window others
+   * have spent then meets one 429, not one for each request it would have had
+   * in flight. While others spend it too, also: the budget, not this job's
+   * round trips, then bounds how fast the work goes. After a 429, always.
    */
   private oneAtATime(): boolean {
     const window = this.window.at(-1)
     const knows = this.window.length > 1 && window !== undefined && this.clock.now() < window.resetAt
-    return this.limited || this.settled === 0 || (this.statesBudget && (!knows || this.shared))
+    const held = window !== undefined && this.fromBeforeHold(window.at)
+    return this.limited || this.settled === 0 || (this.statesBudget && (!knows || this.shared || held))
   }
 
-  private async waitForSlot(deadline: number | undefined, signal: AbortSignal | undefined): Promise<number> {
+  private async waitForSlot(
+    askedAt: number,
+    deadline: number | undefined,
+    signal: AbortSignal | undefined
+  ): Promise<number> {
     for (;;) {
       if (signal?.aborted) throw new PacingCancelled()
       if (this.startedAt.size > 0 && this.oneAtATime()) {
@@ -248,7 +278,7 @@ export class Pacer {
       const window = this.windowMs + WINDOW_SLACK_MS
       while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
       // The part of a wait the server imposes (its budget, a 429), against the overall bound.
-      const imposedUntil = Math.max(now, this.blockedUntil, this.serverAllows(now))
+      const imposedUntil = Math.max(now, this.blockedUntil, this.serverAllows(now, askedAt))
       let until = imposedUntil
       if (until <= now && this.starts.length >= this.limit) until = this.starts[0] + window
       if (until <= now) {
