@@ -84,12 +84,35 @@ describe('sharedKeyRules: every process ends by itself', () => {
 
 describe('sharedKeyRules: none fails because of the rate limit', () => {
   it('a sync that gave up on the rate limit is named; one that ended well is not', () => {
-    expect(judge(WITHOUT, played({ retries: 2, error: GAVE_UP }), [0]).violations).toEqual([
+    expect(judge(WITH, played({ retries: 2, error: GAVE_UP }), [0]).violations).toEqual([
       expect.stringMatching(
-        /run 1 \(sync\) main, on a key of 20 requests per 2 s without .* failed on the rate limit after 3 429\(s\)/
-      )
+        /run 1 \(sync\) main, on a key of 20 requests per 2 s with .* failed on the rate limit after 3 429\(s\)/
+      ),
+      expect.stringContaining('met 3 429s, more than 1 (one)')
     ])
+    expect(judge(WITH, played({ retries: 1 }), [0]).violations).toEqual([])
     expect(judge(WITHOUT, played({ retries: 2 }), [0]).violations).toEqual([])
+  })
+
+  it('without the headers, a give-up after max-retries of 429s within the bound is the contract (a note); past it, or for another reason, named', () => {
+    // The contract counts 429s toward max-retries; without the headers a request may meet one at each
+    // window end (limitedBound), so a request that met max-retries + 1 of them gives up, saying so.
+    const within = judge(WITHOUT, played({ retries: 2, error: GAVE_UP }), [0])
+    expect(within.violations).toEqual([])
+    expect(within.notes).toEqual([
+      expect.stringContaining('gave up after its max-retries of 429s, as the contract asks, within the bound of 4')
+    ])
+    // Past the bound (4 + 2 x 0 with no window end lived through): both named.
+    expect(judge(WITHOUT, played({ retries: 5, error: GAVE_UP }), [0]).violations).toEqual([
+      expect.stringContaining('failed on the rate limit after 6 429(s)'),
+      expect.stringContaining('met 6 429s, more than 4')
+    ])
+    // A rate-limit failure that is not a spent max-retries (the limit's waits too long in all) stays named.
+    const tooLong =
+      "GET /checks was rate limited (HTTP 429): the service's rate limit has already held this step 300 s in all"
+    expect(judge(WITHOUT, played({ retries: 1, error: tooLong }), [0]).violations).toEqual([
+      expect.stringContaining('failed on the rate limit')
+    ])
   })
 
   it("the round's injected 429s may explain it; a 5xx or a cancel that fails a run is not the rate limit's", () => {

@@ -11,7 +11,9 @@
  * - none fails because of the rate limit (its error names it), unless it
  *   gave up on a 429 and each 429 it met may have been one of the round's
  *   injected 429s (faults drawn as in any round; a 5xx or a cancel that
- *   fails a run is not judged here); a stop short of a wait for the rate
+ *   fails a run is not judged here), or, without the headers, it gave up
+ *   after its max-retries of 429s (the contract counts them) having met no
+ *   more than the bound below allows (a note); a stop short of a wait for the rate
  *   limit (the pacer's next slot) is the rate limit's, whatever the faults.
  *   A step with a time limit of its own (a gate's `timeout`) that stopped
  *   because the wait the rate limit asked, at most a window and the second
@@ -49,6 +51,9 @@ export function waitPastTimeLimit(error: string): number | undefined {
   return match ? Number(match[1] ?? match[2]) * 1000 : undefined
 }
 
+/** An error that says a request's retries (max-retries) were all spent: `after 3 attempts (max-retries 2)`. */
+const MAX_RETRIES_SPENT = /rate limited \(HTTP 429\) after \d+ attempts \(max-retries \d+\)/
+
 export interface SharedKeyJudgement {
   violations: string[]
   /** Steps that stopped at their own time limit, short of a wait the rate limit asked: the contract's behaviour. */
@@ -75,18 +80,26 @@ export function judgeSharedKey(
       }
       const met = limitedIn(result)
       const error = result.outputs.error ?? ''
+      const ends = windowEndsWithin(after.windowStarts, key.windowMs, startedAt, startedAt + result.ms)
+      const bound = limitedBound(key.headers, ends) + injected
       // Gave up on a 429 when every 429 it met may have been injected: the faults explain it. A stop short
       // of a wait for the rate limit (no 429 there) is the rate limit's, whatever the faults.
       const injectedAlone = error.includes('(HTTP 429)') && met <= injected
       if (!cancelled && gaveUpOnRateLimit(result) && !injectedAlone) {
         const waitMs = waitPastTimeLimit(error)
         const ownLimit = run.inputs.timeout !== undefined && waitMs !== undefined && waitMs <= key.windowMs + 1_000
-        ;(ownLimit ? judged.notes : judged.violations).push(
-          `${label} ${ownLimit ? `stopped at its timeout (${run.inputs.timeout}), short of a ${waitMs / 1000} s wait for the rate limit` : 'failed on the rate limit'} after ${met} 429(s) (the round injected ${injected}): ${JSON.stringify(error.slice(0, 240))}`
+        // Without the headers a request may meet a 429 at each window end, as limitedBound allows; the
+        // contract counts 429s toward max-retries and gives up after them, saying it was the rate limit.
+        const spentRetries = !key.headers && MAX_RETRIES_SPENT.test(error) && met <= bound
+        const how = ownLimit
+          ? `stopped at its timeout (${run.inputs.timeout}), short of a ${waitMs / 1000} s wait for the rate limit`
+          : spentRetries
+            ? `gave up after its max-retries of 429s, as the contract asks, within the bound of ${bound}`
+            : 'failed on the rate limit'
+        ;(ownLimit || spentRetries ? judged.notes : judged.violations).push(
+          `${label} ${how} after ${met} 429(s) (the round injected ${injected}): ${JSON.stringify(error.slice(0, 240))}`
         )
       }
-      const ends = windowEndsWithin(after.windowStarts, key.windowMs, startedAt, startedAt + result.ms)
-      const bound = limitedBound(key.headers, ends) + injected
       if (met > bound)
         judged.violations.push(
           `${label} met ${met} 429s, more than ${bound} (${key.headers ? 'one' : `${IN_FLIGHT} + 2 x ${Math.max(0, ends - 1)}: it lived through ${ends} window end(s)`}${injected ? `, and the round's ${injected} injected` : ''})`
