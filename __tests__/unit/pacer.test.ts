@@ -106,6 +106,13 @@ describe('Pacer', () => {
         pacer.settle(ticket, { remaining: 98 - i, resetInMs: 62_000 - clock.time })
       }
       expect(sentAt).toEqual([2000 + RETURN_MS, 2000 + RETURN_MS, 2000 + RETURN_MS])
+      // A window that ends before its hold would: the wait ends at the reset, where a new one opens.
+      const short = new Pacer(100, 60_000, clock)
+      short.settle(await short.take(), { remaining: 0, resetInMs: 1000 })
+      short.settle(await short.take(), { remaining: 50, resetInMs: 800 })
+      const opened = clock.time
+      await short.take()
+      expect(clock.time).toBe(opened + 800)
       // A job's first window is not held: nothing says it opened it at a reset.
       const fresh = new Pacer(100, 60_000, clock)
       const start = clock.time
