@@ -31,7 +31,7 @@ export const realClock: Clock = {
         resolve()
       }
       const timer = setTimeout(done, ms)
-      signal?.addEventListener('abort', done, { once: true })
+      signal?.addEventListener('abort', done) // taken away by done, whichever ends the wait
     })
 }
 
@@ -96,7 +96,8 @@ export class Pacer {
   private limited = false
   /** An answer stated the key's budget: the service sends the headers. */
   private statesBudget = false
-  private settled = 0
+  /** An answer (or a failure) of this job's has come: it no longer knows nothing. */
+  private answered = false
   /** Wakes the slot's waiter when a request is over (single file). */
   private wake?: () => void
   /** Waited so far because the server said so (see MAX_TOTAL_SERVER_WAIT_MS). */
@@ -154,7 +155,7 @@ export class Pacer {
     const startedAt = this.startedAt.get(ticket)
     if (startedAt !== undefined) {
       this.startedAt.delete(ticket)
-      this.settled++
+      this.answered = true
       if (budget) this.roundTripMs = this.roundTripMs === 0 ? now - startedAt : (this.roundTripMs + now - startedAt) / 2
       const wake = this.wake
       this.wake = undefined
@@ -253,7 +254,7 @@ export class Pacer {
     const window = this.window.at(-1)
     const knows = this.window.length > 1 && window !== undefined && this.clock.now() < window.resetAt
     const held = window !== undefined && this.fromBeforeHold(window.at)
-    return this.limited || this.settled === 0 || (this.statesBudget && (!knows || this.shared || held))
+    return this.limited || !this.answered || (this.statesBudget && (!knows || this.shared || held))
   }
 
   private async waitForSlot(
@@ -270,17 +271,16 @@ export class Pacer {
             resolve()
           }
           this.wake = done
-          signal?.addEventListener('abort', done, { once: true })
+          signal?.addEventListener('abort', done) // taken away by done, whichever ends the wait
         })
         continue
       }
       const now = this.clock.now()
       const window = this.windowMs + WINDOW_SLACK_MS
-      while (this.starts.length > 0 && this.starts[0] <= now - window) this.starts.shift()
+      while ((this.starts[0] ?? Infinity) <= now - window) this.starts.shift()
       // The part of a wait the server imposes (its budget, a 429), against the overall bound.
       const imposedUntil = Math.max(now, this.blockedUntil, this.serverAllows(now, askedAt))
-      let until = imposedUntil
-      if (until <= now && this.starts.length >= this.limit) until = this.starts[0] + window
+      const until = Math.max(imposedUntil, this.starts.length >= this.limit ? this.starts[0] + window : now)
       if (until <= now) {
         this.starts.push(now)
         this.lastStartAt = now
@@ -289,7 +289,7 @@ export class Pacer {
         return ticket
       }
       if (deadline !== undefined && until > deadline) throw new PacingDeadline(until - now)
-      const imposed = Math.min(until, imposedUntil) - now
+      const imposed = imposedUntil - now
       if (this.serverWaitedMs + imposed > MAX_TOTAL_SERVER_WAIT_MS) {
         throw new PacingExhausted(this.serverWaitedMs, imposed)
       }

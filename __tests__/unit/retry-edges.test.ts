@@ -1,0 +1,129 @@
+/**
+ * The retry rules at their edges (contract: "Rate-limit headers", `max-retries`):
+ * the forms a header's number may take and the ones it may not, the limits
+ * stated as "longer than 2 minutes" and "under 10^9", which pair of headers
+ * is read, and the words a retry's log line and error use.
+ */
+import { describe, expect, it } from '@jest/globals'
+import {
+  MAX_RATE_LIMIT_WAIT_MS,
+  decide,
+  isFailure,
+  parseRateLimitReset,
+  parseRetryAfter,
+  retryLine,
+  retryWhy,
+  serverBudget
+} from '../../src/api/retry.js'
+
+const NOW = Date.parse('2026-11-26T12:00:00Z')
+
+describe('Retry-After: delta-seconds or an HTTP date', () => {
+  it('reads whole and fractional seconds, with blanks around them', () => {
+    expect(parseRetryAfter('2', NOW)).toBe(2000)
+    expect(parseRetryAfter(' 2 ', NOW)).toBe(2000)
+    expect(parseRetryAfter('1.5', NOW)).toBe(1500)
+    expect(parseRetryAfter('1.25', NOW)).toBe(1250)
+  })
+
+  it('a number with anything before or after it is not seconds (nor a date): not read', () => {
+    for (const text of ['x2', '2x', '2 s', '1.5x']) expect(parseRetryAfter(text, NOW)).toBeUndefined()
+  })
+
+  it('an HTTP date is a wait until then, never below 0', () => {
+    expect(parseRetryAfter('Thu, 26 Nov 2026 12:00:30 GMT', NOW)).toBe(30_000)
+    expect(parseRetryAfter('Thu, 26 Nov 2026 11:59:00 GMT', NOW)).toBe(0)
+  })
+})
+
+describe('RateLimit-Reset / X-RateLimit-Reset: under 10^9 seconds from now, else a Unix time', () => {
+  it('reads seconds from now, whole or fractional, with blanks around them', () => {
+    expect(parseRateLimitReset('30', NOW)).toBe(30_000)
+    expect(parseRateLimitReset(' 30 ', NOW)).toBe(30_000)
+    expect(parseRateLimitReset('1.5', NOW)).toBe(1500)
+    expect(parseRateLimitReset('1.25', NOW)).toBe(1250)
+  })
+
+  it('anything but a number is not read', () => {
+    for (const text of ['x30', '30x', '30 s', 'soon', '1.']) expect(parseRateLimitReset(text, NOW)).toBeUndefined()
+  })
+
+  it('10^9 itself is a Unix time (a moment of 2001, long past: no wait), and 10^9 - 1 is seconds', () => {
+    expect(parseRateLimitReset('1000000000', NOW)).toBe(0)
+    expect(parseRateLimitReset('999999999', NOW)).toBe(999_999_999_000)
+    expect(parseRateLimitReset(String(NOW / 1000 + 42), NOW)).toBe(42_000)
+  })
+})
+
+describe("the server's stated budget", () => {
+  const seconds = (remaining: string, reset = '10', limit?: string) => ({
+    'ratelimit-remaining': remaining,
+    'ratelimit-reset': reset,
+    ...(limit !== undefined ? { 'ratelimit-limit': limit } : {})
+  })
+
+  it('reads the count and the limit with blanks around them; a count or a limit with anything else is not read', () => {
+    expect(serverBudget(seconds(' 5 ', '10', ' 100 '), NOW)).toEqual({ remaining: 5, resetInMs: 10_000, limit: 100 })
+    expect(serverBudget(seconds('5x'), NOW)).toBeUndefined()
+    expect(serverBudget(seconds('x5'), NOW)).toBeUndefined()
+    expect(serverBudget(seconds('5', '10', '100x'), NOW)).toEqual({ remaining: 5, resetInMs: 10_000 })
+    expect(serverBudget(seconds('5', '10', 'x100'), NOW)).toEqual({ remaining: 5, resetInMs: 10_000 })
+  })
+
+  it('with both pairs stating seconds, the first (RateLimit-*) is read; a pair stating a Unix time wins, from 10^9 on', () => {
+    const both = (xReset: string) => ({
+      ...seconds('5'),
+      'x-ratelimit-remaining': '7',
+      'x-ratelimit-reset': xReset
+    })
+    expect(serverBudget(both('10'), NOW)?.remaining).toBe(5)
+    expect(serverBudget(both(String(NOW / 1000 + 10)), NOW)?.remaining).toBe(7)
+    // 10^9 exactly is a Unix time (contract: under 10^9 are seconds): that pair is read.
+    expect(serverBudget(both('1000000000'), NOW)).toEqual({ remaining: 7, resetInMs: 0 })
+  })
+})
+
+describe('decide: the edges of max-retries and of the longest wait', () => {
+  const refused = (retryAfter: string) => ({ status: 429, headers: { 'retry-after': retryAfter } })
+
+  it('the last retry max-retries allows is made; the next is not', () => {
+    expect(decide('GET', 3, 3, refused('1'), NOW)).toEqual({ retry: true, waitMs: 1000, asked: true })
+    expect(decide('GET', 4, 3, refused('1'), NOW)).toEqual({ retry: false, reason: 'out of retries' })
+  })
+
+  it('a wait of exactly 2 minutes is made; a longer one is not ("longer than 2 minutes")', () => {
+    expect(MAX_RATE_LIMIT_WAIT_MS).toBe(120_000)
+    expect(decide('GET', 1, 3, refused('120'), NOW)).toEqual({ retry: true, waitMs: 120_000, asked: true })
+    expect(decide('GET', 1, 3, refused('120.001'), NOW)).toEqual({
+      retry: false,
+      reason: 'wait too long',
+      tooLongMs: 120_001
+    })
+  })
+})
+
+describe('the words of a retry', () => {
+  it('the failures without an answer are network, timeout and unknown-host; nothing else is', () => {
+    for (const kind of ['network', 'timeout', 'unknown-host']) expect(isFailure(kind)).toBe(true)
+    for (const kind of ['deadline', 'cancelled', 'http', '']) expect(isFailure(kind)).toBe(false)
+  })
+
+  it("a retry's line names the status or the failure, the retry's number and the wait", () => {
+    expect(retryLine(429, 'x', 1, 3, { waitMs: 2000, asked: true })).toBe(
+      'rate limited (HTTP 429); retry 1 of 3 in 2.0 s as the server asked'
+    )
+    expect(retryLine(429, 'x', 2, 3, { waitMs: 1500, asked: false })).toBe(
+      'rate limited (HTTP 429); retry 2 of 3 in 1.5 s'
+    )
+    expect(retryLine(503, 'x', 1, 2, { waitMs: 500, asked: false })).toBe('HTTP 503; retry 1 of 2 in 0.5 s')
+    expect(retryLine(undefined, 'timed out after 3 s', 1, 2, { waitMs: 250, asked: false })).toBe(
+      'timed out after 3 s; retry 1 of 2 in 0.3 s'
+    )
+  })
+
+  it('what failed, as an error says it', () => {
+    expect(retryWhy(429, 'x')).toBe('was rate limited (HTTP 429)')
+    expect(retryWhy(503, 'x')).toBe('failed: HTTP 503')
+    expect(retryWhy(undefined, 'timed out after 3 s')).toBe('timed out after 3 s')
+  })
+})
