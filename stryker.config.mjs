@@ -6,8 +6,7 @@
  * runs the committed bundle, which mutation does not touch.
  *
  * The groups are in mutation-groups.json; MUTATE_GROUP picks one (default: the
- * first). docs/reliability.md
- * ("Mutation testing") has the scores and the equivalent mutants.
+ * first). docs/reasoning/mutation.md has the scores and the equivalent mutants.
  */
 import { readFileSync } from 'node:fs'
 
@@ -40,7 +39,8 @@ export default {
   timeoutMS: 20000,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `${report}.json` },
-  incrementalFile: `${report}.incremental.json`,
+  // Kept in the repository (mutation/), so that CI's reduced run re-tests only what changed since.
+  incrementalFile: `mutation/${name}${unitOnly ? '.unit' : ''}.incremental.json`,
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always'

@@ -50,6 +50,17 @@ describe('the real clock', () => {
     await realClock.sleep(60_000, abort.signal)
     expect(Date.now() - before).toBeLessThan(1000)
   })
+
+  it("an aborted sleep leaves no timer behind (a cancelled job's process is not kept alive for the rest of the wait)", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter(kind => kind === 'Timeout').length
+    const idle = timers()
+    const abort = new AbortController()
+    const waiting = realClock.sleep(60_000, abort.signal)
+    expect(timers()).toBe(idle + 1)
+    abort.abort()
+    await waiting
+    expect(timers()).toBe(idle)
+  })
 })
 
 describe("a 429's wait and the window's stated reset", () => {
@@ -130,6 +141,38 @@ describe('what the answers say', () => {
     expect(pacer.shared).toBe(true)
     await step(0)
     expect(pacer.shared).toBe(false)
+  })
+})
+
+describe('the window as its answers show it', () => {
+  it('the pace others spend at is measured in the hold too: answers then show the key shared', async () => {
+    const clock = fakeClock()
+    const pacer = new Pacer(100, 60_000, clock)
+    pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
+    pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 }) // at the reset: the hold runs to 2.25 s
+    await clock.sleep(1000)
+    pacer.settle(await pacer.take(), { remaining: 90, resetInMs: 59_000 }) // in the hold: 8 more spent by others
+    expect(clock.time).toBe(2000)
+    expect(pacer.shared).toBe(true)
+  })
+
+  it("a window has passed when its newest answer's reset has, though an older answer said later", async () => {
+    // Reset headers round up: the newest answer's reset (9.6 s) bounds the window, not the first
+    // answers' (10 s). At 9.7 s the window is past: the job knows nothing of the next, one at a time.
+    const clock = fakeClock()
+    const pacer = new Pacer(100, 60_000, clock)
+    pacer.settle(await pacer.take(), { remaining: 90, resetInMs: 10_000 })
+    pacer.settle(await pacer.take(), { remaining: 89, resetInMs: 10_000 })
+    await clock.sleep(600)
+    pacer.settle(await pacer.take(), { remaining: 88, resetInMs: 9000 })
+    await clock.sleep(9100)
+    const first = await pacer.take()
+    let started = false
+    const second = pacer.take().then(ticket => ((started = true), ticket))
+    for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve))
+    expect(started).toBe(false)
+    pacer.settle(first)
+    pacer.settle(await second)
   })
 })
 
