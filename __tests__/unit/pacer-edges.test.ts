@@ -8,25 +8,25 @@
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from '@jest/globals'
 import { MAX_TOTAL_SERVER_WAIT_MS, Pacer, PacingDeadline, RETURN_MS, realClock } from '../../src/api/pacer.js'
-
-function fakeClock() {
-  let t = 0
-  return {
-    now: () => t,
-    sleep: async (ms: number) => {
-      t += ms
-    },
-    get time() {
-      return t
-    }
-  }
-}
+import { type FakeClock, fakeClock } from '../helpers/fake-clock.js'
 
 /** Whether `pacer.take()` asked now starts now (it is settled at once, without a budget). */
-async function goesNow(pacer: Pacer, clock: ReturnType<typeof fakeClock>): Promise<boolean> {
+async function goesNow(pacer: Pacer, clock: FakeClock): Promise<boolean> {
   const before = clock.time
   pacer.settle(await pacer.take())
   return clock.time === before
+}
+
+/** Whether a second request waits for the first, taken back to back without an answer between. */
+async function secondWaits(pacer: Pacer): Promise<boolean> {
+  const first = await pacer.take()
+  let started = false
+  const second = pacer.take().then(ticket => ((started = true), ticket))
+  for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve))
+  const waited = !started
+  pacer.settle(first)
+  pacer.settle(await second)
+  return waited
 }
 
 describe('the real clock', () => {
@@ -166,13 +166,7 @@ describe('the window as its answers show it', () => {
     await clock.sleep(600)
     pacer.settle(await pacer.take(), { remaining: 88, resetInMs: 9000 })
     await clock.sleep(9100)
-    const first = await pacer.take()
-    let started = false
-    const second = pacer.take().then(ticket => ((started = true), ticket))
-    for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve))
-    expect(started).toBe(false)
-    pacer.settle(first)
-    pacer.settle(await second)
+    expect(await secondWaits(pacer)).toBe(true)
   })
 })
 
@@ -215,18 +209,6 @@ describe('light and bulk requests at their edges', () => {
 })
 
 describe('one request at a time', () => {
-  /** Whether a second request waits for the first, taken back to back without an answer between. */
-  async function secondWaits(pacer: Pacer): Promise<boolean> {
-    const first = await pacer.take()
-    let started = false
-    const second = pacer.take().then(ticket => ((started = true), ticket))
-    for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve))
-    const waited = !started
-    pacer.settle(first)
-    pacer.settle(await second)
-    return waited
-  }
-
   it('once the window it knew has passed its reset, a job knows nothing again: one at a time', async () => {
     const clock = fakeClock()
     const pacer = new Pacer(100, 60_000, clock)

@@ -1,18 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { MAX_TOTAL_SERVER_WAIT_MS, Pacer, PacingExhausted, RETURN_MS } from '../../src/api/pacer.js'
-
-function fakeClock() {
-  let t = 0
-  return {
-    now: () => t,
-    sleep: async (ms: number) => {
-      t += ms
-    },
-    get time() {
-      return t
-    }
-  }
-}
+import { fakeClock } from '../helpers/fake-clock.js'
 
 describe('Pacer', () => {
   it('lets `limit` requests start at once, then waits for the window', async () => {

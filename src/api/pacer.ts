@@ -84,8 +84,8 @@ export class Pacer {
   private roundTripMs = 0
   /** The budgets the server stated in the current window, oldest first (the newest last). */
   private window: Observed[] = []
-  /** When this job's first answer of the current window came (see RETURN_MS). */
-  private windowFirstAt = Number.NEGATIVE_INFINITY
+  /** When the hold at the current window's start ends: RETURN_MS after this job's first answer of it. */
+  private holdEnd = Number.NEGATIVE_INFINITY
   /** How fast others spend the same budget (requests per ms), over the window's last answers. */
   private othersRate = 0
   /** Others were seen spending the key's budget (for tests and the log). */
@@ -180,7 +180,7 @@ export class Pacer {
       (seen.resetAt > current.resetAt + 1000 && seen.remaining > current.remaining)
     if (newWindow) {
       // A window this job came into across a reset (it knew the one before): jobs come back to it.
-      this.windowFirstAt = current ? now : Number.NEGATIVE_INFINITY
+      this.holdEnd = current ? now + RETURN_MS : Number.NEGATIVE_INFINITY
       this.window = [seen]
       return
     }
@@ -225,8 +225,7 @@ export class Pacer {
     const told = server.remaining - (this.started - server.ticket)
     const light = askedAt - this.lastStartAt >= LIGHT_GAP_MS || askedAt - server.at > this.roundTripMs
     if (light) return told > Math.ceil(reserve / 2) ? now : server.resetAt
-    const back = this.windowFirstAt + RETURN_MS
-    if (now < back) return Math.min(back, server.resetAt)
+    if (now < this.holdEnd) return Math.min(this.holdEnd, server.resetAt)
     // A view from before the hold says nothing of the pace after it: one request (one at a time) renews it.
     const others = this.fromBeforeHold(server.at)
       ? 0
@@ -237,8 +236,7 @@ export class Pacer {
 
   /** An answer at `at` came before the hold at the window's start, and the hold is over (see RETURN_MS). */
   private fromBeforeHold(at: number): boolean {
-    const back = this.windowFirstAt + RETURN_MS
-    return at < back && this.clock.now() >= back
+    return at < this.holdEnd && this.clock.now() >= this.holdEnd
   }
 
   /**
