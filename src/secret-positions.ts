@@ -13,7 +13,7 @@
  * word: `access_token`, `X-Api-Key`, `apiKey` are; `AUTH_MODE`, `keyword`,
  * `author` are not.
  */
-import { type Mapping, type Trail, isMapping, pathOf, rewrite } from './values.js'
+import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, rewrite } from './values.js'
 
 const SECRET_WORDS = new Set([
   ...['token', 'key', 'secret', 'password', 'passwd', 'pass', 'pwd', 'signature', 'sig', 'auth', 'credential'],
@@ -43,15 +43,15 @@ const MAX_NAMES_KNOWN = 1000
 function lastWordIsSecret(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]/)
     .filter(Boolean)
   return words.length > 0 && SECRET_WORDS.has(words[words.length - 1].toLowerCase())
 }
 
-const NUMBER = /^[-+]?\d+(\.\d+)?$/
-const WORDS = new Set(['true', 'false', 'null', 'none', 'nil', 'undefined', 'yes', 'no', 'on', 'off', 'basic'])
-WORDS.add('bearer').add('digest').add('enabled').add('disabled').add('default').add('empty')
+/** Words of 4 characters or more that stand for no value (shorter ones are plain already: `yes`, `on`, `nil`). */
+const WORDS = new Set(['true', 'false', 'null', 'none', 'undefined', 'basic', 'bearer', 'digest'])
+WORDS.add('enabled').add('disabled').add('default').add('empty')
 
 /**
  * A value that stays as written even in a secret position when a file is
@@ -60,7 +60,7 @@ WORDS.add('bearer').add('digest').add('enabled').add('disabled').add('default').
  */
 export function plainWord(value: string): boolean {
   const v = value.trim()
-  return v.length < 4 || NUMBER.test(v) || WORDS.has(v.toLowerCase())
+  return v.length < 4 || NUMERIC.test(v) || WORDS.has(v.toLowerCase())
 }
 
 /** Where in a text a secret stands: [start, end), what it is (`userinfo`, `query parameter token`), its name. */
@@ -120,7 +120,7 @@ function parameterSpans(value: string, reading: Reading): SecretSpan[] {
   return spans
 }
 
-/** The secrets of a text as `reading` reads it, in order, none overlapping (the first and longest kept). */
+/** The secrets of a text as `reading` reads it, in order, none overlapping (the first kept). */
 function spansOf(value: string, reading: Reading): SecretSpan[] {
   // Every place needs one of these: `://` before a userinfo, `:` after a header's name, `?&;#` before a parameter.
   if (!/[:?&;#]/.test(value)) return []
@@ -138,7 +138,8 @@ function spansOf(value: string, reading: Reading): SecretSpan[] {
     }
   }
   found.push(...parameterSpans(value, reading))
-  found.sort((a, b) => a.start - b.start || b.end - a.end)
+  // No two places start at one character: each follows its own `://`, `:` or blank, or `=`.
+  found.sort((a, b) => a.start - b.start)
   const spans: SecretSpan[] = []
   for (const span of found) if (spans.length === 0 || span.start >= spans[spans.length - 1].end) spans.push(span)
   return spans
@@ -212,7 +213,7 @@ export function replacePositions(
 
 /** `value` with every value in a secret position as ***. */
 export function maskPositions<T>(value: T): T {
-  return replacePositions(value, secret => (secret === '***' ? secret : '***')) as T
+  return replacePositions(value, () => '***') as T
 }
 
 /** The values in secret positions of `value`, in order: what tells whether a secret changed. */
@@ -239,10 +240,10 @@ const secretLooking = (value: string): boolean => !plainWord(value) && (/\d/.tes
  */
 export function maskText(text: string): string {
   // A placeholder (`?token=${secret:NAME}`, as export-checks shows what it wrote) is no secret.
-  const keep = (secret: string) => secret === '***' || /^\$\{(secret:)?[A-Za-z_][A-Za-z0-9_]*\}$/.test(secret)
+  const keep = (secret: string) => /^\$\{(secret:)?[A-Za-z_][A-Za-z0-9_]*\}$/.test(secret)
   const masked = replaceSpans(text, spansOf(text, TEXT), secret => (keep(secret) ? secret : '***'))
   const field = (m: string, key: string, colon: string, v: string, quote: string) =>
-    v !== '' && v !== '***' && secretName(key) ? `${quote}${key}${quote}${colon}${quote}***${quote}` : m
+    v !== '' && secretName(key) ? `${quote}${key}${quote}${colon}${quote}***${quote}` : m
   return masked
     .replace(/"([^"\\]{1,80})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (m, key: string, colon: string, v: string) =>
       field(m, key, colon, v, '"')
@@ -252,17 +253,16 @@ export function maskText(text: string): string {
     )
     .replace(
       /([[,:])"([A-Za-z][A-Za-z0-9_.-]{0,60})(\s*:\s*)((?:[^"\\]|\\.){1,2000})"/g,
-      (m, before: string, name: string, sep: string, v: string) =>
-        v !== '***' && secretName(name) ? `${before}"${name}${sep}***"` : m
+      (m, before: string, name: string, sep: string) => (secretName(name) ? `${before}"${name}${sep}***"` : m)
     )
     .replace(HEADER_TEXT, (m, before: string, name: string, sep: string, scheme: string | undefined, v: string) =>
       secretName(name) && v !== '***' && (scheme !== undefined || secretLooking(v)) ? `${before}${name}${sep}***` : m
     )
     .replace(PAIR_TEXT, (m, q: string, name: string, v: string) =>
-      secretName(name) && v !== '***' ? m.slice(0, m.length - v.length - q.length) + `***${q}` : m
+      secretName(name) ? m.slice(0, m.length - v.length - q.length) + `***${q}` : m
     )
     .replace(PAIR_TEXT_REVERSED, (m, q: string, v: string, name: string) =>
-      secretName(name) && v !== '***' ? m.replace(`${q}${v}${q}`, `${q}***${q}`) : m
+      secretName(name) ? m.replace(`${q}${v}${q}`, `${q}***${q}`) : m
     )
 }
 

@@ -11,12 +11,21 @@
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
  */
-import { type Leaf, rewrite } from './values.js'
+import { type Leaf, NUMERIC, rewrite } from './values.js'
 
 /** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
 const MIN_SECRET_LENGTH = 4
 
 const hexLower = (text: string) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase())
+
+/** `text` percent-decoded; undefined when it is no percent-encoding (`%zz`, a lone `%`). */
+function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
 
 /** Every form in which `secret` may appear in text the action writes. */
 export function formsOf(secret: string): string[] {
@@ -31,20 +40,13 @@ export function formsOf(secret: string): string[] {
     }
   })()
   // A percent-encoded secret (`p%40ss`, as a URL holds it) comes back decoded from a service that decodes.
-  const decoded = [secret, secret.replace(/\+/g, ' ')].flatMap(text => {
-    try {
-      const plain = decodeURIComponent(text)
-      return plain !== secret && plain.length >= MIN_SECRET_LENGTH ? [plain] : []
-    } catch {
-      return []
-    }
-  })
+  const decoded = [secret, secret.replace(/\+/g, ' ')]
+    .map(percentDecoded)
+    .filter((plain): plain is string => plain !== undefined && plain.length >= MIN_SECRET_LENGTH)
   const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri), ...decoded]
   return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))]
 }
 
-/** A form that is a number alone matches only where a number ends (3600 never masks 36000 into ***0). */
-const NUMERIC = /^[-+]?\d+(\.\d+)?$/
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** The replacer last built for a list of secrets, and the secrets it was built for (a list grows as secrets are added). */

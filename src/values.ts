@@ -10,6 +10,13 @@ export function isMapping(value: unknown): value is Mapping {
 }
 
 /** A leaf of a plain value. */
+/**
+ * A number as written: a sign, digits, a decimal part. A secret's form that is one is masked only
+ * where a number ends (3600 never masks 36000 into ***0), and a value that is one is masked neither
+ * job-wide (secrets.ts registrable) nor as written in a file for people (secret-positions.ts plainWord).
+ */
+export const NUMERIC = /^[-+]?\d+(\.\d+)?$/
+
 export type Leaf = string | number | boolean | bigint
 
 /** Where a leaf stands: its key in the list or mapping that holds it, and where that stands (none at the top). */
