@@ -188,6 +188,27 @@ describe('light and bulk requests at their edges', () => {
     expect(await goesNow(other, clock)).toBe(false)
   })
 
+  it("a failed request's time is no round trip: only answers that state the budget measure it", async () => {
+    // Round trips of 10 ms; a request that fails after 880 ms (no answer) must not make the view of
+    // 400 ms old look fresh: the next request is light, and goes with 4 of 100 left.
+    const clock = fakeClock()
+    const pacer = new Pacer(100, 60_000, clock)
+    for (const remaining of [50, 49]) {
+      const ticket = await pacer.take()
+      await clock.sleep(10)
+      pacer.settle(ticket, { remaining, resetInMs: 30_000 - clock.time, limit: 100 })
+    }
+    const failing = await pacer.take()
+    await clock.sleep(470)
+    const last = await pacer.take()
+    await clock.sleep(10)
+    pacer.settle(last, { remaining: 4, resetInMs: 30_000 - clock.time, limit: 100 })
+    await clock.sleep(400)
+    pacer.settle(failing)
+    expect(clock.time).toBe(900)
+    expect(await goesNow(pacer, clock)).toBe(true)
+  })
+
   it('a view older than the round trip (averaged over the answers) makes a request light', async () => {
     // Round trips of 100 and 300 ms average 200: a request asked 250 ms after the last answer is
     // light (5 of 100 left: it goes); 150 ms after, it is bulk (it waits for the reset).
@@ -232,6 +253,22 @@ describe('one request at a time', () => {
     // answers came before the hold ended, and the jobs that came back since spent unseen.
     await clock.sleep(300)
     expect(await secondWaits(pacer)).toBe(true)
+  })
+
+  it('an answer at the instant the hold ends is from after it: two such answers let several go at once', async () => {
+    const clock = fakeClock()
+    const pacer = new Pacer(100, 60_000, clock)
+    pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
+    pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 }) // at 1 s: the hold runs to 2.25 s
+    await clock.sleep(1000)
+    pacer.settle(await pacer.take(), { remaining: 98, resetInMs: 59_000 }) // a light request in the hold
+    await clock.sleep(250)
+    expect(clock.time).toBe(1000 + RETURN_MS)
+    // At the hold's end exactly: the view from before it is renewed, one request at a time...
+    pacer.settle(await pacer.take(), { remaining: 97, resetInMs: 58_750 })
+    pacer.settle(await pacer.take(), { remaining: 96, resetInMs: 58_750 })
+    // ...and two answers of that instant are a view from after the hold: several at once again.
+    expect(await secondWaits(pacer)).toBe(false)
   })
 })
 
