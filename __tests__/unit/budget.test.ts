@@ -122,6 +122,17 @@ describe('the figures at their edges (what mutation testing found unguarded)', (
     expect(budgetOf(results(1000, 6), FROM, TO, parseSlo('99.5%'))).toMatchObject({ remaining: -20, spent: true })
   })
 
+  it('a blank status is no status: not a result, and no failed one; ` UP ` with blanks is up', () => {
+    const blank = [{ status: '  ', checkedAt: new Date(TO - 2000).toISOString() }]
+    expect(budgetOf([...results(10, 0), ...blank], FROM, TO, slo)).toMatchObject({ results: 10, up: 10 })
+    // Nor does a blank status with an unplaceable time make the budget unknown.
+    expect(
+      budgetOf([...results(10, 0), { status: ' ', checkedAt: 'yesterday' }], FROM, TO, slo).unplaced
+    ).toBeUndefined()
+    const padded = [{ status: ' UP ', checkedAt: new Date(TO - 2000).toISOString() }]
+    expect(budgetOf([...results(10, 0), ...padded], FROM, TO, slo)).toMatchObject({ results: 11, up: 11 })
+  })
+
   it('a row whose time cannot be placed: the skipped text names the rows and an example, and says the budget is unknown', () => {
     const b = budgetOf([...results(10, 0), { status: 'up', checkedAt: 'yesterday' }], FROM, TO, slo)
     expect(b.skipped).toBe(
