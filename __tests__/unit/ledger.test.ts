@@ -155,6 +155,14 @@ describe('between: the history rows judged between two polls', () => {
     expect(between(ledger(), readingOf('history', at(6.9), 50, 'down')!, current)).toBe(true)
   })
 
+  it('a row that lacks what the current reading reports (a status, a response time) does not read alike: judged', () => {
+    expect(between(ledger(), readingOf('history', at(6.98), 50)!, current)).toBe(true)
+    expect(between(ledger(), readingOf('history', at(6.98), undefined, 'up')!, current)).toBe(true)
+    // Neither reports a response time: alike by status.
+    const bare = readingOf('check', at(7), undefined, 'up')!
+    expect(between(ledger(), readingOf('history', at(6.98), undefined, 'up')!, bare)).toBe(false)
+  })
+
   it('a row at the current time or later is not between', () => {
     expect(between(ledger(), readingOf('history', at(7), 3000, 'up')!, current)).toBe(false)
   })
