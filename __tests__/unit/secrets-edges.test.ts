@@ -39,6 +39,8 @@ describe('names: a secret word as the last word, however the name is written', (
     // The words are split, not only lower-cased: neither joins into a secret word it does not end with.
     for (const name of ['tokenCount', 'AWSTokenId', 'keyName', 'passwordPolicy'])
       expect([name, secretName(name)]).toEqual([name, false])
+    // A separator after the last word ends no word of its own.
+    for (const name of ['token_', 'api-key-', '__password__']) expect([name, secretName(name)]).toEqual([name, true])
     // A parameter name written with + for a blank: `my+token` is `my token`, whose last word is a secret's.
     expect(maskText('GET https://h/?my+token=abc123&x=1')).toBe('GET https://h/?my+token=***&x=1')
   })
@@ -155,7 +157,9 @@ describe('free text', () => {
       ['X-Api-Key : abc123', 'X-Api-Key : ***'],
       ['X-Api-Key:abc123', 'X-Api-Key:***'],
       ['api_key=abc123 was sent', 'api_key=*** was sent'],
-      ['Authorization: Bearer\tabc12345', 'Authorization: ***']
+      ['Authorization: Bearer\tabc12345', 'Authorization: ***'],
+      ['Authorization: Bearer  abcdefgh', 'Authorization: ***'],
+      ['Authorization: Bearer ***', 'Authorization: Bearer ***']
     ])
       expect(maskText(text)).toBe(masked)
   })
