@@ -22,6 +22,23 @@ const group = { ...chosen, tests: unitOnly ? chosen.tests.filter(test => test.st
 if (group.tests.length === 0) throw new Error(`MUTATE_GROUP ${name} has no unit tests for MUTATE_UNIT=1`)
 const report = `reports/mutation/${name}${unitOnly ? '.unit' : ''}`
 
+/**
+ * A group's module, or `FILE@NAME`: only the declaration of NAME in FILE (`export const NAME` on one
+ * line, or `export function NAME` to its closing brace at the line's start), as Stryker's line range.
+ * A rule a trust module shares from a ground-floor file (values.ts NUMERIC) is mutated with its group.
+ */
+function mutateRange(entry) {
+  const [file, declared] = entry.split('@')
+  if (declared === undefined) return entry
+  const lines = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').split('\n')
+  const start = lines.findIndex(line => new RegExp(`^export (const|function) ${declared}\\b`).test(line))
+  if (start < 0) throw new Error(`mutation-groups.json: ${file} declares no ${declared}`)
+  const end = lines[start].trimEnd().endsWith('{')
+    ? lines.findIndex((line, i) => i > start && line.startsWith('}'))
+    : start
+  return `${file}:${start + 1}-${end + 1}`
+}
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
@@ -34,7 +51,7 @@ export default {
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
   coverageAnalysis: 'perTest',
-  mutate: group.mutate,
+  mutate: group.mutate.map(mutateRange),
   concurrency: 2,
   timeoutMS: 20000,
   reporters: ['clear-text', 'progress', 'json'],

@@ -13,7 +13,7 @@
  * word: `access_token`, `X-Api-Key`, `apiKey` are; `AUTH_MODE`, `keyword`,
  * `author` are not.
  */
-import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, rewrite } from './values.js'
+import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, percentDecoded, rewrite } from './values.js'
 
 const SECRET_WORDS = new Set([
   ...['token', 'key', 'secret', 'password', 'passwd', 'pass', 'pwd', 'signature', 'sig', 'auth', 'credential'],
@@ -87,13 +87,8 @@ const userinfoOf = (reading: Reading) =>
 /** A header written as a line of a string value: `Authorization: Bearer x`, `X-Api-Key: x`. */
 const HEADER_LINE = /^([ \t]*)([A-Za-z][A-Za-z0-9_.-]{0,60})([ \t]*:[ \t]*)([^\r\n]*?)[ \t]*$/gm
 
-const decodedName = (name: string): string => {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '))
-  } catch {
-    return name // a name that does not decode is judged as written
-  }
-}
+/** A parameter's name as the service reads it: `+` a blank, percent-decoded (one that does not decode, as written). */
+const decodedName = (name: string): string => percentDecoded(name.replace(/\+/g, ' ')) ?? name
 
 /** Parameters `?name=value` (`&`, `;`, `#` before the name too) whose name is a secret's; linear in `value`. */
 function parameterSpans(value: string, reading: Reading): SecretSpan[] {

@@ -11,21 +11,12 @@
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
  */
-import { type Leaf, NUMERIC, rewrite } from './values.js'
+import { type Leaf, NUMERIC, percentDecoded, rewrite } from './values.js'
 
 /** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
 const MIN_SECRET_LENGTH = 4
 
 const hexLower = (text: string) => text.replace(/%[0-9A-F]{2}/g, hex => hex.toLowerCase())
-
-/** `text` percent-decoded; undefined when it is no percent-encoding (`%zz`, a lone `%`). */
-function percentDecoded(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return undefined
-  }
-}
 
 /** Every form in which `secret` may appear in text the action writes. */
 export function formsOf(secret: string): string[] {

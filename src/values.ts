@@ -9,7 +9,6 @@ export function isMapping(value: unknown): value is Mapping {
   return proto === Object.prototype || proto === null
 }
 
-/** A leaf of a plain value. */
 /**
  * A number as written: a sign, digits, a decimal part. A secret's form that is one is masked only
  * where a number ends (3600 never masks 36000 into ***0), and a value that is one is masked neither
@@ -17,6 +16,16 @@ export function isMapping(value: unknown): value is Mapping {
  */
 export const NUMERIC = /^[-+]?\d+(\.\d+)?$/
 
+/** `text` percent-decoded; undefined when it is no percent-encoding (`%zz`, a lone `%`, `%FF`). */
+export function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A leaf of a plain value. */
 export type Leaf = string | number | boolean | bigint
 
 /** Where a leaf stands: its key in the list or mapping that holds it, and where that stands (none at the top). */

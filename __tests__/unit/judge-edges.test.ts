@@ -53,7 +53,7 @@ describe('judge at its edges', () => {
     expect(judge({ id: 'c', status: 'up', responseTime: 900 }, rules, { p95: 200 } as Baseline).passed).toBe(true)
   })
 
-  it('require-fresh: a time the action cannot read is named, never counted as fresh; a readable one is judged by the ledger', () => {
+  it('require-fresh: a time the action cannot read is named, never counted as fresh; a readable one passes (whether it is fresh is for the ledger)', () => {
     const rules = { ...UP, requireFresh: true }
     expect(judge({ id: 'c', status: 'up', lastCheckedAt: ' yesterday ' }, rules).missed).toEqual([
       'last checked "yesterday", a time in a form the action cannot read: never counted as fresh'

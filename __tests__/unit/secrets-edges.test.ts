@@ -34,8 +34,8 @@ describe('names: a secret word as the last word, however the name is written', (
   })
 
   it('camelCase and an acronym before the last word are split: accessKey, AWSToken, myToken', () => {
-    for (const name of ['accessKey', 'AWSToken', 'myToken', 'userSession', 'HTTPPassword', 'my+token'])
-      expect([name, secretName(name.replace('+', ' '))]).toEqual([name, true])
+    for (const name of ['accessKey', 'AWSToken', 'myToken', 'userSession', 'HTTPPassword', 'my token'])
+      expect([name, secretName(name)]).toEqual([name, true])
     // The words are split, not only lower-cased: neither joins into a secret word it does not end with.
     for (const name of ['tokenCount', 'AWSTokenId', 'keyName', 'passwordPolicy'])
       expect([name, secretName(name)]).toEqual([name, false])
@@ -94,6 +94,11 @@ describe('structured values: where a value starts and ends', () => {
     const description = 'Rotate the api key: every month. Ask for the token: see the wiki'
     expect(maskPositions({ description })).toEqual({ description })
     expect(secretSpans(description)).toEqual([])
+  })
+
+  it('two places that touch are both masked: a parameter whose value ends where a userinfo starts', () => {
+    expect(maskText('?token=x://&user@host')).toBe('?token=******@host')
+    expect(maskPositions({ url: '?token=x://&user@host' })).toEqual({ url: '?token=******@host' })
   })
 
   it('a header whose value is a URL with a user and a token is masked whole, once', () => {
@@ -222,7 +227,7 @@ describe('secrets by value at their edges', () => {
 
   it('a numeric secret with a decimal point or a sign is masked as that number only', () => {
     expect(redact('took 1234.5 s, not 12345 s or 1234.56', ['1234.5'])).toBe('took *** s, not 12345 s or 1234.56')
-    expect(redact('offset -9876 and 9876', ['-9876'])).toBe('offset *** and 9876')
+    expect(redact('offset -9876, not -98765 or 9876', ['-9876'])).toBe('offset ***, not -98765 or 9876')
   })
 
   it('a list that grows, or changes in place, masks what it holds now', () => {
