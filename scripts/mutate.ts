@@ -1,11 +1,13 @@
 /**
- * `npm run mutate [-- GROUP...] [--incremental] [--unit]`: mutation testing of the
+ * `npm run mutate [-- GROUP...] [--incremental [--force]] [--unit]`: mutation testing of the
  * modules that own the trust rules (mutation-groups.json names the groups, the
  * modules each mutates and the tests that judge them), one group at a time.
  * StrykerJS needs Node 22 or later: it runs under the runner's Node 24 that
  * the install puts in .cache/node24 when the Node running npm is older.
  * `--incremental` re-tests only the mutants whose code or tests changed since
- * the group's last run (reports/mutation/GROUP.incremental.json).
+ * the group's last run (mutation/GROUP[.unit].incremental.json); with `--force`
+ * it re-tests every mutant and writes the baseline afresh (a survivor in a
+ * module-level constant is never re-tested incrementally when tests change).
  * `--unit` runs each group's unit tests only (quick: what CI runs).
  * Each group's report is reports/mutation/GROUP.json; the last lines give each
  * group's score, and the exit status is 1 when a group could not be run.
@@ -25,6 +27,7 @@ if (!existsSync(node)) {
 
 const args = process.argv.slice(2)
 const incremental = args.includes('--incremental')
+const force = args.includes('--force')
 const unit = args.includes('--unit')
 const asked = args.filter(arg => !arg.startsWith('--'))
 const unknown = asked.filter(name => !(name in GROUPS))
@@ -63,7 +66,12 @@ for (const group of asked.length > 0 ? asked : Object.keys(GROUPS)) {
   console.log(`\n== mutate ${group}: ${mutate.join(', ')}`)
   const run = spawnSync(
     node,
-    [`${root}node_modules/@stryker-mutator/core/bin/stryker.js`, 'run', ...(incremental ? ['--incremental'] : [])],
+    [
+      `${root}node_modules/@stryker-mutator/core/bin/stryker.js`,
+      'run',
+      ...(incremental ? ['--incremental'] : []),
+      ...(force ? ['--force'] : [])
+    ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, MUTATE_GROUP: group, MUTATE_UNIT: unit ? '1' : '0' } }
   )
   const file = `${root}reports/mutation/${group}${unit ? '.unit' : ''}.json`
