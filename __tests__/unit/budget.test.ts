@@ -1,6 +1,13 @@
 /** The error budget's figures (src/operations/gate/budget.ts) and its inputs (src/parse.ts). */
 import { describe, expect, it } from '@jest/globals'
-import { budgetBar, budgetOf } from '../../src/operations/gate/budget.js'
+import {
+  type Budget,
+  budgetBar,
+  budgetJson,
+  budgetOf,
+  budgetText,
+  worstBudget
+} from '../../src/operations/gate/budget.js'
 import { parseSlo, parseSloWindow } from '../../src/parse.js'
 
 const TO = Date.parse('2026-11-23T08:00:00Z')
@@ -144,5 +151,74 @@ describe('the figures at their edges (what mutation testing found unguarded)', (
       rows: 1,
       example: 'no checkedAt'
     })
+  })
+})
+
+describe('the budget in words and as JSON (the log, the failure, `result`, the outputs)', () => {
+  const slo = parseSlo('99.9%')
+  const judged = (count: number, down: number) => budgetOf(results(count, down), FROM, TO, slo)
+
+  it('judged: availability, results up, the window and the objective, then what is left or spent', () => {
+    expect(budgetText(judged(1000, 2))).toBe(
+      'availability 99.8% (998 of 1000 result(s) up) in the 30d before the step started against an objective of 99.9%: error budget spent (-100% left)'
+    )
+    expect(budgetText(judged(2000, 1))).toBe(
+      'availability 99.95% (1999 of 2000 result(s) up) in the 30d before the step started against an objective of 99.9%: error budget 50% left'
+    )
+  })
+
+  it('not judged: the reason, and that the budget is not judged; a time it cannot place: the budget is unknown', () => {
+    expect(budgetText(judged(4, 0))).toBe(
+      'no error budget: 4 result(s) with a status in the 30d before the step started (5 needed); the budget is not judged'
+    )
+    const unplaced = budgetOf([...results(10, 0), { status: 'up', checkedAt: 'yesterday' }], FROM, TO, slo)
+    expect(budgetText(unplaced)).toBe(`error budget unknown: ${unplaced.skipped}`)
+    expect(budgetBar(judged(4, 0))).toBe('')
+  })
+
+  it('as JSON: every figure, the window as ISO times; null where unknown; the reason only when not judged', () => {
+    expect(budgetJson(undefined)).toBeNull()
+    // Strict: a field the budget lacks is absent, not `undefined`.
+    expect(budgetJson(judged(2000, 1))).toStrictEqual({
+      objective: 99.9,
+      availability: 99.95,
+      remaining: 50,
+      spent: false,
+      results: 2000,
+      up: 1999,
+      from: '2026-10-24T08:00:00.000Z',
+      to: '2026-11-23T08:00:00.000Z'
+    })
+    const none = judged(1000, 1000)
+    expect(budgetJson(none)).toMatchObject({ availability: 0, remaining: -99900, spent: true })
+    const skipped = judged(4, 0)
+    expect(budgetJson(skipped)).toStrictEqual({
+      objective: 99.9,
+      availability: null,
+      remaining: null,
+      spent: false,
+      results: 4,
+      up: 4,
+      from: '2026-10-24T08:00:00.000Z',
+      to: '2026-11-23T08:00:00.000Z',
+      skipped: skipped.skipped
+    })
+    const unplaced = budgetOf([...results(10, 0), { status: 'up' }], FROM, TO, slo)
+    expect(budgetJson(unplaced)).toMatchObject({
+      skipped: unplaced.skipped,
+      unplaced: { rows: 1, example: 'no checkedAt' }
+    })
+  })
+
+  it('the worst: the least left among the judged (the first of equals); none judged, none', () => {
+    const t = (name: string, budget?: Budget) => ({ name, ...(budget ? { budget } : {}) })
+    const half = judged(2000, 1)
+    const spent = judged(1000, 2)
+    expect(worstBudget([t('a', half), t('b', spent), t('c', half)])?.name).toBe('b')
+    expect(worstBudget([t('a', spent), t('b', half), t('c', judged(1000, 2))])?.name).toBe('a')
+    expect(worstBudget([t('a', half), t('b', judged(1000, 1)), t('c', spent)])?.name).toBe('c')
+    expect(worstBudget([t('skipped', judged(4, 0)), t('none'), t('half', half)])?.name).toBe('half')
+    expect(worstBudget([t('skipped', judged(4, 0)), t('none')])).toBeUndefined()
+    expect(worstBudget([])).toBeUndefined()
   })
 })

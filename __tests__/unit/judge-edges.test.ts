@@ -121,6 +121,21 @@ describe('observe: what each reading does to the count', () => {
     expect(track.marks).toEqual(['✅', '❌'])
   })
 
+  it('a repeat is not a probe: a chain of readings each within one probe of the last counts those further apart', () => {
+    // 100 ms probes read 80 ms apart: the second is the first again, the third (160 ms from the first) is new.
+    const track = trackOf(false)
+    for (const ms of [60_000, 60_080, 60_160]) observe(track, result(probe(ms)), UP, 3, false)
+    expect(track.marks).toEqual(['✅', '↺', '✅'])
+    expect(track.streak).toBe(2)
+  })
+
+  it('a new miss on two counts names both, joined', () => {
+    const track = trackOf(false)
+    expect(observe(track, result(probe(60_000, 'down', 300)), { ...UP, maxResponseTimeMs: 50 }, 1, false)).toBe(
+      'status is down, expected up; response time 300 ms is above 50 ms'
+    )
+  })
+
   it('a result from before the step is neither a pass nor a miss; its time is shown', () => {
     const track = trackOf(true)
     const text = observe(track, result(first), { ...UP, requireFresh: true }, 1, false)

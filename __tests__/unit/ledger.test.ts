@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { budgetOf } from '../../src/operations/gate/budget.js'
 import { judge } from '../../src/operations/gate/judge.js'
 import {
+  KEPT,
   between,
   checkReading,
   decide,
@@ -11,6 +12,7 @@ import {
   openLedger,
   readingOf,
   record,
+  takeOnce,
   toleranceOf,
   windowRows
 } from '../../src/operations/gate/ledger.js'
@@ -235,5 +237,26 @@ describe("a window's rows, at the edges", () => {
     // A whole second: it may have been stamped up to a second before its probe.
     expect(between(l, h('2026-11-23T08:00:10Z'), current)).toBe(true)
     expect(between(l, h('2026-11-23T08:00:09Z'), current)).toBe(false)
+  })
+})
+
+describe('what the ledger remembers', () => {
+  it(`the latest ${KEPT} probes counted: after ${KEPT + 1}, a later reading of the newest is still that probe`, () => {
+    // Probes a minute apart, 100 ms each; the newest read again 50 ms later (within one probe of it, after it).
+    const probes = Array.from({ length: KEPT + 1 }, (_, i) => check(at(60 * (i + 1)), 100))
+    const ledger = counted(...probes)
+    expect(decide(ledger, check(at(60 * (KEPT + 1) + 0.05), 100))).toBe('repeat')
+    expect(decide(ledger, check(at(60 * (KEPT + 2)), 100))).toBe('new')
+  })
+
+  it('a history entry between polls is taken once: by its id, or without one by what it says', () => {
+    const ledger = counted()
+    const row = { status: 'up', responseTime: 100, checkedAt: at(5) }
+    expect(takeOnce(ledger, { id: 'h1', ...row })).toBe(true)
+    expect(takeOnce(ledger, { id: 'h1', ...row, status: 'down' })).toBe(false)
+    expect(takeOnce(ledger, { id: 'h2', ...row })).toBe(true)
+    expect(takeOnce(ledger, row)).toBe(true)
+    expect(takeOnce(ledger, { ...row })).toBe(false)
+    expect(takeOnce(ledger, { ...row, responseTime: 101 })).toBe(true)
   })
 })

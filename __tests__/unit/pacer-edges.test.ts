@@ -29,6 +29,22 @@ async function secondWaits(pacer: Pacer): Promise<boolean> {
   return waited
 }
 
+/**
+ * A job that came into a window across its reset (a spent window ending at 1 s, then the new one's
+ * first answer there: the hold runs to 1 s + RETURN_MS), with one more request made in the hold at
+ * 2 s whose answer shows `remaining` (100 a minute).
+ */
+async function inTheHold(remaining: number): Promise<{ clock: FakeClock; pacer: Pacer }> {
+  const clock = fakeClock()
+  const pacer = new Pacer(100, 60_000, clock)
+  pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
+  pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 })
+  await clock.sleep(1000)
+  pacer.settle(await pacer.take(), { remaining, resetInMs: 59_000 })
+  expect(clock.time).toBe(2000)
+  return { clock, pacer }
+}
+
 describe('the real clock', () => {
   it('sleeps the time asked; an abort ends the sleep at once and leaves no listener behind', async () => {
     const started = Date.now()
@@ -146,13 +162,7 @@ describe('what the answers say', () => {
 
 describe('the window as its answers show it', () => {
   it('the pace others spend at is measured in the hold too: answers then show the key shared', async () => {
-    const clock = fakeClock()
-    const pacer = new Pacer(100, 60_000, clock)
-    pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
-    pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 }) // at the reset: the hold runs to 2.25 s
-    await clock.sleep(1000)
-    pacer.settle(await pacer.take(), { remaining: 90, resetInMs: 59_000 }) // in the hold: 8 more spent by others
-    expect(clock.time).toBe(2000)
+    const { pacer } = await inTheHold(90) // in the hold: 8 more spent by others
     expect(pacer.shared).toBe(true)
   })
 
@@ -242,13 +252,7 @@ describe('one request at a time', () => {
   })
 
   it('after the hold at a window it came into across a reset, a view from before the hold is renewed one at a time', async () => {
-    const clock = fakeClock()
-    const pacer = new Pacer(100, 60_000, clock)
-    pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
-    pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 }) // at the reset: the hold runs to 2.25 s
-    await clock.sleep(1000)
-    pacer.settle(await pacer.take(), { remaining: 98, resetInMs: 59_000 }) // a light request in the hold
-    expect(clock.time).toBe(2000)
+    const { clock, pacer } = await inTheHold(98) // a light request in the hold
     // Two answers of the window and nobody else spending it: several could go at once, but both
     // answers came before the hold ended, and the jobs that came back since spent unseen.
     await clock.sleep(300)
@@ -256,12 +260,7 @@ describe('one request at a time', () => {
   })
 
   it('an answer at the instant the hold ends is from after it: two such answers let several go at once', async () => {
-    const clock = fakeClock()
-    const pacer = new Pacer(100, 60_000, clock)
-    pacer.settle(await pacer.take(), { remaining: 0, resetInMs: 1000 })
-    pacer.settle(await pacer.take(), { remaining: 99, resetInMs: 60_000 }) // at 1 s: the hold runs to 2.25 s
-    await clock.sleep(1000)
-    pacer.settle(await pacer.take(), { remaining: 98, resetInMs: 59_000 }) // a light request in the hold
+    const { clock, pacer } = await inTheHold(98) // a light request in the hold
     await clock.sleep(250)
     expect(clock.time).toBe(1000 + RETURN_MS)
     // At the hold's end exactly: the view from before it is renewed, one request at a time...
