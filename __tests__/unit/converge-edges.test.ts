@@ -120,6 +120,7 @@ describe('convergeCreated: the rounds of look and remove', () => {
     expect(r.result[0].kept).toEqual([item('a')])
     expect(r.reads).toBe(3)
     expect(r.slept).toEqual([500, 500, 500])
+    expect(r.said).toEqual([]) // nothing removed: nothing to say
   })
 
   it('a racing run may remove it between looks: then the one left stays, until it too is gone', async () => {
@@ -172,6 +173,23 @@ describe('convergeCreated: the rounds of look and remove', () => {
       before: new Set()
     })
     expect(removed).toEqual(['b'])
+  })
+
+  it('with a proven read before: a look that shifted is read again, and the steady one decides', async () => {
+    const looks = [
+      { items: [item('a'), item('b'), item('b')], shift: 'a row twice' },
+      { items: [item('a'), item('b')] }
+    ]
+    const r = await converge([item('b')], looks, [])
+    expect(r.removed).toEqual(['b'])
+    expect(r.said).toHaveLength(1) // removed at the first look (its second read)
+  })
+
+  it('a create without a name (as the view sees it) takes no part, even beside one named ""', async () => {
+    const unnamed = { id: 'b', url: 'https://shop' }
+    const r = await converge([unnamed], [{ items: [item('a', ''), unnamed] }], [])
+    expect(r.result[0]).toEqual({ survivor: unnamed, removed: [], kept: [], others: [] })
+    expect(r.removed).toEqual([])
   })
 
   it('reads that proved nothing: one look, which is used even when it shifted', async () => {

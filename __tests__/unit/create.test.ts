@@ -75,6 +75,9 @@ describe('after an ambiguous failure: look first, send again only when nothing w
     expect([posts(), lists()]).toEqual([1, 1])
     expect(emulator.checks.size).toBe(1)
     expect(lines).toContainEqual(`info: The check was created despite the failure: ${created.item.id}`)
+    // How long it took is unknown: at least until the failure, from this attempt's start.
+    expect(created.tookMs).toBeGreaterThanOrEqual(0)
+    expect(created.tookMs).toBeLessThan(60_000)
     expect(lines[0]).toMatch(/^warning: .*502.*\. Looking \/checks up to see whether the check was created anyway\.$/)
   })
 
@@ -93,6 +96,16 @@ describe('after an ambiguous failure: look first, send again only when nothing w
     const ids = [created.item.id, second.item.id]
     expect(second.recovered).toBe(true)
     expect(second.item.id).toBe(ids.sort()[0])
+  })
+
+  it('several made during the step (racing runs): the smallest id, wherever the list shows it', async () => {
+    // Listed first, a create of a racing run that this step's reads never saw (not in `before`).
+    emulator.seedCheck({ id: 'zzz_racing', name: 'shop', url: 'https://shop.example.com' })
+    emulator.inject({ method: 'POST', path: '/checks', after: true, status: 500 })
+    const { client } = clientOf()
+    const created = await create(client)
+    expect(created.item.id).not.toBe('zzz_racing')
+    expect(created.item.id < 'zzz_racing').toBe(true)
   })
 
   it('nothing made: sent again after a backoff, said only as it is sent; after max-retries, the error says each failure was checked', async () => {
@@ -144,6 +157,19 @@ describe('a 2xx the client cannot read', () => {
     emulator.inject({ method: 'POST', path: '/checks', status: 201, body: '' })
     const { client } = clientOf()
     await expect(create(client)).rejects.toThrow(/POST \/checks.*201 with an empty body; expected the created check/)
+    expect([posts(), lists()]).toEqual([1, 1])
+  })
+
+  it('a body of blanks is an empty body', async () => {
+    emulator.inject({ method: 'POST', path: '/checks', status: 200, body: ' \n ' })
+    const { client } = clientOf()
+    await expect(create(client)).rejects.toThrow(/200 with an empty body; expected the created check/)
+  })
+
+  it('a body without the resource, and nothing made: the error names what was expected, and it is not sent again', async () => {
+    emulator.inject({ method: 'POST', path: '/checks', status: 201, body: { data: { name: 'no id' } } })
+    const { client } = clientOf()
+    await expect(create(client)).rejects.toThrow(/the created check/)
     expect([posts(), lists()]).toEqual([1, 1])
   })
 

@@ -124,7 +124,7 @@ export async function convergeCreated<T extends Ranked>(
     const look = options.before === undefined ? await options.read() : await steadyRead(options.read)
     // A look that shifted may miss a racing run's create: it decides what to report, never what to remove.
     const before = look.shift ? undefined : options.before
-    const named = new Map<string, T[]>()
+    const named = new Map<string | undefined, T[]>()
     for (const item of uniqueById(look.items)) {
       const name = nameOf(item)
       if (name === undefined || gone.has(item.id)) continue
@@ -135,7 +135,7 @@ export async function convergeCreated<T extends Ranked>(
     let removedNow = 0
     let keptNow = 0
     for (const [index, mine] of created.entries()) {
-      const all = [...(named.get(nameOf(mine) ?? '') ?? [])]
+      const all = [...(named.get(nameOf(mine)) ?? [])]
       // The first look may come before the list shows our create: it is there all the same.
       // Later looks are trusted (another run may have removed ours meanwhile).
       if (round === 1 && !all.some(i => i.id === mine.id)) all.push(mine)

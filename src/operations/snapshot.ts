@@ -119,13 +119,11 @@ export async function steadyRead<T>(read: () => Promise<ListRead<T>>): Promise<L
  * absence (snapshot). The answer's `proven` is set only when the absence is
  * proven; `items` is the last read either way.
  */
-export async function lookUp<T extends { id: string }>(
+export function lookUp<T extends { id: string }>(
   read: () => Promise<ListRead<T>>,
   found: (items: T[]) => boolean
 ): Promise<Snapshot<T>> {
-  const first = await read()
-  if (found(first.items)) return { items: first.items, reads: 1, pages: first.pages }
-  return snapshot(read, { first, enough: found })
+  return snapshot(read, { enough: found })
 }
 
 /**
