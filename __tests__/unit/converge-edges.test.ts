@@ -187,7 +187,8 @@ describe('convergeCreated: the rounds of look and remove', () => {
 
   it('a create without a name (as the view sees it) takes no part, even beside one named ""', async () => {
     const unnamed = { id: 'b', url: 'https://shop' }
-    const r = await converge([unnamed], [{ items: [item('a', ''), unnamed] }], [])
+    const another = { id: 'c', url: 'https://shop' }
+    const r = await converge([unnamed], [{ items: [item('a', ''), unnamed, another] }], [])
     expect(r.result[0]).toEqual({ survivor: unnamed, removed: [], kept: [], others: [] })
     expect(r.removed).toEqual([])
   })

@@ -99,13 +99,18 @@ describe('after an ambiguous failure: look first, send again only when nothing w
   })
 
   it('several made during the step (racing runs): the smallest id, wherever the list shows it', async () => {
-    // Listed first, a create of a racing run that this step's reads never saw (not in `before`).
+    // Listed first, a create of a racing run that this step's reads never saw (not in `before`):
+    // its id after ours, then before it.
     emulator.seedCheck({ id: 'zzz_racing', name: 'shop', url: 'https://shop.example.com' })
     emulator.inject({ method: 'POST', path: '/checks', after: true, status: 500 })
     const { client } = clientOf()
     const created = await create(client)
     expect(created.item.id).not.toBe('zzz_racing')
     expect(created.item.id < 'zzz_racing').toBe(true)
+    emulator.reset()
+    emulator.seedCheck({ id: 'aaa_racing', name: 'shop', url: 'https://shop.example.com' })
+    emulator.inject({ method: 'POST', path: '/checks', after: true, status: 500 })
+    expect((await create(client)).item.id).toBe('aaa_racing')
   })
 
   it('nothing made: sent again after a backoff, said only as it is sent; after max-retries, the error says each failure was checked', async () => {
