@@ -83,9 +83,8 @@ function halfWay(error: unknown, done: string[], status: string): OperationError
 /** State name under which pause-check records, for the post step, the checks it may have paused. */
 export const PAUSED_STATE = 'paused-check-ids'
 
-/** The ids recorded in PAUSED_STATE (a JSON list); anything unreadable is no id. */
+/** The ids recorded in PAUSED_STATE (a JSON list); anything unreadable (nothing recorded: '') is no id. */
 export function recordedPauses(text: string): string[] {
-  if (!text) return []
   try {
     const value: unknown = JSON.parse(text)
     return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string' && id !== '') : []
