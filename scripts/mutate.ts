@@ -10,7 +10,8 @@
  * module-level constant is never re-tested incrementally when tests change).
  * `--unit` runs each group's unit tests only (quick: what CI runs).
  * Each group's report is reports/mutation/GROUP.json; the last lines give each
- * group's score, and the exit status is 1 when a group could not be run.
+ * group's score, and the exit status is 1 when a group could not be run or scored below
+ * its floor in mutation-groups.json (`unitFloor` with `--unit`, `floor` with every test).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'

@@ -67,7 +67,7 @@ export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
       )
       if (found.length > 0) {
         // Racing runs may have created the same meanwhile: which one is ours is unknown. Take the
-        // smallest id, the one convergence after a confirmed miss keeps (operations/converge.ts).
+        // smallest id, as every such run does; convergence (operations/converge.ts) then keeps one.
         const item = found.reduce((a, b) => (b.id < a.id ? b : a))
         client.log.info(`The ${what} was created despite the failure: ${item.id}`)
         // How long the create took is unknown: at least until the failure.

@@ -16,7 +16,7 @@
  * ahead but removes nothing: a resource of the same name seen afterwards may
  * have existed all along, hidden from the reads; it is named, with ours,
  * and kept. The same id listed twice is one resource, never its own
- * duplicate.
+ * duplicate; a resource without a name (as `nameOf` reads it) takes no part.
  */
 import type { ListRead } from '../api/pagination.js'
 import type { Logger } from '../api/types.js'

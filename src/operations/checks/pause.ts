@@ -18,7 +18,14 @@ import { dryRunSkips, str, writableOf } from '../common.js'
 import { alikeLine } from '../duplicates.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
-import { UNANSWERED_STATE, Unanswered, recordedUnanswered, sendTracked, watchUnanswered } from './unanswered.js'
+import {
+  UNANSWERED_STATE,
+  Unanswered,
+  recordedUnanswered,
+  sendTracked,
+  watchUnanswered,
+  watchedWrite
+} from './unanswered.js'
 
 /**
  * Set `status` on every targeted check whose state needs it. The decision,
@@ -172,7 +179,8 @@ export async function afterStatusWrites(
   const resumed: Check[] = []
   const failed: string[] = []
   // The checks whose pause was answered first (they need no watch), then the watch over the others.
-  const settled = new Set(unanswered.filter(w => w.status === PAUSED).map(w => w.id))
+  const toUndo = new Set(ids)
+  const settled = new Set(unanswered.filter(w => watchedWrite(w, toUndo)).map(w => w.id))
   for (const id of ids.filter(id => !settled.has(id))) {
     try {
       const check = await ctx.api.getCheck(id)
@@ -189,7 +197,7 @@ export async function afterStatusWrites(
       failed.push(`${id}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  const watched = await watchUnanswered(ctx, unanswered, new Set(ids), resume)
+  const watched = await watchUnanswered(ctx, unanswered, toUndo, resume)
   resumed.push(...watched.resumed)
   failed.push(...watched.failed)
   // In the order the main step recorded them.
@@ -210,9 +218,5 @@ export function afterStatusWritesOf(
   ctx: OperationContext,
   saved: Record<string, string>
 ): Promise<Summary | undefined> {
-  return afterStatusWrites(
-    ctx,
-    recordedPauses(saved[PAUSED_STATE] ?? ''),
-    recordedUnanswered(saved[UNANSWERED_STATE] ?? '')
-  )
+  return afterStatusWrites(ctx, recordedPauses(saved[PAUSED_STATE]), recordedUnanswered(saved[UNANSWERED_STATE]))
 }

@@ -105,6 +105,10 @@ function writeText(w: Unanswered): string {
   return `the ${what} of ${w.id} (${JSON.stringify(w.name)}) sent at ${new Date(w.sentAt).toISOString()}`
 }
 
+/** Whether the post step watches this unanswered write: a pause of a check it is to undo (`toUndo`). */
+export const watchedWrite = (w: Unanswered, toUndo: ReadonlySet<string>): boolean =>
+  w.status === PAUSED && toUndo.has(w.id)
+
 /**
  * The post step's watch over unanswered pauses it is to undo: each check is
  * read until the main step's request timeout has passed since its pause was
@@ -127,7 +131,7 @@ export async function watchUnanswered(
     ctx.log.warning(line)
     lines.push(line)
   }
-  const watched = writes.filter(w => w.status === PAUSED && toUndo.has(w.id))
+  const watched = writes.filter(w => watchedWrite(w, toUndo))
   for (const w of writes.filter(w => !watched.includes(w)))
     say(
       `${writeText(w)} was never answered (the step was cancelled or the connection failed): the service may still apply it. Check ${w.id}'s status.`
