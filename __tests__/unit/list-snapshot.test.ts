@@ -129,14 +129,6 @@ describe('a snapshot is proven by two reads in a row that did not shift and agre
     expect(snap.items).toEqual(rows('d'))
     expect(snap.doubt).toMatch(/rows vanished between every two of the 4 reads/)
   })
-
-  it('a read already made counts as the first', async () => {
-    const s = scripted(clean('a'))
-    const snap = await snapshot(s.read, { first: clean('a') })
-    expect(snap.reads).toBe(2)
-    expect(s.made()).toBe(1)
-    expect(snap.proven).toBeDefined()
-  })
 })
 
 describe('lookUp: what is sought found needs no proof; a miss needs the proof of absence', () => {

@@ -44,13 +44,13 @@ export function readsAgree(earlier: ReadonlyArray<{ id: string }>, later: Readon
 /**
  * Read until two reads in a row have not shifted and agree (proven), until a
  * read is `enough` (a name sought is found: no proof needed), or until
- * MAX_READS reads were made. `first` is a read already made.
+ * MAX_READS reads were made.
  */
 export async function snapshot<T extends { id: string }>(
   read: () => Promise<ListRead<T>>,
-  options: { first?: ListRead<T>; enough?: (items: T[]) => boolean } = {}
+  options: { enough?: (items: T[]) => boolean } = {}
 ): Promise<Snapshot<T>> {
-  let earlier = options.first ?? (await read())
+  let earlier = await read()
   let doubt = earlier.shift
   for (let reads = 1; ;) {
     if (options.enough?.(earlier.items)) return { items: earlier.items, reads, pages: earlier.pages }
