@@ -32,11 +32,40 @@ describe('rate limit', () => {
     expect(slept[1]).toBeLessThanOrEqual(4000)
   })
 
+  it.each(['1.', '.5', '-5', 'soon', '2026-11-26T12:00:30Z'])(
+    'an unreadable Retry-After (%s) is backed off as if absent, and quoted in the log',
+    async value => {
+      emulator.inject({ path: '/checks', status: 429, headers: { 'Retry-After': value }, times: 2 })
+      const { core, slept } = await runAction(emulator, { operation: 'list-checks' })
+      expect(core.failed).toBeUndefined()
+      expect(emulator.count('GET', '/checks')).toBe(3)
+      // The back-off of attempts 1 and 2: 250-500 ms and 500-1000 ms, never a date of 2001's wait of 0.
+      expect(slept).toHaveLength(2)
+      expect(slept[0]).toBeGreaterThanOrEqual(250)
+      expect(slept[1]).toBeGreaterThanOrEqual(500)
+      const retries = core.logs.filter(l => l.includes('GET /checks: rate limited'))
+      expect(retries).toHaveLength(2)
+      for (const line of retries) {
+        expect(line).toContain(`could not read Retry-After ${JSON.stringify(value)}: backing off`)
+        expect(line).not.toContain('as the server asked')
+      }
+    }
+  )
+
+  it('the error after a 429 storm names the limit the service states', async () => {
+    const headers = { 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1' }
+    emulator.inject({ path: '/checks', status: 429, headers, times: Infinity })
+    const { core } = await runAction(emulator, { operation: 'list-checks', 'max-retries': '1' })
+    expect(core.failed).toContain('GET /checks was rate limited (HTTP 429) after 2 attempts')
+    expect(core.failed).toContain('the service states a limit of 25 requests (X-RateLimit-Limit)')
+    expect(core.failed).not.toContain('100 requests a minute')
+  })
+
   it('a 429 storm ends after max-retries with a message that names the rate limit', async () => {
     emulator.inject({ path: '/checks', status: 429, times: Infinity })
     const { core, slept } = await runAction(emulator, { operation: 'list-checks', 'max-retries': '2' })
     expect(core.failed).toContain('GET /checks was rate limited (HTTP 429) after 3 attempts')
-    expect(core.failed).toContain('100 requests a minute')
+    expect(core.failed).toContain('the service states no limit; the API document gives 100 requests a minute')
     expect(emulator.count()).toBe(3)
     expect(slept).toHaveLength(2)
   })

@@ -10,7 +10,7 @@ import {
   decide,
   isFailure,
   parseRateLimitReset,
-  parseRetryAfter,
+  readRetryAfter,
   retryLine,
   retryWhy,
   serverBudget
@@ -18,21 +18,98 @@ import {
 
 const NOW = Date.parse('2026-11-26T12:00:00Z')
 
-describe('Retry-After: delta-seconds or an HTTP date', () => {
-  it('reads whole and fractional seconds, with blanks around them', () => {
-    expect(parseRetryAfter('2', NOW)).toBe(2000)
-    expect(parseRetryAfter(' 2 ', NOW)).toBe(2000)
-    expect(parseRetryAfter('1.5', NOW)).toBe(1500)
-    expect(parseRetryAfter('1.25', NOW)).toBe(1250)
+describe('Retry-After as RFC 9110 writes it: delta-seconds (digits only) or an HTTP date in GMT', () => {
+  it('reads delta-seconds, digits only, with blanks around them', () => {
+    expect(readRetryAfter('2', NOW)).toEqual({ waitMs: 2000 })
+    expect(readRetryAfter(' 2 ', NOW)).toEqual({ waitMs: 2000 })
+    expect(readRetryAfter('0', NOW)).toEqual({ waitMs: 0 })
+    expect(readRetryAfter('007', NOW)).toEqual({ waitMs: 7000 })
   })
 
-  it('a number with anything before or after it is not seconds (nor a date): not read', () => {
-    for (const text of ['x2', '2x', '2 s', '1.5x']) expect(parseRetryAfter(text, NOW)).toBeUndefined()
+  it('anything else is unreadable, quoted as written: no date of 2001 read from a malformed number', () => {
+    for (const text of ['1.', '.5', '-5', '1.5', '+5', '1e3', 'soon', 'x2', '2x', '2 s', '', '0x10', '１']) {
+      expect(readRetryAfter(text, NOW)).toEqual({ unreadable: text })
+    }
   })
 
-  it('an HTTP date is a wait until then, never below 0', () => {
-    expect(parseRetryAfter('Thu, 26 Nov 2026 12:00:30 GMT', NOW)).toBe(30_000)
-    expect(parseRetryAfter('Thu, 26 Nov 2026 11:59:00 GMT', NOW)).toBe(0)
+  it('an HTTP date in each of its three forms is a wait until then, never below 0', () => {
+    expect(readRetryAfter('Thu, 26 Nov 2026 12:00:30 GMT', NOW)).toEqual({ waitMs: 30_000 })
+    expect(readRetryAfter('Thursday, 26-Nov-26 12:00:30 GMT', NOW)).toEqual({ waitMs: 30_000 })
+    expect(readRetryAfter('Thu Nov 26 12:00:30 2026', NOW)).toEqual({ waitMs: 30_000 })
+    expect(readRetryAfter('Thu Nov  6 12:00:30 2026', NOW)).toEqual({ waitMs: 0 })
+    expect(readRetryAfter('Thu, 26 Nov 2026 11:59:00 GMT', NOW)).toEqual({ waitMs: 0 })
+  })
+
+  it('a date that is not an HTTP date is unreadable: another zone, ISO form, no zone, a day or hour out of range', () => {
+    for (const text of [
+      'Thu, 26 Nov 2026 12:00:30 +0000',
+      'Thu, 26 Nov 2026 12:00:30 UTC',
+      'Thu, 26 Nov 2026 12:00:30',
+      '2026-11-26T12:00:30Z',
+      'Thu, 31 Nov 2026 12:00:30 GMT',
+      'Thu, 26 Nov 2026 24:00:30 GMT',
+      'Thu, 26 Nov 2026 12:60:30 GMT',
+      'Thu, 26 Nov 2026 12:00:61 GMT',
+      'Thu, 6 Nov 2026 12:00:30 GMT',
+      'Thx, 26 Nov 2026 12:00:30 GMT',
+      'Thu, 26 Nox 2026 12:00:30 GMT',
+      'Nov 26 2026 12:00:30'
+    ]) {
+      expect(readRetryAfter(text, NOW)).toEqual({ unreadable: text })
+    }
+  })
+
+  it('a two-digit year of the obsolete form is the century that puts it at most 50 years ahead', () => {
+    const at = (text: string) => {
+      const read = readRetryAfter(text, Date.parse('1999-01-01T00:00:00Z'))
+      return 'waitMs' in read! ? read.waitMs : undefined
+    }
+    const from1999 = (iso: string) => Date.parse(iso) - Date.parse('1999-01-01T00:00:00Z')
+    expect(at('Friday, 01-Jan-49 00:00:00 GMT')).toBe(from1999('2049-01-01T00:00:00Z'))
+    expect(at('Friday, 31-Dec-99 00:00:00 GMT')).toBe(from1999('1999-12-31T00:00:00Z'))
+    expect(at('Saturday, 01-Jan-50 00:00:00 GMT')).toBe(0)
+  })
+
+  it('no header is no answer', () => {
+    expect(readRetryAfter(undefined, NOW)).toBeUndefined()
+  })
+})
+
+describe('an unreadable Retry-After: backed off as if there were none, and said', () => {
+  const refused = (value: string, extra: Record<string, string> = {}) => ({
+    status: 429,
+    headers: { 'retry-after': value, ...extra }
+  })
+
+  it.each(['1.', '.5', '-5', 'soon'])('%s: the back-off wait, not 0, and the value quoted', value => {
+    const decision = decide('GET', 1, 3, refused(value), NOW, () => 0.5)
+    expect(decision).toEqual({ retry: true, waitMs: 375, asked: false, unreadable: value })
+    if (!decision.retry) throw new Error('expected a retry')
+    expect(retryLine(429, 'x', 1, 3, decision)).toBe(
+      `rate limited (HTTP 429); retry 1 of 3 in 0.4 s (could not read Retry-After ${JSON.stringify(value)}: backing off)`
+    )
+  })
+
+  it('a reset header beside an unreadable Retry-After is still read', () => {
+    const decision = decide('GET', 1, 3, refused('1.', { 'x-ratelimit-reset': '4' }), NOW)
+    expect(decision).toEqual({ retry: true, waitMs: 4000, asked: true, unreadable: '1.' })
+  })
+
+  it('a readable value says nothing more', () => {
+    const decision = decide('GET', 1, 3, refused('2'), NOW)
+    expect(decision).toEqual({ retry: true, waitMs: 2000, asked: true })
+    if (!decision.retry) throw new Error('expected a retry')
+    expect(retryLine(429, 'x', 1, 3, decision)).toBe(
+      'rate limited (HTTP 429); retry 1 of 3 in 2.0 s as the server asked'
+    )
+  })
+
+  it('on a 503 too', () => {
+    const decision = decide('GET', 1, 3, { status: 503, headers: { 'retry-after': '-5' } }, NOW, () => 0)
+    if (!decision.retry) throw new Error('expected a retry')
+    expect(retryLine(503, 'x', 1, 3, decision)).toBe(
+      'HTTP 503; retry 1 of 3 in 0.3 s (could not read Retry-After "-5": backing off)'
+    )
   })
 })
 
@@ -94,10 +171,12 @@ describe('decide: the edges of max-retries and of the longest wait', () => {
   it('a wait of exactly 2 minutes is made; a longer one is not ("longer than 2 minutes")', () => {
     expect(MAX_RATE_LIMIT_WAIT_MS).toBe(120_000)
     expect(decide('GET', 1, 3, refused('120'), NOW)).toEqual({ retry: true, waitMs: 120_000, asked: true })
-    expect(decide('GET', 1, 3, refused('120.001'), NOW)).toEqual({
+    const reset = { status: 429, headers: { 'x-ratelimit-reset': '120.001' } }
+    expect(decide('GET', 1, 3, reset, NOW)).toEqual({ retry: false, reason: 'wait too long', tooLongMs: 120_001 })
+    expect(decide('GET', 1, 3, refused('121'), NOW)).toEqual({
       retry: false,
       reason: 'wait too long',
-      tooLongMs: 120_001
+      tooLongMs: 121_000
     })
   })
 })

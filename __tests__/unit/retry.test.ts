@@ -5,9 +5,9 @@ import {
   isRetryableStatus,
   mayResend,
   parseRateLimitReset,
-  parseRetryAfter,
+  readRetryAfter,
   serverBudget,
-  serverWaitMs
+  serverWait
 } from '../../src/api/retry.js'
 
 const now = Date.parse('2026-11-22T10:00:00Z')
@@ -26,10 +26,10 @@ describe('retry policy', () => {
   })
 
   it('reads Retry-After as seconds or an HTTP date', () => {
-    expect(parseRetryAfter('7', now)).toBe(7000)
-    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000)
-    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0)
-    expect(parseRetryAfter('soon', now)).toBeUndefined()
+    expect(readRetryAfter('7', now)).toEqual({ waitMs: 7000 })
+    expect(readRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toEqual({ waitMs: 30_000 })
+    expect(readRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toEqual({ waitMs: 0 })
+    expect(readRetryAfter('soon', now)).toEqual({ unreadable: 'soon' })
   })
 
   it('reads reset headers as seconds from now under 10^9, else a Unix time', () => {
@@ -39,10 +39,10 @@ describe('retry policy', () => {
   })
 
   it('prefers Retry-After, then RateLimit-Reset, then X-RateLimit-Reset', () => {
-    expect(serverWaitMs({ 'retry-after': '1', 'ratelimit-reset': '2' }, now)).toBe(1000)
-    expect(serverWaitMs({ 'ratelimit-reset': '2', 'x-ratelimit-reset': '3' }, now)).toBe(2000)
-    expect(serverWaitMs({ 'x-ratelimit-reset': '3' }, now)).toBe(3000)
-    expect(serverWaitMs({}, now)).toBeUndefined()
+    expect(serverWait({ 'retry-after': '1', 'ratelimit-reset': '2' }, now)).toEqual({ waitMs: 1000 })
+    expect(serverWait({ 'ratelimit-reset': '2', 'x-ratelimit-reset': '3' }, now)).toEqual({ waitMs: 2000 })
+    expect(serverWait({ 'x-ratelimit-reset': '3' }, now)).toEqual({ waitMs: 3000 })
+    expect(serverWait({}, now)).toEqual({})
   })
 
   it('backs off exponentially with jitter, capped', () => {

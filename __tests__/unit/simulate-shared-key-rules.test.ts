@@ -24,7 +24,7 @@ const roundOf = (sharedKey: SharedKey | undefined, faults: Fault[] = []) => ({ s
 
 const retry = (path: string) => `${path}: rate limited (HTTP 429); retry 1 of 2 in 2.0 s as the server asked`
 const GAVE_UP =
-  'POST /checks was rate limited (HTTP 429) after 3 attempts (max-retries 2); the service allows 100 requests a minute'
+  'POST /checks was rate limited (HTTP 429) after 3 attempts (max-retries 2); the service states no limit; the API document gives 100 requests a minute'
 
 interface Played {
   kind?: Run['kind']

@@ -11,7 +11,7 @@ import { BodyNames, jsonOf, parseAs, pathUnder, readOne } from './body.js'
 import { ApiError, httpError, noAnswer, pacingError, rateLimitError, withAttempts } from './errors.js'
 import { type ListRead, readPages } from './pagination.js'
 import { Clock, Pacer, ServerBudget, realClock } from './pacer.js'
-import { Failure, Method, decide, isFailure, retryLine, retryWhy, serverBudget } from './retry.js'
+import { Failure, Method, decide, isFailure, retryLine, retryWhy, serverBudget, statedLimit } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { AttemptWatch, ClientOptions, Logger, RawResponse, RequestTally, silentLogger } from './types.js'
 import { redact } from '../secrets.js'
@@ -203,7 +203,8 @@ export class ApiClient {
       const status = response?.status
       if (!decision.retry) {
         if (status === 429) {
-          throw rateLimitError(method, path, this.clean(response?.body ?? ''), attempt, decision.tooLongMs)
+          const stated = statedLimit(response?.headers ?? {})
+          throw rateLimitError(method, path, this.clean(response?.body ?? ''), attempt, stated, decision.tooLongMs)
         }
         const error = failure ?? httpError(method, path, status as number, this.clean(response?.body ?? ''))
         throw attempt > 1 ? withAttempts(error, attempt) : error

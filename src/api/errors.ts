@@ -141,12 +141,16 @@ export function rateLimitError(
   path: string,
   body: string,
   attempts: number,
+  stated: { limit: number; header: string } | undefined,
   tooLongMs?: number
 ): ApiError {
   const base = httpError(method, path, 429, body)
+  const limit = stated
+    ? `the service states a limit of ${stated.limit} requests (${stated.header})`
+    : 'the service states no limit; the API document gives 100 requests a minute'
   const detail = tooLongMs
     ? `was rate limited (HTTP 429): the service asked to wait ${Math.ceil(tooLongMs / 1000)} s, more than the 2 minutes the action waits; gave up`
-    : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); the service allows 100 requests a minute${base.serverMessage ? `: ${base.serverMessage}` : ''}`
+    : `was rate limited (HTTP 429) after ${attempts} attempts (max-retries ${attempts - 1}); ${limit}${base.serverMessage ? `: ${base.serverMessage}` : ''}`
   return new ApiError({ kind: 'rate-limit', method, path, status: 429, serverMessage: base.serverMessage, detail })
 }
 

@@ -26,14 +26,55 @@ export function mayResend(method: Method, status: number | undefined): boolean {
   return method !== 'POST'
 }
 
-/** Retry-After: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+/** What a Retry-After header says: a wait, or a value that is neither of the standard's forms (quoted as sent). */
+export type RetryAfter = { waitMs: number } | { unreadable: string }
+
+const DAYS = 'Mon|Tue|Wed|Thu|Fri|Sat|Sun'
+const LONG_DAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday'
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const MONTH = `(${MONTHS.join('|')})`
+const TIME = '(\\d\\d):(\\d\\d):(\\d\\d)'
+/** RFC 9110 section 5.6.7: IMF-fixdate, the obsolete RFC 850 form and asctime; each group in the same order. */
+const HTTP_DATES: Array<{ form: RegExp; order: [day: number, month: number, year: number, time: number] }> = [
+  { form: new RegExp(`^(?:${DAYS}), (\\d\\d) ${MONTH} (\\d{4}) ${TIME} GMT$`), order: [1, 2, 3, 4] },
+  { form: new RegExp(`^(?:${LONG_DAYS}), (\\d\\d)-${MONTH}-(\\d\\d) ${TIME} GMT$`), order: [1, 2, 3, 4] },
+  { form: new RegExp(`^(?:${DAYS}) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`), order: [2, 1, 6, 3] }
+]
+
+/** An HTTP date as a time (ms), or undefined when `text` is not one or names no real moment (31 Nov, 24:00). */
+function httpDate(text: string, now: number): number | undefined {
+  for (const { form, order } of HTTP_DATES) {
+    const m = form.exec(text)
+    if (!m) continue
+    const [day, month, year] = [Number(m[order[0]]), MONTHS.indexOf(m[order[1]]), m[order[2]]]
+    const [hour, minute, second] = [m[order[3]], m[order[3] + 1], m[order[3] + 2]].map(Number)
+    let full = Number(year)
+    if (year.length === 2) {
+      // A two-digit year more than 50 years ahead is the latest past year with those digits.
+      const thisYear = new Date(now).getUTCFullYear()
+      full += Math.floor(thisYear / 100) * 100 + 100
+      while (full > thisYear + 50) full -= 100
+    }
+    const time = Date.UTC(full, month, day, hour, minute, second)
+    const back = new Date(time)
+    const real = back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute
+    return real && back.getUTCSeconds() === second ? time : undefined
+  }
+  return undefined
+}
+
+/**
+ * Retry-After as RFC 9110 writes it: delta-seconds (digits only) or an HTTP
+ * date, which is in GMT. Anything else (`1.`, `.5`, `-5`, `soon`, an ISO
+ * time) is unreadable, never guessed at: `Date.parse` reads `1.` as a day of
+ * 2001, a wait of nothing.
+ */
+export function readRetryAfter(value: string | undefined, now: number): RetryAfter | undefined {
   if (value === undefined) return undefined
   const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000)
-  const date = Date.parse(text)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, date - now)
+  if (/^[0-9]+$/.test(text)) return { waitMs: Number(text) * 1000 }
+  const date = httpDate(text, now)
+  return date === undefined ? { unreadable: value } : { waitMs: Math.max(0, date - now) }
 }
 
 /** RateLimit-Reset / X-RateLimit-Reset: under 10^9 seconds from now, else a Unix time in seconds. */
@@ -53,13 +94,31 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
-/** How long the server asked us to wait, if it said. */
-export function serverWaitMs(headers: Headers, now: number): number | undefined {
-  return (
-    parseRetryAfter(header(headers, 'retry-after'), now) ??
+/** How long the server asked us to wait, if it said, and a Retry-After it sent that could not be read. */
+export function serverWait(headers: Headers, now: number): { waitMs?: number; unreadable?: string } {
+  const retryAfter = readRetryAfter(header(headers, 'retry-after'), now)
+  const waitMs =
+    (retryAfter && 'waitMs' in retryAfter ? retryAfter.waitMs : undefined) ??
     parseRateLimitReset(header(headers, 'ratelimit-reset'), now) ??
     parseRateLimitReset(header(headers, 'x-ratelimit-reset'), now)
-  )
+  return {
+    ...(waitMs !== undefined ? { waitMs } : {}),
+    ...(retryAfter && 'unreadable' in retryAfter ? { unreadable: retryAfter.unreadable } : {})
+  }
+}
+
+/**
+ * The limit the server states for the key: `RateLimit-Limit` (its leading
+ * number: the IETF draft may follow it with a policy, `100, 100;w=60`) or
+ * `X-RateLimit-Limit`, and the header that said it.
+ */
+export function statedLimit(headers: Headers): { limit: number; header: string } | undefined {
+  for (const name of ['RateLimit-Limit', 'X-RateLimit-Limit']) {
+    const value = header(headers, name)?.trim()
+    const number = value === undefined ? undefined : /^([0-9]+)(?:$|[,;\s])/.exec(value)?.[1]
+    if (number !== undefined) return { limit: Number(number), header: name }
+  }
+  return undefined
 }
 
 /**
@@ -80,12 +139,8 @@ export function serverBudget(
     const reset = header(headers, `${prefix}-reset`)
     const resetInMs = parseRateLimitReset(reset, now)
     if (remaining === undefined || !/^\d+$/.test(remaining) || resetInMs === undefined) continue
-    const limit = header(headers, `${prefix}-limit`)?.trim()
-    const budget = {
-      remaining: Number(remaining),
-      resetInMs,
-      ...(limit && /^\d+$/.test(limit) ? { limit: Number(limit) } : {})
-    }
+    const limit = statedLimit({ [`${prefix}-limit`]: header(headers, `${prefix}-limit`) })?.limit
+    const budget = { remaining: Number(remaining), resetInMs, ...(limit !== undefined ? { limit } : {}) }
     if (found === undefined) found = budget
     if (Number(reset) >= 1e9) return budget
   }
@@ -106,8 +161,8 @@ export const isFailure = (kind: string): kind is Failure => ['network', 'timeout
 export type Outcome = { status: number; headers: Headers } | { failure: Failure }
 
 export type Decision =
-  /** Send it again after `waitMs`; `asked`: the server said how long. */
-  | { retry: true; waitMs: number; asked: boolean }
+  /** Send it again after `waitMs`; `asked`: the server said how long; `unreadable`: a Retry-After not read. */
+  | { retry: true; waitMs: number; asked: boolean; unreadable?: string }
   /** Stop. `tooLongMs`: the server asked for a wait longer than the action makes. */
   | { retry: false; reason: 'not retryable' | 'out of retries' | 'wait too long'; tooLongMs?: number }
 
@@ -132,13 +187,14 @@ export function decide(
   if (status !== undefined && !isRetryableStatus(status)) return { retry: false, reason: 'not retryable' }
   if ('failure' in outcome && outcome.failure === 'unknown-host') return { retry: false, reason: 'not retryable' }
   if (!mayResend(method, status)) return { retry: false, reason: 'not retryable' }
-  const asked = 'headers' in outcome ? serverWaitMs(outcome.headers, now) : undefined
+  const { waitMs: asked, unreadable } = 'headers' in outcome ? serverWait(outcome.headers, now) : {}
   const waitMs = asked ?? backoffMs(attempt, random)
   // A 429 that asks for too long a wait is given up on as such, whatever the count.
   if (status === 429 && waitMs > MAX_RATE_LIMIT_WAIT_MS)
     return { retry: false, reason: 'wait too long', tooLongMs: waitMs }
   if (attempt > maxRetries) return { retry: false, reason: 'out of retries' }
-  return { retry: true, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined }
+  const wait = { retry: true as const, waitMs: Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS), asked: asked !== undefined }
+  return unreadable === undefined ? wait : { ...wait, unreadable }
 }
 
 /** A retry as the log says it, after `METHOD path: `: `HTTP 503; retry 1 of 3 in 0.5 s`. */
@@ -147,9 +203,13 @@ export function retryLine(
   why: string,
   attempt: number,
   retries: number,
-  decision: { waitMs: number; asked: boolean }
+  decision: { waitMs: number; asked: boolean; unreadable?: string }
 ): string {
-  const next = `retry ${attempt} of ${retries} in ${(decision.waitMs / 1000).toFixed(1)} s`
+  const unread =
+    decision.unreadable === undefined
+      ? ''
+      : ` (could not read Retry-After ${JSON.stringify(decision.unreadable)}: backing off)`
+  const next = `retry ${attempt} of ${retries} in ${(decision.waitMs / 1000).toFixed(1)} s${unread}`
   if (status === 429) return `rate limited (HTTP 429); ${next}${decision.asked ? ' as the server asked' : ''}`
   return `${status !== undefined ? `HTTP ${status}` : why}; ${next}`
 }
