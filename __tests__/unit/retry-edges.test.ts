@@ -11,6 +11,7 @@ import {
   isFailure,
   parseRateLimitReset,
   readRetryAfter,
+  statedLimit,
   retryLine,
   retryWhy,
   serverBudget
@@ -59,15 +60,47 @@ describe('Retry-After as RFC 9110 writes it: delta-seconds (digits only) or an H
     }
   })
 
-  it('a two-digit year of the obsolete form is the century that puts it at most 50 years ahead', () => {
-    const at = (text: string) => {
-      const read = readRetryAfter(text, Date.parse('1999-01-01T00:00:00Z'))
-      return 'waitMs' in read! ? read.waitMs : undefined
+  it('a two-digit year of the obsolete form is the latest with those digits at most 50 years ahead', () => {
+    const yearOf = (digits: string, now: number) => {
+      const read = readRetryAfter(`Friday, 01-Jan-${digits} 00:00:00 GMT`, now)
+      return read && 'waitMs' in read ? new Date(now + read.waitMs).getUTCFullYear() : undefined
     }
-    const from1999 = (iso: string) => Date.parse(iso) - Date.parse('1999-01-01T00:00:00Z')
-    expect(at('Friday, 01-Jan-49 00:00:00 GMT')).toBe(from1999('2049-01-01T00:00:00Z'))
-    expect(at('Friday, 31-Dec-99 00:00:00 GMT')).toBe(from1999('1999-12-31T00:00:00Z'))
-    expect(at('Saturday, 01-Jan-50 00:00:00 GMT')).toBe(0)
+    const in1999 = Date.parse('1999-01-01T00:00:00Z')
+    expect(yearOf('49', in1999)).toBe(2049)
+    // A year in the past is a wait of 0: the year is told by the wait alone when it is ahead.
+    expect(readRetryAfter('Saturday, 01-Jan-50 00:00:00 GMT', in1999)).toStrictEqual({ waitMs: 0 })
+    expect(yearOf('76', NOW)).toBe(2076)
+    expect(readRetryAfter('Friday, 01-Jan-77 00:00:00 GMT', NOW)).toStrictEqual({ waitMs: 0 })
+    expect(readRetryAfter('Friday, 27-Nov-26 12:00:00 GMT', NOW)).toStrictEqual({ waitMs: 86_400_000 })
+    expect(readRetryAfter('Friday, 26-Nov-00 12:00:00 GMT', NOW)).toStrictEqual({ waitMs: 0 })
+  })
+
+  it('every month, and a four-digit year however far ahead', () => {
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+    for (const [i, month] of months.entries()) {
+      expect(readRetryAfter(`Mon, 01 ${month} 2027 00:00:00 GMT`, NOW)).toStrictEqual({
+        waitMs: Date.UTC(2027, i, 1) - NOW
+      })
+    }
+    expect(readRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', NOW)).toStrictEqual({ waitMs: Date.UTC(2100, 0, 1) - NOW })
+  })
+
+  it('the last second of a day, a leap second (the next minute), and each field past its range', () => {
+    const day = Date.UTC(2026, 10, 27)
+    expect(readRetryAfter('Fri, 27 Nov 2026 23:59:59 GMT', NOW)).toStrictEqual({ waitMs: day + 86_399_000 - NOW })
+    expect(readRetryAfter('Fri, 27 Nov 2026 23:59:60 GMT', NOW)).toStrictEqual({ waitMs: day + 86_400_000 - NOW })
+    expect(readRetryAfter('Fri, 27 Nov 2026 01:02:03 GMT', NOW)).toStrictEqual({ waitMs: day + 3_723_000 - NOW })
+    for (const time of ['24:00:00', '23:60:00', '23:59:61', '00:00:99']) {
+      expect(readRetryAfter(`Fri, 27 Nov 2026 ${time} GMT`, NOW)).toStrictEqual({
+        unreadable: `Fri, 27 Nov 2026 ${time} GMT`
+      })
+    }
+    for (const date of ['00 Nov 2026', '31 Nov 2026', '29 Feb 2027', '32 Dec 2026']) {
+      expect(readRetryAfter(`Fri, ${date} 00:00:00 GMT`, NOW)).toStrictEqual({
+        unreadable: `Fri, ${date} 00:00:00 GMT`
+      })
+    }
+    expect(readRetryAfter('Tue, 29 Feb 2028 00:00:00 GMT', NOW)).toStrictEqual({ waitMs: Date.UTC(2028, 1, 29) - NOW })
   })
 
   it('no header is no answer', () => {
@@ -83,7 +116,7 @@ describe('an unreadable Retry-After: backed off as if there were none, and said'
 
   it.each(['1.', '.5', '-5', 'soon'])('%s: the back-off wait, not 0, and the value quoted', value => {
     const decision = decide('GET', 1, 3, refused(value), NOW, () => 0.5)
-    expect(decision).toEqual({ retry: true, waitMs: 375, asked: false, unreadable: value })
+    expect(decision).toStrictEqual({ retry: true, waitMs: 375, asked: false, unreadable: value })
     if (!decision.retry) throw new Error('expected a retry')
     expect(retryLine(429, 'x', 1, 3, decision)).toBe(
       `rate limited (HTTP 429); retry 1 of 3 in 0.4 s (could not read Retry-After ${JSON.stringify(value)}: backing off)`
@@ -92,12 +125,12 @@ describe('an unreadable Retry-After: backed off as if there were none, and said'
 
   it('a reset header beside an unreadable Retry-After is still read', () => {
     const decision = decide('GET', 1, 3, refused('1.', { 'x-ratelimit-reset': '4' }), NOW)
-    expect(decision).toEqual({ retry: true, waitMs: 4000, asked: true, unreadable: '1.' })
+    expect(decision).toStrictEqual({ retry: true, waitMs: 4000, asked: true, unreadable: '1.' })
   })
 
   it('a readable value says nothing more', () => {
     const decision = decide('GET', 1, 3, refused('2'), NOW)
-    expect(decision).toEqual({ retry: true, waitMs: 2000, asked: true })
+    expect(decision).toStrictEqual({ retry: true, waitMs: 2000, asked: true })
     if (!decision.retry) throw new Error('expected a retry')
     expect(retryLine(429, 'x', 1, 3, decision)).toBe(
       'rate limited (HTTP 429); retry 1 of 3 in 2.0 s as the server asked'
@@ -110,6 +143,30 @@ describe('an unreadable Retry-After: backed off as if there were none, and said'
     expect(retryLine(503, 'x', 1, 3, decision)).toBe(
       'HTTP 503; retry 1 of 3 in 0.3 s (could not read Retry-After "-5": backing off)'
     )
+  })
+})
+
+describe('the limit the server states', () => {
+  it('RateLimit-Limit (its leading number, a policy after it) before X-RateLimit-Limit', () => {
+    expect(statedLimit({ 'ratelimit-limit': '100, 100;w=60' })).toStrictEqual({ limit: 100, header: 'RateLimit-Limit' })
+    expect(statedLimit({ 'ratelimit-limit': '100;w=60' })).toStrictEqual({ limit: 100, header: 'RateLimit-Limit' })
+    expect(statedLimit({ 'ratelimit-limit': ' 30 ' })).toStrictEqual({ limit: 30, header: 'RateLimit-Limit' })
+    expect(statedLimit({ 'x-ratelimit-limit': '25' })).toStrictEqual({ limit: 25, header: 'X-RateLimit-Limit' })
+    expect(statedLimit({ 'ratelimit-limit': '10', 'x-ratelimit-limit': '25' })).toStrictEqual({
+      limit: 10,
+      header: 'RateLimit-Limit'
+    })
+  })
+
+  it('a value that does not start with a whole number states nothing; the other header may', () => {
+    for (const value of ['abc', '10x', '1.5', '-3', '']) {
+      expect(statedLimit({ 'ratelimit-limit': value })).toBeUndefined()
+      expect(statedLimit({ 'ratelimit-limit': value, 'x-ratelimit-limit': '7' })).toStrictEqual({
+        limit: 7,
+        header: 'X-RateLimit-Limit'
+      })
+    }
+    expect(statedLimit({})).toBeUndefined()
   })
 })
 
@@ -140,11 +197,15 @@ describe("the server's stated budget", () => {
   })
 
   it('reads the count and the limit with blanks around them; a count or a limit with anything else is not read', () => {
-    expect(serverBudget(seconds(' 5 ', '10', ' 100 '), NOW)).toEqual({ remaining: 5, resetInMs: 10_000, limit: 100 })
+    expect(serverBudget(seconds(' 5 ', '10', ' 100 '), NOW)).toStrictEqual({
+      remaining: 5,
+      resetInMs: 10_000,
+      limit: 100
+    })
     expect(serverBudget(seconds('5x'), NOW)).toBeUndefined()
     expect(serverBudget(seconds('x5'), NOW)).toBeUndefined()
-    expect(serverBudget(seconds('5', '10', '100x'), NOW)).toEqual({ remaining: 5, resetInMs: 10_000 })
-    expect(serverBudget(seconds('5', '10', 'x100'), NOW)).toEqual({ remaining: 5, resetInMs: 10_000 })
+    expect(serverBudget(seconds('5', '10', '100x'), NOW)).toStrictEqual({ remaining: 5, resetInMs: 10_000 })
+    expect(serverBudget(seconds('5', '10', 'x100'), NOW)).toStrictEqual({ remaining: 5, resetInMs: 10_000 })
   })
 
   it('with both pairs stating seconds, the first (RateLimit-*) is read; a pair stating a Unix time wins, from 10^9 on', () => {
@@ -156,7 +217,7 @@ describe("the server's stated budget", () => {
     expect(serverBudget(both('10'), NOW)?.remaining).toBe(5)
     expect(serverBudget(both(String(NOW / 1000 + 10)), NOW)?.remaining).toBe(7)
     // 10^9 exactly is a Unix time (contract: under 10^9 are seconds): that pair is read.
-    expect(serverBudget(both('1000000000'), NOW)).toEqual({ remaining: 7, resetInMs: 0 })
+    expect(serverBudget(both('1000000000'), NOW)).toStrictEqual({ remaining: 7, resetInMs: 0 })
   })
 })
 

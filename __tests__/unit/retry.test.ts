@@ -39,10 +39,11 @@ describe('retry policy', () => {
   })
 
   it('prefers Retry-After, then RateLimit-Reset, then X-RateLimit-Reset', () => {
-    expect(serverWait({ 'retry-after': '1', 'ratelimit-reset': '2' }, now)).toEqual({ waitMs: 1000 })
-    expect(serverWait({ 'ratelimit-reset': '2', 'x-ratelimit-reset': '3' }, now)).toEqual({ waitMs: 2000 })
-    expect(serverWait({ 'x-ratelimit-reset': '3' }, now)).toEqual({ waitMs: 3000 })
-    expect(serverWait({}, now)).toEqual({})
+    expect(serverWait({ 'retry-after': '1', 'ratelimit-reset': '2' }, now)).toStrictEqual({ waitMs: 1000 })
+    expect(serverWait({ 'ratelimit-reset': '2', 'x-ratelimit-reset': '3' }, now)).toStrictEqual({ waitMs: 2000 })
+    expect(serverWait({ 'x-ratelimit-reset': '3' }, now)).toStrictEqual({ waitMs: 3000 })
+    expect(serverWait({}, now)).toStrictEqual({})
+    expect(serverWait({ 'retry-after': 'soon' }, now)).toStrictEqual({ unreadable: 'soon' })
   })
 
   it('backs off exponentially with jitter, capped', () => {
@@ -54,11 +55,13 @@ describe('retry policy', () => {
   })
 
   it("reads the server's stated budget: RateLimit-* first, then X-RateLimit-*; both remaining and reset needed", () => {
-    expect(serverBudget({ 'ratelimit-remaining': '7', 'ratelimit-reset': '12' }, now)).toEqual({
+    expect(serverBudget({ 'ratelimit-remaining': '7', 'ratelimit-reset': '12' }, now)).toStrictEqual({
       remaining: 7,
       resetInMs: 12_000
     })
-    expect(serverBudget({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({
+    expect(
+      serverBudget({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(now / 1000 + 30) }, now)
+    ).toStrictEqual({
       remaining: 3,
       resetInMs: 30_000
     })

@@ -48,17 +48,13 @@ function httpDate(text: string, now: number): number | undefined {
     if (!m) continue
     const [day, month, year] = [Number(m[order[0]]), MONTHS.indexOf(m[order[1]]), m[order[2]]]
     const [hour, minute, second] = [m[order[3]], m[order[3] + 1], m[order[3] + 2]].map(Number)
-    let full = Number(year)
-    if (year.length === 2) {
-      // A two-digit year more than 50 years ahead is the latest past year with those digits.
-      const thisYear = new Date(now).getUTCFullYear()
-      full += Math.floor(thisYear / 100) * 100 + 100
-      while (full > thisYear + 50) full -= 100
-    }
-    const time = Date.UTC(full, month, day, hour, minute, second)
-    const back = new Date(time)
-    const real = back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute
-    return real && back.getUTCSeconds() === second ? time : undefined
+    if (hour > 23 || minute > 59 || second > 60) return undefined // 60: a leap second, read as the next minute's first
+    // A two-digit year is the latest with those digits at most 50 years ahead (RFC 9110).
+    const latest = new Date(now).getUTCFullYear() + 50
+    const full = year.length === 2 ? latest - ((latest - Number(year)) % 100) : Number(year)
+    const midnight = Date.UTC(full, month, day)
+    if (new Date(midnight).getUTCDate() !== day) return undefined // 31 Nov is no day
+    return midnight + ((hour * 60 + minute) * 60 + second) * 1000
   }
   return undefined
 }
