@@ -47,3 +47,21 @@ export function send(res: http.ServerResponse, answer: Answer): void {
   res.writeHead(answer.status, headers)
   res.end(payload)
 }
+
+/**
+ * Some services put the key in the path (`/v1/<key>/checks`): a first segment
+ * that is one of the keys (percent-decoded) is taken off, so a base URL that
+ * holds the key reaches the same routes. The key is still checked in the
+ * Authorization header.
+ */
+export function withoutKeySegment(path: string, apiKeys: string[]): string {
+  const segment = /^\/([^/]+)(?=\/|$)/.exec(path)?.[1]
+  if (segment === undefined) return path
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(segment)
+  } catch {
+    return path
+  }
+  return apiKeys.includes(decoded) ? path.slice(segment.length + 1) : path
+}

@@ -19,7 +19,7 @@ import * as https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { admin } from './admin.js'
 import { Fault, FaultList } from './faults.js'
-import type { Json } from './http.js'
+import { type Json, withoutKeySegment } from './http.js'
 import type { CollectionStyle } from './paging.js'
 import { Prober } from './probe.js'
 import { RateLimit, RateWindows } from './rate-limit.js'
@@ -250,7 +250,7 @@ export class Emulator {
     const url = new URL(req.url ?? '/', 'http://emulator')
     if (url.pathname.startsWith('/__emulator')) return admin(this, req, res, url)
     const method = (req.method ?? 'GET').toUpperCase()
-    const path = url.pathname.replace(/^\/v1(?=\/|$)/, '')
+    const path = withoutKeySegment(url.pathname.replace(/^\/v1(?=\/|$)/, ''), this.options.apiKeys)
     const record: RequestRecord = { method, path: path + url.search, status: 0, at: Date.now(), authorized: false }
     this.requests.push(record)
     this.inFlight++

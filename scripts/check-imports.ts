@@ -17,7 +17,7 @@ export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
 const OPERATIONS_GROUND = [
   /^src\/api\//,
   /^src\/lazy\//,
-  /^src\/(config|parse|parse-yaml|specs|values|run-context|secrets|secret-positions)\.ts$/
+  /^src\/(config|parse|parse-yaml|specs|values|run-context|secrets|secret-positions|markup|url-reading)\.ts$/
 ]
 
 /** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
@@ -67,12 +67,16 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/report\//,
-    may: [/^src\/report\//, /^src\/(secrets|secret-positions|runner|values)\.ts$/, /^src\/operations\/types\.ts$/],
+    may: [
+      /^src\/report\//,
+      /^src\/(secrets|secret-positions|runner|values|markup)\.ts$/,
+      /^src\/operations\/types\.ts$/
+    ],
     why: 'reports turn operation results into log lines, outputs and Markdown'
   },
   {
-    room: /^src\/(parse|parse-yaml|specs|values|secrets|secret-positions|run-context|runner)\.ts$/,
-    may: [/^src\/(parse|values)\.ts$/, /^src\/lazy\//],
+    room: /^src\/(parse|parse-yaml|specs|values|secrets|secret-positions|run-context|runner|markup|url-reading)\.ts$/,
+    may: [/^src\/(parse|values|markup|url-reading)\.ts$/, /^src\/lazy\//],
     why: 'the ground floor: plain values, parsers, secrets, facts of the run'
   },
   {

@@ -13,6 +13,7 @@
  * word: `access_token`, `X-Api-Key`, `apiKey` are; `AUTH_MODE`, `keyword`,
  * `author` are not.
  */
+import { type TextKind, userinfoRanges } from './url-reading.js'
 import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, percentDecoded, rewrite } from './values.js'
 
 const SECRET_WORDS = new Set([
@@ -71,18 +72,10 @@ export interface SecretSpan {
   name: string
 }
 
-/** How a text is read: what ends a value besides the grammar's own delimiters. */
-interface Reading {
-  stop: string
-}
-/** A string of a structured value: only a blank ends a value. */
-const VALUE: Reading = { stop: '\\s' }
+/** A string of a structured value: only a blank ends a value; a URL at its start is the whole value. */
+const VALUE: TextKind = { stop: '\\s', wholeValue: true }
 /** Free text (a log line, a message): a blank, a quote, `<`, `>`, `\` or a backtick ends a value. */
-const TEXT: Reading = { stop: '\\s"\'<>\\\\`' }
-
-/** The userinfo, up to the last @ of the authority; bounded repeats only, so linear on long text. */
-const userinfoOf = (reading: Reading) =>
-  new RegExp(`((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://)([^/?#${reading.stop}]*)@`, 'g')
+const TEXT: TextKind = { stop: '\\s"\'<>\\\\`', wholeValue: false }
 
 /** A header written as a line of a string value: `Authorization: Bearer x`, `X-Api-Key: x`. */
 const HEADER_LINE = /^([ \t]*)([A-Za-z][A-Za-z0-9_.-]{0,60})([ \t]*:[ \t]*)([^\r\n]*?)[ \t]*$/gm
@@ -91,7 +84,7 @@ const HEADER_LINE = /^([ \t]*)([A-Za-z][A-Za-z0-9_.-]{0,60})([ \t]*:[ \t]*)([^\r
 const decodedName = (name: string): string => percentDecoded(name.replace(/\+/g, ' ')) ?? name
 
 /** Parameters `?name=value` (`&`, `;`, `#` before the name too) whose name is a secret's; linear in `value`. */
-function parameterSpans(value: string, reading: Reading): SecretSpan[] {
+function parameterSpans(value: string, reading: TextKind): SecretSpan[] {
   const delimiter = /[?&;#]/g
   const named = new RegExp(`[^=?&;#${reading.stop}]{1,200}=`, 'y')
   const ending = new RegExp(`[&;#${reading.stop}]`, 'g')
@@ -116,14 +109,15 @@ function parameterSpans(value: string, reading: Reading): SecretSpan[] {
 }
 
 /** The secrets of a text as `reading` reads it, in order, none overlapping (the first kept). */
-function spansOf(value: string, reading: Reading): SecretSpan[] {
-  // Every place needs one of these: `://` before a userinfo, `:` after a header's name, `?&;#` before a parameter.
+function spansOf(value: string, reading: TextKind): SecretSpan[] {
+  // Every place needs one of these: `:` after a scheme or a header's name, `?&;#` before a parameter.
   if (!/[:?&;#]/.test(value)) return []
-  const found: SecretSpan[] = []
-  for (const m of value.matchAll(userinfoOf(reading))) {
-    const start = (m.index ?? 0) + m[1].length
-    if (m[2] !== '') found.push({ start, end: start + m[2].length, where: 'userinfo', name: 'USERINFO' })
-  }
+  const found: SecretSpan[] = userinfoRanges(value, reading).map(([start, end]) => ({
+    start,
+    end,
+    where: 'userinfo',
+    name: 'USERINFO'
+  }))
   if (reading === VALUE) {
     for (const m of value.matchAll(HEADER_LINE)) {
       const start = (m.index ?? 0) + m[1].length + m[2].length + m[3].length
@@ -218,9 +212,13 @@ export function secretsIn(value: unknown): Array<string | number> {
   return found
 }
 
-/** `name: value` or `name=value` in free text, the name at a word's start; a value may follow an auth scheme. */
+/**
+ * `name: value` or `name=value` in free text, the name at a word's start; a
+ * value may follow an auth scheme. A name after `?`, `&`, `;` or `#` is a
+ * parameter's, read by the one grammar of parameters (`parameterSpans`).
+ */
 const HEADER_TEXT =
-  /(^|[\s,;{(])([A-Za-z][A-Za-z0-9_.-]{0,60})(\s*[:=]\s*)((?:Bearer|Basic|Token|Digest)\s+)?([^\s,;"'<>&]{1,2000})/g
+  /(^|[\s,{(])([A-Za-z][A-Za-z0-9_.-]{0,60})(\s*[:=]\s*)((?:Bearer|Basic|Token|Digest)\s+)?([^\s,;"'<>&]{1,2000})/g
 
 /** A value after a secret's name in free text that reads as a secret, not as a word of a sentence. */
 const secretLooking = (value: string): boolean => !plainWord(value) && (/\d/.test(value) || value.length >= 16)

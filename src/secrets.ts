@@ -6,11 +6,13 @@
  * A secret can reach a report in more than its raw form: inside JSON text it
  * is escaped (`"`, `\`, a tab, a line break), and a service that normalises
  * URLs gives it back percent-encoded (`p@ss` as `p%40ss`), or decoded (a
- * secret written encoded, `p%40ss`, comes back as `p@ss`). Each form is
- * replaced. Text is redacted before anything shortens it, so no part of a
+ * secret written encoded, `p%40ss`, comes back as `p@ss`); Markdown and HTML
+ * escape it (`sk\_live`, `a&amp;b`, a hex run broken by zero-width spaces).
+ * Each form is replaced. Text is redacted before anything shortens it, so no part of a
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
  */
+import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from './markup.js'
 import { type Leaf, NUMERIC, percentDecoded, rewrite } from './values.js'
 
 /** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
@@ -35,7 +37,15 @@ export function formsOf(secret: string): string[] {
     .map(percentDecoded)
     .filter((plain): plain is string => plain !== undefined && plain.length >= MIN_SECRET_LENGTH)
   const forms = [secret, json, component, hexLower(component), form, hexLower(form), uri, hexLower(uri), ...decoded]
-  return [...new Set(forms.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))]
+  // As the markup the action writes shows each (markup.ts): `sk\_live` in Markdown, `&amp;` in HTML and XML.
+  const written = forms.flatMap(f => [
+    f,
+    markdownEscaped(f),
+    defused(markdownEscaped(f)),
+    htmlEscaped(f),
+    xmlEscaped(f)
+  ])
+  return [...new Set(written.flatMap(f => [f, JSON.stringify(f).slice(1, -1)]))]
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

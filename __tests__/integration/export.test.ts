@@ -168,7 +168,7 @@ describe('export-checks', () => {
     expect(core.everything()).not.toContain(KEY)
   })
 
-  it('userinfo whose password holds an @ is lifted whole; one a URL parser reads but the export cannot place is refused', async () => {
+  it('userinfo whose password holds an @ is lifted whole; so is one in a form the URL parser accepts without //', async () => {
     emulator.seedCheck({ name: 'at', url: 'https://monitor:Xy@9pQ7zz@shop.example.com/health' })
     const { core } = await exportTo('at.yml')
     expect(core.failed).toBeUndefined()
@@ -179,12 +179,14 @@ describe('export-checks', () => {
     expect(planned(plan.core.outputs)).toEqual(NOTHING)
 
     emulator.reset()
-    const legacy = emulator.seedCheck({ name: 'legacy', url: 'https:monitor:S3cretPw77@legacy.example.com/' })
-    const refused = await exportTo('legacy.yml')
-    expect(refused.core.failed).toContain('the URL of check "legacy" holds a user name or password')
-    expect(refused.core.failed).not.toContain('S3cretPw77')
-    expect(existsSync(join(dir, 'legacy.yml'))).toBe(false)
-    expect(legacy.id).toBeDefined()
+    emulator.seedCheck({ name: 'legacy', url: 'https:monitor:S3cretPw77@legacy.example.com/' })
+    const lifted = await exportTo('legacy.yml')
+    expect(lifted.core.failed).toBeUndefined()
+    const legacy = readFileSync(join(dir, 'legacy.yml'), 'utf8')
+    expect(legacy).toContain('"https:${secret:CHECK_LEGACY_USERINFO}@legacy.example.com/"')
+    expect(legacy + lifted.core.everything()).not.toContain('S3cretPw77')
+    const again = await syncPlan('legacy.yml', {}, { CHECK_LEGACY_USERINFO: 'monitor:S3cretPw77' })
+    expect(planned(again.core.outputs)).toEqual(NOTHING)
   })
 
   it('a lifted secret that also stands elsewhere (another check, another field): lifted in its position only, the others warned about', async () => {

@@ -6,7 +6,8 @@
 import { MAX_TABLE_ROWS, type Summary } from '../operations/types.js'
 import { redact, redactValue } from '../secrets.js'
 import { maskText } from '../secret-positions.js'
-import { cutToBytes, defused, logLine, markdownText } from './text.js'
+import { defused } from '../markup.js'
+import { cutToBytes, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
@@ -21,7 +22,7 @@ const NOTE_ROOM = 1024
  * it becomes a link, an image, a mention or a reference where GitHub renders
  * it (the job summary, a comment, an issue).
  */
-function safe(value: unknown, secrets: string[], maxBytes: number): string {
+export function markdownValue(value: unknown, secrets: readonly string[], maxBytes: number): string {
   const text =
     typeof value === 'number'
       ? String(redactValue(value, secrets))
@@ -71,12 +72,12 @@ export function renderSummary(
     return true
   }
   let linesLeft = 0
-  add(`### ${safe(summary.title, secrets, MAX_LINE_BYTES)}`)
+  add(`### ${markdownValue(summary.title, secrets, MAX_LINE_BYTES)}`)
   add('')
-  add(`Operation: ${safe(operation, secrets, 200)}`)
+  add(`Operation: ${markdownValue(operation, secrets, 200)}`)
   add('')
   for (const [i, line] of summary.lines.entries()) {
-    if (!add(safe(line, secrets, MAX_LINE_BYTES)) || !add('')) {
+    if (!add(markdownValue(line, secrets, MAX_LINE_BYTES)) || !add('')) {
       linesLeft = summary.lines.length - i
       break
     }
@@ -89,7 +90,7 @@ export function renderSummary(
       rowsLeft += count
       continue
     }
-    const head = table.head.map(h => safe(h, secrets, MAX_CELL_BYTES))
+    const head = table.head.map(h => markdownValue(h, secrets, MAX_CELL_BYTES))
     if (!add(`| ${head.join(' | ')} |`) || !add(`| ${head.map(() => '---').join(' | ')} |`)) {
       rowsLeft += count
       if (fold) parts.push('', '</details>', '')
@@ -97,7 +98,7 @@ export function renderSummary(
     }
     let shown = 0
     for (const row of table.rows.slice(0, MAX_TABLE_ROWS)) {
-      if (!add(`| ${row.map(value => safe(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`)) break
+      if (!add(`| ${row.map(value => markdownValue(value, secrets, MAX_CELL_BYTES)).join(' | ')} |`)) break
       shown++
     }
     const notShown = count - shown
@@ -112,7 +113,11 @@ export function renderSummary(
     const fence = '`'.repeat(
       Math.max(3, ...lines.map(l => Math.max(0, ...(l.match(/`+/g) ?? []).map(r => r.length + 1))))
     )
-    if (!add(`<details><summary>${safe(block.title, secrets, 200)}</summary>`) || !add('') || !add(`${fence}text`))
+    if (
+      !add(`<details><summary>${markdownValue(block.title, secrets, 200)}</summary>`) ||
+      !add('') ||
+      !add(`${fence}text`)
+    )
       break
     let shown = 0
     for (const line of lines) {

@@ -3,6 +3,7 @@
  * action writes it: the job log (where a line that starts with `::` is a
  * workflow command) and the job summary (Markdown with HTML).
  */
+import { markdownEscaped } from '../markup.js'
 
 /** Every character the runner or a Markdown renderer treats as the end of a line. */
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g
@@ -33,8 +34,6 @@ export function logLine(text: string): string {
   return /^\s*::/.test(flat) ? `\\${flat}` : flat
 }
 
-const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-
 /**
  * Text for a Markdown paragraph or table cell, shown as written: HTML is
  * escaped (`<prod>` shows as `<prod>`), Markdown punctuation is backslash-
@@ -44,33 +43,10 @@ const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '
  */
 export function markdownText(value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value)
-  return text
-    .replace(LINE_BREAKS, ' ')
-    .replace(CONTROLS, '\uFFFD')
-    .replace(/[&<>"]/g, ch => HTML[ch])
-    .replace(/[\\`*_[\]|~]/g, ch => `\\${ch}`)
+  return markdownEscaped(text.replace(LINE_BREAKS, ' ').replace(CONTROLS, '\uFFFD'))
     .replace(/^\s+/, '')
     .replace(/^[#+=-]/, ch => `\\${ch}`)
     .replace(/^(\d+)([.)])/, '$1\\$2')
-}
-
-/** A zero-width space: invisible, and it breaks what GitHub would make a link of. */
-const ZWSP = '\u200B'
-
-/**
- * Text (already escaped by markdownText) that GitHub renders with nothing
- * live in it: no autolink (GFM's extension links `https://…`, `www.…` and
- * `a@b.c` in plain text), no mention (`@name` notifies), no reference
- * (`#12`, `GH-12`, a commit's hex id). A zero-width space goes where each
- * would start, or inside.
- */
-export function defused(escaped: string): string {
-  return escaped
-    .replace(/(https?|ftp|mailto|xmpp):/gi, `$1:${ZWSP}`)
-    .replace(/\bwww\./gi, m => `${m.slice(0, 3)}${ZWSP}.`)
-    .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZWSP}`)
-    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
-    .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/gi, hex => hex.replace(/(.{6})(?=.)/g, `$1${ZWSP}`))
 }
 
 /**

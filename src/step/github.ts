@@ -7,8 +7,8 @@ import type { Config } from '../config.js'
 import { OperationName, entryOf } from '../operations/registry.js'
 import type { Summary } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-import { PR_COMMENT, renderSummary } from '../report/summary.js'
-import { defused, markdownText } from '../report/text.js'
+import { PR_COMMENT, markdownValue, renderSummary } from '../report/summary.js'
+import { redact } from '../secrets.js'
 import { findJobUrl } from '../github/job-url.js'
 import { keepDriftIssue } from '../github/drift-issue.js'
 import { waitsEndBy } from '../github/limits.js'
@@ -61,9 +61,9 @@ export function gitHubSide(facts: GitHubFacts): GitHubSide {
 
 type Waits = { waitsEndBy: () => number }
 
-/** A link to the run, in words a person reads (the workflow's name defused): "the Deploy run". */
-function runLink(run: RunContext): string {
-  const name = defused(markdownText(run.workflow || 'the workflow'))
+/** A link to the run, in words a person reads (the workflow's name as a Markdown value): "the Deploy run". */
+function runLink(run: RunContext, secrets: readonly string[]): string {
+  const name = markdownValue(run.workflow || 'the workflow', secrets, 1024)
   return run.runUrl ? `[${name} run](${encodeURI(run.runUrl).replace(/\)/g, '%29')})` : `${name} run`
 }
 
@@ -82,22 +82,29 @@ async function driftIssue(
   const run = await facts.runContext()
   const file = config.checksFile ?? ''
   const where = `the checks file \`${file.replace(/`/g, "'")}\``
-  const api = defused(markdownText(config.baseUrl))
-  const seen = `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run)}.`
+  const api = markdownValue(config.baseUrl, secrets, 2048)
+  const seen = `The monitoring service (${api}) differs from ${where}, as found by the ${runLink(run, secrets)}.`
   const intro = config.dryRun
     ? `${seen} Run sync-checks to put the file's values back, or change the file to keep the service's. This issue is updated while the drift lasts and closed when it is gone.\n\n`
     : failed
       ? `${seen} Its sync did not apply the whole plan (refused, or stopped half-way: see each change's outcome below), so the drift may remain. This issue is closed when a sync finds no drift.\n\n`
-      : `The monitoring service (${api}) differed from ${where} when the ${runLink(run)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`
-  const footer = `\n<sub>Written by the ${runLink(run)}.</sub>\n`
+      : `The monitoring service (${api}) differed from ${where} when the ${runLink(run, secrets)} planned the sync below, which then put the file's values back. Someone or something changed the service outside the file: change the file to keep such a change. This issue is closed when a sync finds no drift.\n\n`
+  const footer = `\n<sub>Written by the ${runLink(run, secrets)}.</sub>\n`
   const room = PR_COMMENT.maxBytes - Buffer.byteLength(intro) - Buffer.byteLength(footer) - MARKER_BYTES
   return keepDriftIssue({
     token: config.githubToken,
     identity: ['drift-issue', env.GITHUB_WORKFLOW ?? '', file, config.baseUrl],
-    title: `Monitoring drift: ${file}`,
+    title: redact(`Monitoring drift: ${file}`, secrets),
     drift,
-    markdown: intro + renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
-    closing: `No drift any more: the service matches \`${file.replace(/`/g, "'")}\` again, as found by the ${runLink(run)}. Closing.`,
+    // Every value is redacted as it goes in; the whole once more, in the form it is written (escaped, defused).
+    markdown: redact(
+      intro + renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
+      secrets
+    ),
+    closing: redact(
+      `No drift any more: the service matches \`${file.replace(/`/g, "'")}\` again, as found by the ${runLink(run, secrets)}. Closing.`,
+      secrets
+    ),
     log,
     signal,
     timeoutMs: config.requestTimeoutMs,
@@ -120,7 +127,7 @@ async function pullRequestComment(facts: GitHubFacts & Waits, summary: Summary):
   }
   if (signal.aborted) return undefined
   const run = await facts.runContext()
-  const footer = run.runUrl ? `\n<sub>Written by ${runLink(run)}.</sub>\n` : ''
+  const footer = run.runUrl ? `\n<sub>Written by ${runLink(run, secrets)}.</sub>\n` : ''
   // GitHub counts the whole body against its 65,536 characters: the marker, the run's stamp and the footer too.
   const room = PR_COMMENT.maxBytes - Buffer.byteLength(footer) - MARKER_BYTES - STAMP_BYTES
   return commentOnPullRequest({
@@ -132,7 +139,10 @@ async function pullRequestComment(facts: GitHubFacts & Waits, summary: Summary):
       attempt: Number(env.GITHUB_RUN_ATTEMPT ?? 0),
       startedAt: facts.startedAt
     },
-    markdown: renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
+    markdown: redact(
+      renderSummary(summary, config.operation, secrets, { ...PR_COMMENT, maxBytes: room }) + footer,
+      secrets
+    ),
     log,
     signal,
     timeoutMs: config.requestTimeoutMs,

@@ -3,6 +3,8 @@
  * per check with the time it took, a failure (or an error) with the reason.
  * The shape the common test-report actions read.
  */
+import { xmlEscaped } from '../../markup.js'
+
 export interface TestCase {
   name: string
   classname: string
@@ -23,16 +25,12 @@ export interface TestSuite {
 
 /** Text safe in XML 1.0: markup characters escaped, characters XML cannot hold removed. */
 export function xmlText(value: string): string {
-  return value
-    .replace(
+  return xmlEscaped(
+    value.replace(
       /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
       ''
     )
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
+  )
 }
 
 const seconds = (s: number) => s.toFixed(3)
