@@ -178,8 +178,8 @@ export function describeChanges(entry: PlanEntry, max = 80): string {
 }
 
 /**
- * The fields of a plan that describeChanges cuts, each in full: `"name" url:
- * whole → whole`. A reviewer sees every character of what will be applied
+ * The fields of a plan that describeChanges cuts, each in full: `update "name"
+ * (id) url: whole → whole`. A reviewer sees every character of what will be applied
  * (the job summary and the comment fold them under the table).
  */
 export function wholeValues(plan: PlanEntry[], max = 80): string[] {
@@ -187,7 +187,9 @@ export function wholeValues(plan: PlanEntry[], max = 80): string[] {
   for (const entry of plan) {
     for (const field of entry.fields) {
       const whole = describeField(entry, field, Number.POSITIVE_INFINITY)
-      if (whole !== describeField(entry, field, max)) out.push(`${entry.action} ${JSON.stringify(entry.name)} ${whole}`)
+      if (whole !== describeField(entry, field, max)) {
+        out.push(`${entry.action} ${JSON.stringify(entry.name)}${entry.id ? ` (${entry.id})` : ''} ${whole}`)
+      }
     }
   }
   return out
