@@ -382,8 +382,8 @@ describe('identical checks that existed before the step are never removed: one i
     expect(core.outputs.changed).toBe('true')
   })
 
-  it('sync-checks plans no delete for identical checks of one name; it warns and keeps them', async () => {
-    const { old } = seedTwins()
+  it('sync-checks plans no delete for identical checks of one name: an entry for each, a warning, all kept', async () => {
+    const { old, copies } = seedTwins()
     writeFileSync(join(dir, 'shop.yml'), `- name: shop\n  url: ${site}\n`)
     const { core } = await runAction(
       emulator,
@@ -392,8 +392,10 @@ describe('identical checks that existed before the step are never removed: one i
     )
     expect(core.failed).toBeUndefined()
     expect(emulator.checks.size).toBe(3)
-    expect(core.outputs).toMatchObject({ deleted: '0', unchanged: '1' })
-    expect(core.logs.join('\n')).toContain(`using ${old.id}`)
+    expect(core.outputs).toMatchObject({ deleted: '0', unchanged: '3' })
+    expect(core.logs).toContain(
+      `warning: 3 identical checks are named "shop" (${old.id}, ${copies[0].id}, ${copies[1].id}): nothing differs in any of them, an entry for each, so they stay identical. To keep one, delete the others with delete-check and check-id (check-id: ${copies[0].id}); the action never deletes a check that may have existed before the step.`
+    )
   })
 
   it('checks that differ in anything a user sets are never deleted: the run fails naming what differs', async () => {

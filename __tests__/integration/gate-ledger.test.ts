@@ -222,6 +222,85 @@ describe('the error budget errs closed', () => {
     expect(JSON.parse(core.outputs['failed-checks'])).toHaveLength(1)
   })
 
+  /** The budget gate over `rows`, fail-on-error false, the check fresh and up at the first poll. */
+  const budgetGate = async (rows: Array<Record<string, unknown>>, extra: Record<string, string> = {}) => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    emulator.history.set(c.id, rows)
+    Object.assign(emulator.checks.get(c.id) as object, { status: 'up', responseTime: 50, lastCheckedAt: at(0.5) })
+    const { core } = await runAction(
+      emulator,
+      { operation: 'wait-for-check', 'check-id': c.id, timeout: '3s', 'fail-on-error': 'false', ...extra },
+      { clock: scriptedClock(emulator, { [c.id]: [{ status: 'up', responseTime: 50, lastCheckedAt: at(1) }] }) }
+    )
+    return { c, core }
+  }
+  const epochMs = (e: { checkedAt: string }) => Date.parse(e.checkedAt)
+
+  it.each([
+    ['epoch milliseconds', (e: { checkedAt: string }) => epochMs(e), String(START - 60_000)],
+    ['epoch seconds', (e: { checkedAt: string }) => epochMs(e) / 1000, String((START - 60_000) / 1000)],
+    ['epoch milliseconds as text', (e: { checkedAt: string }) => String(epochMs(e)), `"${START - 60_000}"`],
+    ['a time of day alone', () => '10:00:00', '"10:00:00"']
+  ])(
+    'history times as %s cannot be placed: outcome error naming how many rows and the form, not the schema',
+    async (_form, timeOf, example) => {
+      const { core } = await budgetGate(
+        past(10, [0, 1, 2]).map(e => ({ ...e, checkedAt: timeOf(e) })),
+        { slo: '99.9%' }
+      )
+      expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+      expect(core.outputs.error).toContain(
+        `shop (${core.outputs['check-id']}): 10 history row(s) with a time in a form the action cannot place (such as ${example})`
+      )
+      expect(core.outputs.error).not.toContain('does not match the API')
+      expect(core.outputs.error).not.toContain('Invalid input')
+    }
+  )
+
+  it('mixed rows: only the ones in a form the action cannot place are counted, and the budget is still unknown', async () => {
+    const rows = past(10).map((e, i) => (i % 3 === 0 ? { ...e, checkedAt: epochMs(e) } : e))
+    const { core } = await budgetGate(rows, { slo: '99.9%' })
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(core.outputs.error).toContain(
+      `4 history row(s) with a time in a form the action cannot place (such as ${START - 60_000})`
+    )
+  })
+
+  it('with baseline too, the one history read errs closed the same way', async () => {
+    const { c, core } = await budgetGate(
+      past(10).map(e => ({ ...e, checkedAt: epochMs(e) })),
+      { slo: '99.9%', baseline: '1h', 'max-response-time-increase': '20%' }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'false', outcome: 'error' })
+    expect(core.outputs.error).toContain('10 history row(s) with a time in a form the action cannot place')
+    expect(emulator.requests.filter(r => r.path.startsWith(`/checks/${c.id}/history`))).toHaveLength(1)
+  })
+
+  it('a baseline alone over rows it cannot place is skipped, naming how many and the form; the gate judges without it', async () => {
+    const { c, core } = await budgetGate(
+      past(10).map(e => ({ ...e, checkedAt: epochMs(e) })),
+      { baseline: '1h', 'max-response-time-increase': '20%' }
+    )
+    expect(core.outputs).toMatchObject({ passed: 'true', outcome: 'passed', 'baseline-p95': '' })
+    expect(core.logs).toContain(
+      `warning: shop (${c.id}): no baseline: 0 result(s) up with a response time in the 1h before the step started (5 needed; left out: 10 with a time the action cannot place, such as ${START - 60_000}); the comparison is skipped: its results are judged without it.`
+    )
+  })
+
+  it('check-history shows rows whose time is a number as they are, undated', async () => {
+    const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
+    emulator.history.set(
+      c.id,
+      past(3).map(e => ({ ...e, checkedAt: epochMs(e) }))
+    )
+    const { core } = await runAction(emulator, { operation: 'check-history', 'check-id': c.id })
+    expect(core.failed).toBeUndefined()
+    expect(core.outputs.count).toBe('3')
+    expect((resultOf(core) as Array<{ checkedAt: unknown }>).map(e => e.checkedAt)).toEqual(
+      [1, 2, 3].map(i => START - i * 60_000)
+    )
+  })
+
   it('RFC 1123 times (an HTTP date, always GMT) are placed: a spent budget closes the gate', async () => {
     const c = emulator.seedCheck({ name: 'shop', url: 'https://shop.example.com/' })
     // 100 results, 2 down: 98% against 99.9%

@@ -117,6 +117,28 @@ describe('racing runs on one pull request', () => {
   })
 })
 
+describe('the plan in the comment', () => {
+  it('identical checks of one name: a row for each id, each to be changed alike', async () => {
+    const dir = workspace('twins', '- name: app-web\n  url: https://web.example.com/\n  interval: 30\n')
+    const ids = [1, 2]
+      .map(i =>
+        emulator.seedCheck({
+          name: 'app-web',
+          url: 'https://web.example.com/',
+          interval: 60,
+          createdAt: `2026-01-0${i}T00:00:00Z`
+        })
+      )
+      .map(c => c.id)
+    const core = await sync({ dir })
+    expect(core.failed).toBeUndefined()
+    const [comment] = ours()
+    for (const id of ids) {
+      expect(comment.body).toContain(`| update | app-web | ${id.replace(/_/g, '\\_')} | interval: 60 → 30 |`)
+    }
+  })
+})
+
 describe("GitHub's own limits", () => {
   const POST_COMMENT = { method: 'POST', path: /\/issues\/7\/comments$/ }
 

@@ -165,7 +165,7 @@ describe('computePlan', () => {
     ).toThrow('2 checks on the service are named "dup" (a, b) and they differ (url)')
   })
 
-  it('identical server checks matching one entry: the first in order is the check, nothing is planned for deletion', () => {
+  it('identical server checks matching one entry: an entry per id, each changed alike, the first in order first; none deleted', () => {
     const plan = computePlan(
       [{ name: 'dup', url: 'u', interval: 30 }],
       [
@@ -173,9 +173,30 @@ describe('computePlan', () => {
         { id: 'c', name: 'dup', url: 'u', status: 'down', createdAt: '2026-01-03T00:00:00Z' },
         { id: 'a', name: 'dup', url: 'u', type: 'http', status: 'up', createdAt: '2026-01-01T00:00:00Z' }
       ],
+      { prune: true }
+    )
+    expect(plan.map(e => [e.action, e.id, e.fields, e.body?.interval])).toEqual([
+      ['update', 'a', ['interval'], 30],
+      ['update', 'b', ['interval'], 30],
+      ['update', 'c', ['interval'], 30]
+    ])
+    expect(plan.map(e => e.body?.status)).toEqual(['up', 'up', 'down'])
+  })
+
+  it('identical server checks that already match the entry: an unchanged entry per id, paused ones marked alike', () => {
+    const twin = { name: 'dup', url: 'u', interval: 30, status: 'paused' }
+    const plan = computePlan(
+      [{ name: 'dup', url: 'u', interval: 30 }],
+      [
+        { id: 'a', ...twin },
+        { id: 'b', ...twin }
+      ],
       { prune: false }
     )
-    expect(plan.map(e => [e.action, e.id, e.note])).toEqual([['update', 'a', undefined]])
+    expect(plan.map(e => [e.action, e.id, e.paused])).toEqual([
+      ['unchanged', 'a', true],
+      ['unchanged', 'b', true]
+    ])
   })
 
   it('the same id listed twice (a list that shifted between pages) is one check: no error, no delete, even with prune', () => {

@@ -138,6 +138,21 @@ describe('a reviewed plan never hides part of what will be applied', () => {
     for (const line of whole) expect(line).toContain(JSON.stringify(url))
   })
 
+  it('whole values of identical checks of one name name each id, so no two lines read the same', () => {
+    const change = { url: { from: 'https://shop.example.com/', to: url } }
+    const twins: PlanEntry[] = ['chk_1', 'chk_2'].map(id => ({
+      action: 'update',
+      name: 'shop',
+      id,
+      fields: ['url'],
+      changes: change
+    }))
+    const whole = wholeValues(twins)
+    expect(whole).toHaveLength(2)
+    expect(whole[0]).toMatch(/^update "shop" \(chk_1\) url: /)
+    expect(whole[1]).toMatch(/^update "shop" \(chk_2\) url: /)
+  })
+
   it('the summary folds them under the table, whole, where no character of them is live', () => {
     const md = renderSummary(
       { title: 'Plan', lines: [], tables: [], details: [{ title: 'Whole values', lines: wholeValues(plan) }] },

@@ -9,7 +9,7 @@ import { type Mapping, didYouMean, idProblem } from '../values.js'
 import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
-import { warnDuplicates } from './duplicates.js'
+import { alikeOf, warnDuplicates } from './duplicates.js'
 import type { OperationContext, Outputs, Summary } from './types.js'
 import { OperationError, tableOf } from './types.js'
 
@@ -246,7 +246,7 @@ export async function targetChecks(ctx: OperationContext, alike = false): Promis
     }
     for (const one of named) {
       if (!alike) notes.push(...warnDuplicates(ctx, one))
-      found.push(one.check as Check, ...(alike ? one.duplicates : []))
+      found.push(...(alike ? alikeOf(one) : [one.check as Check]))
       if (alike && one.duplicates.length > 0) alikeNames.push(one as Named & { check: Check })
     }
     if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))

@@ -1,7 +1,8 @@
 /**
  * What is said of identical checks of one name (check-targets.ts uses them as
  * one): a read names the one it uses and leaves the others; a write by name
- * writes each alike, so that they stay identical and the next run by name
+ * (update, upsert, pause, resume, and each entry of a sync's plan) writes
+ * each alike (alikeOf), so that they stay identical and the next run by name
  * finds them as this one did. The action never deletes one of them: they may
  * have existed before the step.
  */
@@ -24,14 +25,31 @@ export function warnDuplicates(ctx: OperationContext, named: Named): string[] {
   return line ? [line] : []
 }
 
+/** The checks a write by name changes: the one the name means, then each identical duplicate, alike. */
+export const alikeOf = ({ check, duplicates }: Named): Check[] => (check ? [check, ...duplicates] : [])
+
+/** `3 identical checks are named "shop" (a, b, c)`. */
+const identicalNamed = ({ check, duplicates }: Named & { check: Check }): string =>
+  `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))} (${[check, ...duplicates].map(c => c.id).join(', ')})`
+
+/** How to end up with one of them. */
+const keepOne = (duplicates: Check[]): string =>
+  `To keep one, delete the others with delete-check and check-id (check-id: ${duplicates[0].id}); the action never deletes a check that may have existed before the step.`
+
 /** What a write by name says of identical duplicates: all written alike, which one the outputs name, how to remove one. */
-export function alikeLine({ check, duplicates }: Named & { check: Check }, changed: boolean, dryRun: boolean): string {
-  if (duplicates.length === 0) return ''
-  const ids = [check, ...duplicates].map(c => c.id).join(', ')
+export function alikeLine(named: Named & { check: Check }, changed: boolean, dryRun: boolean): string {
+  if (named.duplicates.length === 0) return ''
   const done = !changed
     ? 'nothing differs in any of them'
     : dryRun
       ? 'each would be changed alike'
       : 'each was changed alike'
-  return `${duplicates.length + 1} identical checks are named ${JSON.stringify(str(check.name))} (${ids}): ${done}, so they stay identical; the outputs name ${check.id}, the first in order. To keep one, delete the others with delete-check and check-id (check-id: ${duplicates[0].id}); the action never deletes a check that may have existed before the step.`
+  return `${identicalNamed(named)}: ${done}, so they stay identical; the outputs name ${named.check.id}, the first in order. ${keepOne(named.duplicates)}`
+}
+
+/** What sync-checks says of identical duplicates: its plan has an entry for each (alikeOf), changed alike. */
+export function planAlikeLine(named: Named & { check: Check }, changed: boolean): string {
+  if (named.duplicates.length === 0) return ''
+  const done = changed ? 'the plan changes each alike' : 'nothing differs in any of them'
+  return `${identicalNamed(named)}: ${done}, an entry for each, so they stay identical. ${keepOne(named.duplicates)}`
 }

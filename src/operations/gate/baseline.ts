@@ -55,14 +55,15 @@ export function windowText(ms: number): string {
 /**
  * The baseline of one check from its history: the entries checked in
  * `[from, to)` as the probe ledger counts them (`windowRows`; ones whose time
- * cannot be placed never count), up or without a status, with a response
- * time.
+ * cannot be placed never count, and a skipped comparison names them), up or
+ * without a status, with a response time.
  */
 export function baselineOf(entries: HistoryEntry[], from: number, to: number, increase: Increase): Baseline {
   const times: number[] = []
   let notUp = 0
   let noResponseTime = 0
-  for (const entry of windowRows(entries, from, to).rows) {
+  const { rows, unplaced, example } = windowRows(entries, from, to)
+  for (const entry of rows) {
     const status = str(entry.status).toLowerCase()
     const rt = entry.responseTime
     if (status !== '' && status !== 'up') notUp++
@@ -71,7 +72,11 @@ export function baselineOf(entries: HistoryEntry[], from: number, to: number, in
   }
   const base = { from, to, results: times.length, notUp, noResponseTime }
   if (times.length < MIN_BASELINE_RESULTS) {
-    const left = [notUp ? `${notUp} not up` : '', noResponseTime ? `${noResponseTime} without a response time` : '']
+    const left = [
+      notUp ? `${notUp} not up` : '',
+      noResponseTime ? `${noResponseTime} without a response time` : '',
+      unplaced ? `${unplaced} with a time the action cannot place, such as ${example}` : ''
+    ]
       .filter(Boolean)
       .join(', ')
     return {

@@ -136,7 +136,8 @@ async function resultsBetween(api: MonitoringApi, track: Track, check: Check, ne
         ...check,
         status: entry.status ?? undefined,
         responseTime: entry.responseTime ?? undefined,
-        lastCheckedAt: entry.checkedAt ?? undefined
+        // A placed time is text (placeTime reads no other kind).
+        lastCheckedAt: typeof entry.checkedAt === 'string' ? entry.checkedAt : undefined
       }
     }))
 }

@@ -7,6 +7,7 @@ import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
 import { indexChecks, isPaused } from '../check-targets.js'
 import { uniqueById } from '../converge.js'
+import { alikeOf } from '../duplicates.js'
 import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'
@@ -71,37 +72,36 @@ function deleted(check: Check): Pick<PlanEntry, 'fields' | 'changes'> {
   return { fields: Object.keys(changes), changes }
 }
 
-/** What to do to make `server` equal `wanted`. */
+/** The entry that makes `current` (of the entry's name) match `spec` (`body`: spec with its defaults). */
+function entryFor(spec: Mapping, body: Mapping, current: Check): PlanEntry {
+  const name = String(spec.name)
+  const fields = differences(body, current)
+  const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]))
+  // A check paused by hand that the file states as running: kept paused, shown as drift.
+  const paused = !('status' in spec) && isPaused(current) ? { paused: true } : {}
+  return fields.length > 0
+    ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body }, ...paused }
+    : { action: 'unchanged', name, id: current.id, ...NOTHING, ...paused }
+}
+
+/**
+ * What to do to make `server` equal `wanted`: an entry per check, so a name
+ * with identical duplicates (duplicates.ts) has an entry for each id.
+ */
 export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
   const plan: PlanEntry[] = []
   const index = indexChecks(server)
   for (const spec of wanted) {
     const name = String(spec.name)
-    // Identical checks of one name are used as one and never deleted here (sync warns about them).
-    const { check: current } = index.byName(name, ' on the service')
+    const named = index.byName(name, ' on the service')
     const body = withDefaultType(spec)
-    if (!current) {
+    if (!named.check) {
       const changes = Object.fromEntries(Object.entries(body).map(([field, to]) => [field, { to }]))
       plan.push({ action: 'create', name, fields: Object.keys(body), changes, body })
       continue
     }
-    const fields = differences(body, current)
-    const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]))
-    // A check paused by hand that the file states as running: kept paused, shown as drift.
-    const paused = !('status' in spec) && isPaused(current) ? { paused: true } : {}
-    plan.push(
-      fields.length > 0
-        ? {
-            action: 'update',
-            name,
-            id: current.id,
-            fields,
-            changes,
-            body: { ...writableOf(current), ...body },
-            ...paused
-          }
-        : { action: 'unchanged', name, id: current.id, ...NOTHING, ...paused }
-    )
+    // Identical checks of one name are changed alike, an entry for each, and never deleted here.
+    for (const current of alikeOf(named)) plan.push(entryFor(spec, body, current))
   }
   if (options.prune) {
     const listed = new Set(wanted.map(s => String(s.name)))
@@ -178,8 +178,8 @@ export function describeChanges(entry: PlanEntry, max = 80): string {
 }
 
 /**
- * The fields of a plan that describeChanges cuts, each in full: `"name" url:
- * whole → whole`. A reviewer sees every character of what will be applied
+ * The fields of a plan that describeChanges cuts, each in full: `update "name"
+ * (id) url: whole → whole`. A reviewer sees every character of what will be applied
  * (the job summary and the comment fold them under the table).
  */
 export function wholeValues(plan: PlanEntry[], max = 80): string[] {
@@ -187,7 +187,9 @@ export function wholeValues(plan: PlanEntry[], max = 80): string[] {
   for (const entry of plan) {
     for (const field of entry.fields) {
       const whole = describeField(entry, field, Number.POSITIVE_INFINITY)
-      if (whole !== describeField(entry, field, max)) out.push(`${entry.action} ${JSON.stringify(entry.name)} ${whole}`)
+      if (whole !== describeField(entry, field, max)) {
+        out.push(`${entry.action} ${JSON.stringify(entry.name)}${entry.id ? ` (${entry.id})` : ''} ${whole}`)
+      }
     }
   }
   return out

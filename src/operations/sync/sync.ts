@@ -10,7 +10,7 @@ import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
 import { convergeChecks, indexChecks, warnCaseTwins } from '../check-targets.js'
-import { warnDuplicates } from '../duplicates.js'
+import { planAlikeLine } from '../duplicates.js'
 import { keptLine, unprovenLine } from '../converge.js'
 import { lookUp } from '../snapshot.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
@@ -108,6 +108,20 @@ async function serverChecks(
   return { server: look.items, proven: look.proven }
 }
 
+/** Warn of each name of the file that identical checks share (the plan changes them alike); the lines. */
+function warnAlike(ctx: OperationContext, wanted: Mapping[], server: Check[], plan: PlanEntry[]): string[] {
+  const index = indexChecks(server)
+  const lines: string[] = []
+  for (const spec of wanted) {
+    const named = index.byName(String(spec.name))
+    if (!named.check || named.duplicates.length === 0) continue
+    const changed = plan.some(e => e.name === named.check?.name && e.action === 'update')
+    lines.push(planAlikeLine({ ...named, check: named.check }, changed))
+  }
+  for (const line of lines) ctx.log.warning(line)
+  return lines
+}
+
 export const syncChecks: Operation = async ctx => {
   const { config } = ctx
   const file = path.resolve(ctx.workspace, config.checksFile as string)
@@ -132,9 +146,8 @@ export const syncChecks: Operation = async ctx => {
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
   const { server, proven } = await serverChecks(ctx, wanted)
-  const index = indexChecks(server)
-  for (const spec of wanted) warnDuplicates(ctx, index.byName(String(spec.name), ' on the service'))
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
+  const alike = warnAlike(ctx, wanted, server, plan)
   const changes = plan.filter(e => e.action !== 'unchanged')
   const pausedCount = plan.filter(e => e.paused).length
   const tally = `${countOf(plan, 'create')} to create, ${countOf(plan, 'update')} to update, ${countOf(plan, 'delete')} to delete, ${countOf(plan, 'unchanged')} unchanged${pausedCount > 0 ? ` (${pausedCount} paused in the service, not in the file: kept paused, reported as drift)` : ''}`
@@ -199,7 +212,7 @@ export const syncChecks: Operation = async ctx => {
         ctx,
         drifted ? 'Drift: the service differs from the checks file' : 'Sync plan (dry run: nothing sent)',
         plan,
-        [`Plan: ${tally}.`, ...(drifted ? [drifted] : [])]
+        [`Plan: ${tally}.`, ...alike, ...(drifted ? [drifted] : [])]
       ),
       gateClosed: drifted
     }
@@ -248,5 +261,5 @@ export const syncChecks: Operation = async ctx => {
     const message = `sync-checks applied the plan, but concurrent runs created checks of the same name with another URL or type: ${conflicts.join(', ')}. None was removed; the next sync fails on these names until all but one are deleted.`
     throw new OperationError(message, outputs, planSummary(ctx, 'Checks in sync, with conflicts', plan, [message]))
   }
-  return { outputs, summary: planSummary(ctx, 'Checks in sync', plan, [`Plan: ${tally}. All applied.`]) }
+  return { outputs, summary: planSummary(ctx, 'Checks in sync', plan, [`Plan: ${tally}. All applied.`, ...alike]) }
 }
