@@ -101,7 +101,7 @@ describe('{job_url} through dist/index.js', () => {
     )
     expect(r.code).toBe(0)
     expect(emulator.incidents.get(r.outputs['incident-id'])?.message).toBe(
-      'See https://github.example.com/acme/shop/actions/runs/4242/job/3'
+      'See https://github.example.com/acme/shop/actions/runs/4242/job/3\nSent by workflow "Deploy" in acme/shop.'
     )
     expect(github.requests.map(q => q.path)).toEqual([
       '/repos/acme/shop/actions/runs/4242/attempts/1/jobs?per_page=100&page=1'
@@ -122,7 +122,7 @@ describe('{job_url} through dist/index.js', () => {
     )
     expect(r.code).toBe(0)
     expect(emulator.incidents.get(r.outputs['incident-id'])?.message).toBe(
-      'See https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+      'See https://github.example.com/acme/shop/actions/runs/4242/attempts/1\nSent by workflow "Deploy" in acme/shop.'
     )
     expect(r.stdout).toContain('it needs permissions: actions: read')
     github.reset()

@@ -4,6 +4,10 @@ import { runAction, useEmulator } from '../helpers/harness.js'
 
 const emulator = useEmulator()
 const incidents = () => [...emulator.incidents.values()]
+/** The line the action adds to a custom message, naming the workflow and repository (the harness's). */
+const SENT_BY = '\nSent by workflow "Deploy" in acme/shop.'
+/** A message that shows an incident is this workflow's. */
+const OURS = 'Workflow "Deploy" (job deploy) failed in acme/shop.'
 
 describe('placeholders', () => {
   it('{ref_name} is the branch; {job_url} falls back to the run when the job cannot be found', async () => {
@@ -18,7 +22,7 @@ describe('placeholders', () => {
     )
     expect(core.failed).toBeUndefined()
     expect(incidents()[0].message).toBe(
-      'Deploy of release/2.1 failed: https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+      `Deploy of release/2.1 failed: https://github.example.com/acme/shop/actions/runs/4242/attempts/1${SENT_BY}`
     )
   })
 
@@ -28,7 +32,7 @@ describe('placeholders', () => {
       { operation: 'open-incident', 'incident-title': 'Tag failed', 'incident-message': 'tag {ref_name}' },
       { env: { GITHUB_REF: 'refs/tags/v1.2.3', GITHUB_REF_NAME: '' } }
     )
-    expect(incidents()[0].message).toBe('tag v1.2.3')
+    expect(incidents()[0].message).toBe(`tag v1.2.3${SENT_BY}`)
   })
 })
 
@@ -56,8 +60,8 @@ describe('incident-key', () => {
 })
 
 describe('resolve-incident by title', () => {
-  it('matches after trimming and ignoring case', async () => {
-    emulator.seedIncident({ title: 'Checkout Down', message: 'm', status: 'investigating' })
+  it("matches after trimming and ignoring case an incident whose message shows it is this workflow's", async () => {
+    emulator.seedIncident({ title: 'Checkout Down', message: OURS, status: 'investigating' })
     const { core } = await runAction(emulator, {
       operation: 'resolve-incident',
       'incident-title': '  checkout down '
@@ -80,8 +84,7 @@ describe('resolve-incident by title', () => {
   })
 
   it('open-incident finds an incident whose title differs only in case (as a service that changes case stores it), and says so', async () => {
-    // Contract, version 5 continued: a title the service changed (case too) is found again, never opened twice.
-    const held = emulator.seedIncident({ title: 'Checkout Down', message: 'm', status: 'investigating' })
+    const held = emulator.seedIncident({ title: 'Checkout Down', message: OURS, status: 'investigating' })
     const { core } = await runAction(emulator, { operation: 'open-incident', 'incident-title': 'checkout down' })
     expect(incidents()).toHaveLength(1)
     expect(core.outputs['incident-id']).toBe(held.id)

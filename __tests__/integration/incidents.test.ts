@@ -5,6 +5,8 @@ const emulator = useEmulator()
 
 const title = 'Deploy of shop failed'
 const runUrl = 'https://github.example.com/acme/shop/actions/runs/4242/attempts/1'
+/** The line the action adds to a custom message, naming the workflow and repository. */
+const SENT_BY = '\nSent by workflow "Deploy" in acme/shop.'
 
 describe('the fail / re-run / recover story', () => {
   it('leaves exactly one incident: opened, updated, resolved; its text links to the run', async () => {
@@ -84,7 +86,7 @@ describe('incident operations', () => {
       affected: ['chk_1'],
       status: 'investigating'
     })
-    expect(stored?.message).toBe(`Down since 0123456 (${runUrl})`)
+    expect(stored?.message).toBe(`Down since 0123456 (${runUrl})${SENT_BY}`)
   })
 
   it('update-incident by id sends the whole incident, so a replacing PUT keeps the title and other fields', async () => {
@@ -113,7 +115,7 @@ describe('incident operations', () => {
       'incident-message': 'new text'
     })
     expect(core.outputs['incident-id']).toBe(newer.id)
-    expect(emulator.incidents.get(newer.id)?.message).toBe('new text')
+    expect(emulator.incidents.get(newer.id)?.message).toBe(`new text${SENT_BY}`)
     expect(emulator.incidents.get(old.id)?.message).toBeUndefined()
   })
 
@@ -135,7 +137,7 @@ describe('incident operations', () => {
     expect(emulator.incidents.get(inc.id)).toMatchObject({
       title: 'Outage',
       status: 'resolved',
-      message: 'Fixed by octocat'
+      message: `Fixed by octocat${SENT_BY}`
     })
   })
 

@@ -24,7 +24,7 @@ describe('did you mean', () => {
     )
   })
 
-  it('an incident placeholder with a slip is a warning naming the right one; the text is sent as written', async () => {
+  it('an incident placeholder with a slip is a warning naming the right one; the placeholder is sent as written', async () => {
     const { core } = await runAction(emulator, {
       operation: 'open-incident',
       'incident-title': 'Down',
@@ -34,7 +34,7 @@ describe('did you mean', () => {
     expect(warnings(core.logs)[0]).toContain(
       'incident-message: {runurl} is not a placeholder (did you mean {run_url}?)'
     )
-    expect([...emulator.incidents.values()][0].message).toBe('See {runurl}')
+    expect([...emulator.incidents.values()][0].message).toBe('See {runurl}\nSent by workflow "Deploy" in acme/shop.')
   })
 })
 

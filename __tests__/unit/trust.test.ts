@@ -9,6 +9,7 @@ import type { Check, Incident } from '../../src/api/schemas.js'
 import { findByName } from '../../src/operations/check-targets.js'
 import { survivorOf, uniqueById } from '../../src/operations/converge.js'
 import { byTitle } from '../../src/operations/incidents/titles.js'
+import { evidenceOf } from '../../src/operations/incidents/evidence.js'
 import { PlanEntry, describeChanges, wholeValues } from '../../src/operations/sync/plan.js'
 import { planDifferences } from '../../src/operations/sync/plan-file.js'
 import { defused } from '../../src/markup.js'
@@ -19,6 +20,8 @@ import { formsOf, redact, redactValue } from '../../src/secrets.js'
 import { timeOf } from '../../src/values.js'
 import type { CoreLike } from '../../src/runner.js'
 import { addFoundSecret } from '../../src/step/context.js'
+
+const NO_EVIDENCE = evidenceOf({ workflow: '', repository: '' })
 
 describe('a resource is never its own duplicate (the same id listed twice is one)', () => {
   const row: Check = { id: 'chk_1', name: 'shop', url: 'https://s.example.com/', type: 'http' }
@@ -33,7 +36,7 @@ describe('a resource is never its own duplicate (the same id listed twice is one
 
   it('byTitle: an incident listed twice is one incident', () => {
     const incident: Incident = { id: 'inc_1', title: 'Deploy failed', status: 'investigating', message: 'x' }
-    expect(byTitle([incident, { ...incident }], 'Deploy failed')).toEqual({ incident, duplicates: [] })
+    expect(byTitle([incident, { ...incident }], 'Deploy failed', NO_EVIDENCE)).toEqual({ incident, duplicates: [] })
   })
 
   it('survivorOf with the same id twice is that resource', () => {

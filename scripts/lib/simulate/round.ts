@@ -273,8 +273,13 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
     writeFileSync(join(workspace, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
     const idOf = new Map<string, string>()
     for (const c of [...round.world.checks, ...round.world.more]) idOf.set(c.name, seedCheck(emulator, c).id)
+    // Opened by an earlier run of the simulated workflow: its message shows it is that workflow's.
     for (const title of round.world.incidents)
-      emulator.seedIncident({ title, message: 'seen before', status: 'investigating' })
+      emulator.seedIncident({
+        title,
+        message: `Workflow "Simulate" failed in ${REPO}: seen before.`,
+        status: 'investigating'
+      })
     const before: Before = {
       checks: new Map([...emulator.checks].map(([id, c]) => [id, { ...c }])),
       unresolved: [...emulator.incidents.values()].map(i => ({ ...i })),

@@ -7,6 +7,7 @@ import type { Incident } from '../../api/schemas.js'
 import { type Mapping, closest } from '../../values.js'
 import type { RunContext } from '../../run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
+import { type Evidence, evidenceOf, withEvidence } from './evidence.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
 import { convergeCreated, keptLine, settleMs, unprovenLine } from '../converge.js'
 import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
@@ -28,10 +29,20 @@ import { OperationError, withKnownOutputs } from '../types.js'
 
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
 
-/** The message an incident gets: incident-message (with the run's facts filled in), else `fallback` of the run. */
+/** What marks this step's incidents as its own (evidence.ts). */
+async function evidenceOfStep(ctx: OperationContext): Promise<Evidence> {
+  return evidenceOf(await ctx.runContext(), ctx.config.incidentKey)
+}
+
+/**
+ * The message an incident gets: incident-message (with the run's facts filled
+ * in), else `fallback` of the run; either with the evidence that it is this
+ * step's (evidence.ts).
+ */
 async function incidentMessage(ctx: OperationContext, fallback: (run: RunContext) => string): Promise<string> {
   const given = ctx.config.incident.message
-  return typeof given === 'string' ? filled(ctx, given) : fallback(await ctx.runContext())
+  const text = typeof given === 'string' ? await filled(ctx, given) : fallback(await ctx.runContext())
+  return withEvidence(text, await evidenceOfStep(ctx))
 }
 
 /** A user's text with the run's facts; the job's page is asked of GitHub only when the text wants it. */
@@ -93,8 +104,9 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
     }
   }
   const sent = str(body.title)
-  const key = ctx.config.incidentKey
-  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before, i => meansTitle(i.title, sent, key))
+  const evidence = await evidenceOfStep(ctx)
+  const key = evidence.key
+  const { item, tookMs, recovered } = await ctx.api.createIncident(body, before, i => meansTitle(i, sent, evidence))
   ctx.log.info(`Opened incident ${item.id}: ${str(item.title)}${recovered ? ', found after an ambiguous failure' : ''}`)
   const stored = storedTitleLine(item, sent)
   for (const line of stored) ctx.log.info(line)
@@ -116,7 +128,7 @@ async function create(ctx: OperationContext, miss?: Snapshot<Incident>): Promise
       what: 'incident',
       before: miss.proven,
       read: () => ctx.api.readIncidents(),
-      nameOf: i => (typeof i.title === 'string' && !isResolved(i) ? i.title : undefined),
+      nameOf: i => (!isResolved(i) && meansTitle(i, sent, evidence) ? sent : undefined),
       kindOf: () => '',
       remove: (duplicate, kept) => resolveAsDuplicate(ctx, duplicate, kept),
       sleep: ms => ctx.clock.sleep(ms, ctx.signal),
@@ -204,12 +216,14 @@ async function target(ctx: OperationContext): Promise<{ incident?: Incident; not
     return { incident, notes: [] }
   }
   const title = str(ctx.config.incident.title)
+  const evidence = await evidenceOfStep(ctx)
   // "None is open" is a claim of absence: it needs the proof a create needs (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => titleFound(byTitle(list, title, ctx.config.incidentKey))
+    list => titleFound(byTitle(list, title, evidence))
   )
-  const titled = byTitle(look.items, title, ctx.config.incidentKey)
+  const titled = byTitle(look.items, title, evidence)
+  const notes = titleNotes(ctx, titled, title, evidence)
   if (!titleFound(titled) && !look.proven) {
     throw unprovenAbsence(
       look,
@@ -217,23 +231,24 @@ async function target(ctx: OperationContext): Promise<{ incident?: Incident; not
       'it may be open, so it is not reported absent; nothing was changed. Run the step again, or target it by incident-id.'
     )
   }
-  return { incident: titled.incident, notes: titleNotes(ctx, titled, title) }
+  return { incident: titled.incident, notes }
 }
 
 export const createIncident: Operation = ctx => create(ctx)
 
 export const openIncident: Operation = async ctx => {
   const title = str(ctx.config.incident.title)
+  const evidence = await evidenceOfStep(ctx)
   // Opened only when two full reads prove no unresolved incident has the title (snapshot.ts).
   const look = await lookUp(
     () => ctx.api.readIncidents(),
-    list => titleFound(byTitle(list, title, ctx.config.incidentKey))
+    list => titleFound(byTitle(list, title, evidence))
   )
-  const titled = byTitle(look.items, title, ctx.config.incidentKey)
-  const notes = titleNotes(ctx, titled, title)
+  const titled = byTitle(look.items, title, evidence)
+  const notes = titleNotes(ctx, titled, title, evidence)
   if (!titled.incident) {
     if (!look.proven) ctx.log.warning(unprovenLine('incident', look.reads, look.doubt))
-    return create(ctx, look)
+    return withNotes(await create(ctx, look), notes)
   }
   if (look.reads > 1) {
     ctx.log.info(
@@ -247,7 +262,7 @@ export const openIncident: Operation = async ctx => {
     status: str(ctx.config.incident.status) || str(current.status) || DEFAULT_INCIDENT_STATUS
   }
   const updated = await apply(ctx, current, asStored(changes, current), 'Incident updated')
-  return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated))])
+  return withNotes(updated, [...notes, ...(await othersAfterUpdate(ctx, current, updated, title, evidence))])
 }
 
 export const updateIncident: Operation = async ctx => {
@@ -255,7 +270,9 @@ export const updateIncident: Operation = async ctx => {
   if (!incident) throw new OperationError(`no unresolved incident titled ${JSON.stringify(ctx.config.incident.title)}`)
   const changes: Mapping = { ...ctx.config.incident }
   if (!ctx.config.incidentId) delete changes.title
-  if (typeof changes.message === 'string') changes.message = await filled(ctx, changes.message)
+  if (typeof changes.message === 'string') {
+    changes.message = withEvidence(await filled(ctx, changes.message), await evidenceOfStep(ctx))
+  }
   return withNotes(await apply(ctx, incident, changes, 'Incident updated'), notes)
 }
 
@@ -268,7 +285,7 @@ export const resolveIncident: Operation = async ctx => {
     ctx.log.info(why)
     return {
       outputs: { ...incidentOutputs(incident), result: incident ?? null, changed: false },
-      summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [why])
+      summary: incidentSummary('Nothing to resolve', incident ? [incident] : [], [...notes, why])
     }
   }
   const changes: Mapping = { status: RESOLVED, message: await incidentMessage(ctx, resolvedMessage) }

@@ -2,7 +2,12 @@
  * Which incident a title means, and what to say and do about others of the
  * same title: identical duplicates found at the start (used as one, never
  * resolved), duplicates a racing run made (resolved in favour of the
- * survivor), and one that appeared while this run updated another.
+ * survivor), and one that appeared while this run updated another. An exact
+ * title is ours; a title the service may have made from ours (blanks, case, a
+ * cut) is ours only when the incident's message shows it (evidence.ts):
+ * without that it is someone else's, and left alone. `matchOf` decides it for
+ * every path: the look-up by title, the create's recovery and the races after
+ * a create or an update.
  */
 import { paths } from '../../api/monitoring.js'
 import type { Incident } from '../../api/schemas.js'
@@ -11,6 +16,7 @@ import { dryRunSkips, signature, str, writableOf } from '../common.js'
 import { survivorOf, uniqueById } from '../converge.js'
 import type { OperationContext, OperationResult } from '../types.js'
 import { OperationError } from '../types.js'
+import { type Evidence, evidenceWords, showsEvidence } from './evidence.js'
 
 export const RESOLVED = 'resolved'
 export const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RESOLVED
@@ -44,9 +50,27 @@ export function changedTitle(stored: unknown, ours: string): boolean {
   return folded(stored) === mine || ([...stored].length >= MIN_CUT_TITLE && mine.startsWith(shown))
 }
 
-/** A title the service shows is ours: exactly, or as it changed it (`changedTitle`), keeping the incident-key. */
-export function meansTitle(stored: unknown, ours: string, key?: string): boolean {
-  return sameTitle(stored, ours) || (changedTitle(stored, ours) && keepsKey(stored, key))
+/**
+ * How a listed incident's title stands to ours: `exact`; `changed`, a form
+ * the service may have made of ours (`changedTitle`) on an incident whose
+ * message shows it is this step's (evidence.ts), which keeps the
+ * incident-key; `keyCut`, such a form cut before the key, so whose matrix leg
+ * it is cannot be told; `foreign`, such a form on an incident without that
+ * evidence: someone else's. Undefined: another title.
+ */
+export type Match = 'exact' | 'changed' | 'keyCut' | 'foreign'
+
+export function matchOf(incident: Incident | Mapping, ours: string, evidence: Evidence): Match | undefined {
+  if (sameTitle(incident.title, ours)) return 'exact'
+  if (!changedTitle(incident.title, ours)) return undefined
+  if (!showsEvidence(incident.message, evidence)) return 'foreign'
+  return keepsKey(incident.title, evidence.key) ? 'changed' : 'keyCut'
+}
+
+/** Whether an incident is the one our title means: its exact title, or a changed form of it with evidence (`matchOf`). */
+export function meansTitle(incident: Incident | Mapping, ours: string, evidence: Evidence): boolean {
+  const match = matchOf(incident, ours, evidence)
+  return match === 'exact' || match === 'changed'
 }
 
 /** Whether a title the service shows still holds the incident-key (`[key]`), or there is none. */
@@ -92,6 +116,8 @@ export interface Titled {
   ambiguous?: Incident[]
   /** With an incident-key: ones the service cut before the key, so whose leg they are cannot be told. */
   keyCut?: Incident[]
+  /** No exact match, and these have a form of our title but no evidence of being ours: left alone. */
+  foreign?: Incident[]
 }
 
 /**
@@ -100,24 +126,26 @@ export interface Titled {
  * message, status and every other field, as concurrent runs of one step make
  * them), they are used as one: the first in survival order (converge.ts); the
  * others are named, never resolved (they existed before this step). With no
- * exact match, one whose title the service made from ours (`changedTitle`)
- * when it is the only one; two or more are `ambiguous`, never a guess. The
+ * exact match, one whose title the service made from ours and whose message
+ * shows it is ours (`matchOf`) when it is the only one; two or more are
+ * `ambiguous`, never a guess; those without the evidence are `foreign`. The
  * same id listed twice is one incident.
  */
-export function byTitle(incidents: Incident[], title: string, key?: string): Titled {
-  const unique = uniqueById(incidents)
-  const open = unique.filter(i => sameTitle(i.title, title) && !isResolved(i))
+export function byTitle(incidents: Incident[], title: string, evidence: Evidence): Titled {
+  const unique = uniqueById(incidents).filter(i => !isResolved(i))
+  const open = unique.filter(i => sameTitle(i.title, title))
   if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
     const incident = survivorOf(open)
     return { incident, duplicates: open.filter(i => i.id !== incident.id) }
   }
   if (open.length > 0) return { incident: newestUnresolved(unique, title), duplicates: [] }
-  const changed = unique.filter(i => changedTitle(i.title, title) && !isResolved(i))
-  const keyCut = changed.filter(i => !keepsKey(i.title, key))
-  if (keyCut.length > 0) return { duplicates: [], keyCut }
-  if (changed.length === 1) return { incident: changed[0], duplicates: [], changed: true }
-  if (changed.length > 1) return { duplicates: [], ambiguous: changed }
-  return { duplicates: [] }
+  const loose = (match: Match) => unique.filter(i => matchOf(i, title, evidence) === match)
+  const [changed, keyCut, foreign] = [loose('changed'), loose('keyCut'), loose('foreign')]
+  const others = foreign.length > 0 ? { foreign } : {}
+  if (keyCut.length > 0) return { duplicates: [], keyCut, ...others }
+  if (changed.length === 1) return { incident: changed[0], duplicates: [], changed: true, ...others }
+  if (changed.length > 1) return { duplicates: [], ambiguous: changed, ...others }
+  return { duplicates: [], ...others }
 }
 
 /** Whether a look-up by title found something: an incident, or more than one it cannot choose between. */
@@ -139,12 +167,14 @@ export async function resolveAsDuplicate(
 }
 
 /**
- * What a look-up by title tells the run: an error naming them when it cannot
- * choose; a line when the service changed the title; a warning about
- * identical duplicates (which is used; the others are left). Returns the
- * lines for the summary.
+ * What a look-up by title tells the run: a line for each incident left alone
+ * as someone else's; an error naming them when it cannot choose; a line when
+ * the service changed the title; a warning about identical duplicates (which
+ * is used; the others are left). Returns the lines for the summary.
  */
-export function titleNotes(ctx: OperationContext, titled: Titled, title: string): string[] {
+export function titleNotes(ctx: OperationContext, titled: Titled, title: string, evidence: Evidence): string[] {
+  const lines = (titled.foreign ?? []).map(i => foreignLine(i, title, evidence))
+  for (const line of lines) ctx.log.info(line)
   if (titled.ambiguous) {
     const named = titled.ambiguous.map(i => `${i.id} (${JSON.stringify(str(i.title))})`).join(', ')
     throw new OperationError(
@@ -158,8 +188,7 @@ export function titleNotes(ctx: OperationContext, titled: Titled, title: string)
     )
   }
   const { incident, duplicates } = titled
-  if (!incident) return []
-  const lines: string[] = []
+  if (!incident) return lines
   if (titled.changed) {
     const line = `The service changed this incident's title: it shows ${JSON.stringify(str(incident.title))} for ${JSON.stringify(title)} (${titleChanges(str(incident.title), title)}). Matched in that form: using ${incident.id}.`
     ctx.log.info(line)
@@ -173,6 +202,16 @@ export function titleNotes(ctx: OperationContext, titled: Titled, title: string)
   return lines
 }
 
+/** Why an incident whose title may be a form of ours was left alone. */
+function foreignLine(incident: Incident, title: string, evidence: Evidence): string {
+  const shown = str(incident.title)
+  const words = evidenceWords(evidence)
+  const why = words
+    ? `it names no ${words} as the action writes them`
+    : 'this run has no workflow, repository or incident-key to look for'
+  return `Left incident ${incident.id} alone: its title ${JSON.stringify(shown)} may be one the service made from ${JSON.stringify(title)} (${titleChanges(shown, title)}), but its message does not show it is this workflow's (${why}), so it is someone else's.`
+}
+
 /**
  * After open-incident updated an incident, look once more: a racing run may
  * have resolved it and another opened a new one of the same title meanwhile
@@ -182,12 +221,13 @@ export function titleNotes(ctx: OperationContext, titled: Titled, title: string)
 export async function othersAfterUpdate(
   ctx: OperationContext,
   current: Incident,
-  updated: OperationResult
+  updated: OperationResult,
+  title: string,
+  evidence: Evidence
 ): Promise<string[]> {
   if (updated.outputs.changed !== true || ctx.config.dryRun) return []
-  const title = str(current.title)
   const others = uniqueById(await ctx.api.listIncidents()).filter(
-    i => i.id !== current.id && sameTitle(i.title, title) && !isResolved(i)
+    i => i.id !== current.id && meansTitle(i, title, evidence) && !isResolved(i)
   )
   if (others.length === 0) return []
   const line = `Another unresolved incident titled ${JSON.stringify(title)} appeared while this run updated ${current.id}: ${others.map(i => i.id).join(', ')} (opened by a concurrent run, or missed by the first look). This run cannot prove which existed first, so it resolves neither: ${current.id} is used; resolve the one you do not want with resolve-incident and incident-id.`
