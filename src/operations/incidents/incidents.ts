@@ -30,9 +30,8 @@ import { OperationError, withKnownOutputs } from '../types.js'
 export const DEFAULT_INCIDENT_STATUS = 'investigating'
 
 /** What marks this step's incidents as its own (evidence.ts). */
-async function evidenceOfStep(ctx: OperationContext): Promise<Evidence> {
-  return evidenceOf(await ctx.runContext(), ctx.config.incidentKey)
-}
+const evidenceOfStep = async (ctx: OperationContext): Promise<Evidence> =>
+  evidenceOf(await ctx.runContext(), ctx.config.incidentKey)
 
 /**
  * The message an incident gets: incident-message (with the run's facts filled
