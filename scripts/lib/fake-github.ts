@@ -4,9 +4,11 @@
  * create one, update one, delete one. The action reaches it through
  * GITHUB_API_URL. It can refuse every request with 403 or 404 (a fork's
  * read-only token), answer a few requests with GitHub's own failures (a 502,
- * a secondary or a primary rate limit), show a new comment or issue in its
- * lists only a moment after creating it (GitHub's lists are eventually
- * consistent), and it records what it was asked.
+ * a secondary or a primary rate limit), refuse the edits of one comment or
+ * issue (and, when asked, its deletion or closing), show a new comment or
+ * issue in its lists only a moment after creating it (GitHub's lists are
+ * eventually consistent), never answer or answer only with headers, and it
+ * records what it was asked.
  */
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -53,6 +55,21 @@ export interface FailureRule {
   resetInSeconds?: number
 }
 
+/** What GitHub says with each status it refuses a change with. */
+const REFUSALS: Record<number, string> = {
+  403: 'Resource not accessible by integration',
+  404: 'Not Found',
+  410: 'This issue was deleted',
+  422: 'Validation Failed'
+}
+
+/** A refusal of one comment's or issue's changes: its edits always, its deletion or closing when asked. */
+interface Refusal {
+  status: number
+  deletes: boolean
+  closing: boolean
+}
+
 export interface SeenRequest {
   method: string
   path: string
@@ -90,6 +107,8 @@ export class FakeGitHub {
   refuseEdits = false
   /** Never answer (a GitHub that hangs). */
   hang = false
+  /** Send the status and headers of every answer, then never its body. */
+  hangAfterHeaders = false
   /** Answer every request this long after it arrived (a slow GitHub, where racing runs overlap). */
   delayMs = 0
   /**
@@ -99,6 +118,10 @@ export class FakeGitHub {
   listDelayMs = 0
   /** GitHub's own failures still to answer, matched in order (see `fail`). */
   readonly failures: FailureRule[] = []
+  /** Comments (by id) whose changes are refused (refuseCommentEdits). */
+  private refusedComments = new Map<number, Refusal>()
+  /** Issues (by "owner/repo#number") whose changes are refused (refuseIssueEdits). */
+  private refusedIssues = new Map<string, Refusal>()
   /** When each comment or issue made through the API shows in lists (Date.now() time). */
   private visibleAt = new WeakMap<object, number>()
   url = ''
@@ -129,6 +152,9 @@ export class FakeGitHub {
     this.refuse = undefined
     this.refuseEdits = false
     this.hang = false
+    this.hangAfterHeaders = false
+    this.refusedComments.clear()
+    this.refusedIssues.clear()
     this.delayMs = 0
     this.listDelayMs = 0
     this.failures.length = 0
@@ -138,6 +164,22 @@ export class FakeGitHub {
   /** Answer the next matching request (or `times` of them) with one of GitHub's own failures. */
   fail(rule: FailureRule): void {
     this.failures.push({ times: 1, ...rule })
+  }
+
+  /**
+   * Refuse every edit of this comment with `status` (403, 404 or 422, GitHub's message with it);
+   * with `deletes`, its deletion too. Other comments are edited as usual.
+   */
+  refuseCommentEdits(id: number, status: number, { deletes = false } = {}): void {
+    this.refusedComments.set(id, { status, deletes, closing: false })
+  }
+
+  /**
+   * Refuse every edit of this issue's title or body with `status` (403, 404, 410 or 422); with
+   * `closing`, a change of its state alone (closing it) too.
+   */
+  refuseIssueEdits(repo: string, number: number, status: number, { closing = false } = {}): void {
+    this.refusedIssues.set(`${repo}#${number}`, { status, deletes: false, closing })
   }
 
   /** The items a list shows now: those made through the API only once `listDelayMs` has passed. */
@@ -218,6 +260,13 @@ export class FakeGitHub {
       res.end(JSON.stringify(value))
     }
     if (this.hang) return
+    if (this.hangAfterHeaders) {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': '1000' })
+      res.flushHeaders()
+      return
+    }
+    const refuse = ({ status }: Refusal) =>
+      send(status, { message: REFUSALS[status] ?? 'Refused', documentation_url: 'https://docs.github.com/rest' })
     const failure = this.failureFor(req.method ?? '', url.pathname)
     if (failure?.failure === 'bad-gateway') return send(502, { message: 'Server Error' })
     if (failure?.failure === 'secondary-rate-limit') {
@@ -314,6 +363,9 @@ export class FakeGitHub {
           return send(403, { message: 'Resource not accessible by integration' })
         }
         const given = JSON.parse(body) as Partial<FakeIssue>
+        const refusal = this.refusedIssues.get(`${oneIssue[1]}/${oneIssue[2]}#${found.number}`)
+        const edits = given.title !== undefined || given.body !== undefined
+        if (refusal && (edits || refusal.closing)) return refuse(refusal)
         for (const field of ['title', 'body', 'state', 'state_reason'] as const) {
           if (given[field] !== undefined) Object.assign(found, { [field]: given[field] })
         }
@@ -332,6 +384,8 @@ export class FakeGitHub {
           if (this.refuseEdits || found.user.login !== author.login) {
             return send(403, { message: 'Resource not accessible by integration' })
           }
+          const refusal = this.refusedComments.get(found.id)
+          if (refusal && (req.method === 'PATCH' || refusal.deletes)) return refuse(refusal)
           if (req.method === 'DELETE') {
             this.comments.set(
               issue,
