@@ -10,7 +10,7 @@
  * process.env when it is first imported (the first call to GitHub), so they
  * are set before any run here.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
@@ -18,6 +18,9 @@ import { join } from 'node:path'
 import { FakeGitHub } from '../../scripts/lib/fake-github.js'
 import { GITHUB_ENV, runAction, until, useEmulator } from '../helpers/harness.js'
 import type { FakeCore } from '../helpers/fake-core.js'
+import { gc } from '../helpers/heap.js'
+import { gitHubFor } from '../../src/github/octokit.js'
+import { failureOf } from '../../src/github/sticky.js'
 
 const emulator = useEmulator()
 const github = new FakeGitHub()
@@ -229,5 +232,71 @@ describe("GitHub's own limits", () => {
     expect(github.issues.get('acme/shop')).toHaveLength(1)
     expect(core.outputs['issue-url']).toBe(github.issues.get('acme/shop')?.[0].html_url)
     expect(warnings(core)).toEqual([])
+  })
+})
+
+describe('a GitHub that does not answer: every call ends within request-timeout an attempt', () => {
+  // Collections every 200 ms, as a longer run makes: whatever ends an attempt must be held by something.
+  let collecting: NodeJS.Timeout | undefined
+  beforeEach(() => void (collecting = setInterval(gc, 200)))
+  afterEach(() => clearInterval(collecting))
+
+  /** `promise`'s value, or 'still waiting' after `ms` (the call would have held the step). */
+  const within = <T>(ms: number, promise: Promise<T>) =>
+    Promise.race([promise, wait(ms).then(() => 'still waiting' as const)])
+  const silences = [
+    ['accepts the connection and never answers', 'hang'],
+    ['sends the headers and never the body', 'hangAfterHeaders']
+  ] as const
+
+  it.each(silences)(
+    'a call with no signal of its own, to a GitHub that %s: ended by request-timeout, said so',
+    async (_, how) => {
+      github[how] = true
+      const log = { info: () => {}, warning: () => {}, debug: () => {} }
+      const { octokit } = await gitHubFor(TOKEN, process.env, {
+        timeoutMs: 500,
+        waitsEndBy: () => Date.now() + 60_000,
+        log,
+        label: 'test'
+      })
+      const started = Date.now()
+      const outcome = await within(
+        5_000,
+        octokit.rest.issues.listComments({ owner: 'acme', repo: 'shop', issue_number: 7 }).then(
+          () => 'answered',
+          (error: unknown) => failureOf(error, new AbortController().signal, 500).said
+        )
+      )
+      expect(outcome).toBe('no answer within request-timeout (500 ms)')
+      expect(Date.now() - started).toBeLessThan(500 + 1_500)
+    }
+  )
+
+  it.each(silences)(
+    'the comment, on a GitHub that %s: a warning that names request-timeout, within its bound',
+    async (_, how) => {
+      github[how] = true
+      const started = Date.now()
+      const core = await within(8_000, sync({ inputs: { 'request-timeout': '1s' } }))
+      expect(core).not.toBe('still waiting')
+      // who the token is, then the list: two attempts of 1 s each
+      expect(Date.now() - started).toBeLessThan(2 * 1_000 + 2_000)
+      expect(warnings(core as FakeCore)).toEqual([
+        'warning: pr-comment: the comment could not be written (no answer within request-timeout (1000 ms)). The step goes on.'
+      ])
+    }
+  )
+
+  it('the drift issue, on a GitHub that sends the headers and never the body: a warning that names request-timeout', async () => {
+    github.hangAfterHeaders = true
+    const core = await within(
+      8_000,
+      sync({ inputs: { 'pr-comment': 'false', 'drift-issue': 'true', 'request-timeout': '1s' } })
+    )
+    expect(core).not.toBe('still waiting')
+    expect(warnings(core as FakeCore)).toEqual([
+      'warning: drift-issue: the issue could not be written (no answer within request-timeout (1000 ms)). The step goes on.'
+    ])
   })
 })

@@ -6,7 +6,7 @@
  * as one line that names its cause. Nothing here fails the step.
  */
 import { createHash } from 'node:crypto'
-import type { Octokit } from './octokit.js'
+import { type Octokit, deadline } from './octokit.js'
 import { Cause, MAX_GITHUB_WAIT_MS, causeOf } from './limits.js'
 
 /**
@@ -69,6 +69,7 @@ export interface GitHubError {
   message?: string
   name?: string
   response?: { headers?: Record<string, string | number | undefined> }
+  cause?: { name?: string }
 }
 
 /**
@@ -77,7 +78,7 @@ export interface GitHubError {
  * job is cancelled. (Each attempt's own bound, request-timeout, is octokit.ts's.)
  */
 export function boundedBy(signal: AbortSignal, timeoutMs: number, calls: number): () => { signal: AbortSignal } {
-  const bounded = { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * calls + MAX_GITHUB_WAIT_MS)]) }
+  const bounded = { signal: deadline(timeoutMs * calls + MAX_GITHUB_WAIT_MS, signal).signal }
   return () => bounded
 }
 
@@ -88,9 +89,10 @@ export interface Failure {
 }
 
 export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): Failure {
-  const { status, message, name, response } = error as GitHubError
-  // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
-  const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
+  const { status, message, name, response, cause } = error as GitHubError
+  // Octokit reports an aborted fetch as HTTP 500 (the abort its cause): say what happened instead.
+  const aborted = (n: string | undefined) => n === 'AbortError' || n === 'TimeoutError'
+  const stopped = aborted(name) || aborted(cause?.name) || /operation was aborted/i.test(message ?? '')
   if (stopped) {
     return {
       said: signal.aborted ? 'the job was cancelled' : `no answer within request-timeout (${timeoutMs} ms)`,
