@@ -4,8 +4,8 @@
  * create one, update one, delete one. The action reaches it through
  * GITHUB_API_URL. It can refuse every request with 403 or 404 (a fork's
  * read-only token), answer a few requests with GitHub's own failures (a 502,
- * a secondary or a primary rate limit), refuse the edits of one comment or
- * issue (and, when asked, its deletion or closing), show a new comment or
+ * a secondary or a primary rate limit), refuse some changes of one comment
+ * or issue (an edit, a deletion, a closing), show a new comment or
  * issue in its lists only a moment after creating it (GitHub's lists are
  * eventually consistent), never answer or answer only with headers, and it
  * records what it was asked.
@@ -63,11 +63,10 @@ const REFUSALS: Record<number, string> = {
   422: 'Validation Failed'
 }
 
-/** A refusal of one comment's or issue's changes: its edits always, its deletion or closing when asked. */
+/** A refusal of some changes of one comment or issue (an edit of a body or title, a deletion, a closing), with a status. */
 interface Refusal {
   status: number
-  deletes: boolean
-  closing: boolean
+  refused: Array<'edit' | 'delete' | 'close'>
 }
 
 export interface SeenRequest {
@@ -118,9 +117,9 @@ export class FakeGitHub {
   listDelayMs = 0
   /** GitHub's own failures still to answer, matched in order (see `fail`). */
   readonly failures: FailureRule[] = []
-  /** Comments (by id) whose changes are refused (refuseCommentEdits). */
+  /** Comments (by id) whose changes are refused (refuseComment). */
   private refusedComments = new Map<number, Refusal>()
-  /** Issues (by "owner/repo#number") whose changes are refused (refuseIssueEdits). */
+  /** Issues (by "owner/repo#number") whose changes are refused (refuseIssue). */
   private refusedIssues = new Map<string, Refusal>()
   /** When each comment or issue made through the API shows in lists (Date.now() time). */
   private visibleAt = new WeakMap<object, number>()
@@ -167,19 +166,19 @@ export class FakeGitHub {
   }
 
   /**
-   * Refuse every edit of this comment with `status` (403, 404 or 422, GitHub's message with it);
-   * with `deletes`, its deletion too. Other comments are edited as usual.
+   * Refuse these changes of one comment (its edits, its deletion) with `status` (403, 404 or 422,
+   * with GitHub's message); other comments are changed as usual.
    */
-  refuseCommentEdits(id: number, status: number, { deletes = false } = {}): void {
-    this.refusedComments.set(id, { status, deletes, closing: false })
+  refuseComment(id: number, status: number, refused: Array<'edit' | 'delete'> = ['edit']): void {
+    this.refusedComments.set(id, { status, refused })
   }
 
   /**
-   * Refuse every edit of this issue's title or body with `status` (403, 404, 410 or 422); with
-   * `closing`, a change of its state alone (closing it) too.
+   * Refuse these changes of one issue (an edit of its title or body, which a reopening carries; a
+   * closing, a change of its state alone) with `status` (403, 404, 410 or 422).
    */
-  refuseIssueEdits(repo: string, number: number, status: number, { closing = false } = {}): void {
-    this.refusedIssues.set(`${repo}#${number}`, { status, deletes: false, closing })
+  refuseIssue(repo: string, number: number, status: number, refused: Array<'edit' | 'close'> = ['edit']): void {
+    this.refusedIssues.set(`${repo}#${number}`, { status, refused })
   }
 
   /** The items a list shows now: those made through the API only once `listDelayMs` has passed. */
@@ -364,8 +363,8 @@ export class FakeGitHub {
         }
         const given = JSON.parse(body) as Partial<FakeIssue>
         const refusal = this.refusedIssues.get(`${oneIssue[1]}/${oneIssue[2]}#${found.number}`)
-        const edits = given.title !== undefined || given.body !== undefined
-        if (refusal && (edits || refusal.closing)) return refuse(refusal)
+        const change = given.title !== undefined || given.body !== undefined ? 'edit' : 'close'
+        if (refusal?.refused.includes(change)) return refuse(refusal)
         for (const field of ['title', 'body', 'state', 'state_reason'] as const) {
           if (given[field] !== undefined) Object.assign(found, { [field]: given[field] })
         }
@@ -385,7 +384,7 @@ export class FakeGitHub {
             return send(403, { message: 'Resource not accessible by integration' })
           }
           const refusal = this.refusedComments.get(found.id)
-          if (refusal && (req.method === 'PATCH' || refusal.deletes)) return refuse(refusal)
+          if (refusal?.refused.includes(req.method === 'DELETE' ? 'delete' : 'edit')) return refuse(refusal)
           if (req.method === 'DELETE') {
             this.comments.set(
               issue,
