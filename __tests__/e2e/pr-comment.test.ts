@@ -126,15 +126,19 @@ describe('pr-comment (dist/index.js)', () => {
     expect(github.requests.some(q => q.method === 'PATCH')).toBe(false)
   })
 
-  it('when GitHub refuses to edit the comment found, a new one is posted and no warning blames permissions', async () => {
+  it('when GitHub refuses to edit the comment found, a new one is kept and the refused one deleted; no warning', async () => {
     await step(syncPlan)
-    github.refuseEdits = true
-    const r = await step(syncPlan)
-    expect(r.code).toBe(0)
-    expect(ours()).toHaveLength(2)
-    expect(r.outputs['comment-url']).toBe(ours()[1].html_url)
-    expect(r.stdout).toContain('refused to edit comment')
-    expect(r.stdout).not.toContain('::warning::pr-comment')
+    const [refused] = ours()
+    github.refuseComment(refused.id, 403)
+    for (const run of [1, 2]) {
+      const r = await step(syncPlan)
+      expect(r.code).toBe(0)
+      expect(ours()).toHaveLength(1)
+      expect(ours()[0].id).not.toBe(refused.id)
+      expect(r.outputs['comment-url']).toBe(ours()[0].html_url)
+      if (run === 1) expect(r.stdout).toContain(`GitHub refused to edit ${refused.html_url} (HTTP 403: `)
+      expect(r.stdout).not.toContain('::warning::pr-comment')
+    }
   })
 
   it('a gate on 250 long check names: the whole body, marker and footer counted, stays within 65,536 characters', async () => {

@@ -10,7 +10,7 @@
  * process.env when it is first imported (the first call to GitHub), so they
  * are set before any run here.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
@@ -18,6 +18,9 @@ import { join } from 'node:path'
 import { FakeGitHub } from '../../scripts/lib/fake-github.js'
 import { GITHUB_ENV, runAction, until, useEmulator } from '../helpers/harness.js'
 import type { FakeCore } from '../helpers/fake-core.js'
+import { gc } from '../helpers/heap.js'
+import { gitHubFor } from '../../src/github/octokit.js'
+import { failureOf } from '../../src/github/sticky.js'
 
 const emulator = useEmulator()
 const github = new FakeGitHub()
@@ -251,5 +254,203 @@ describe("GitHub's own limits", () => {
     expect(github.issues.get('acme/shop')).toHaveLength(1)
     expect(core.outputs['issue-url']).toBe(github.issues.get('acme/shop')?.[0].html_url)
     expect(warnings(core)).toEqual([])
+  })
+})
+
+describe('GitHub refusing an edit: one comment, one issue', () => {
+  /** Ours that a later run finds again: a comment of this token's that holds the marker. */
+  const live = () => ours().filter(c => c.body.startsWith('<!-- monitoring-action: '))
+  const posts = () =>
+    github.requests.filter(r => r.method === 'POST' && r.path.startsWith('/repos/acme/shop/issues/7/'))
+  const infos = (core: FakeCore) => core.logs.filter(line => line.startsWith('info: ')).join('\n')
+
+  it.each([
+    [403, 'Resource not accessible by integration'],
+    [404, 'Not Found'],
+    [422, 'Validation Failed']
+  ])(
+    'the kept comment’s edit refused (HTTP %i): the new comment is kept, the refused one deleted; four re-runs leave one comment',
+    async (status, message) => {
+      await sync()
+      const [refused] = live()
+      github.refuseComment(refused.id, status)
+      const runs: FakeCore[] = []
+      for (let run = 0; run < 4; run++) {
+        const core = await sync()
+        runs.push(core)
+        expect(ours()).toHaveLength(1)
+        expect(core.outputs['comment-url']).toBe(ours()[0].html_url)
+        expect(warnings(core)).toEqual([])
+      }
+      expect(ours()[0].id).not.toBe(refused.id)
+      // One comment made after the refusal; the later runs edit it.
+      expect(posts()).toHaveLength(2)
+      expect(infos(runs[0])).toContain(`GitHub refused to edit ${refused.html_url} (HTTP ${status}: ${message}`)
+    }
+  )
+
+  it('a comment GitHub will neither edit nor delete: the new one is kept and edited on each re-run; each warning names GitHub’s answer', async () => {
+    await sync()
+    const [stuck] = live()
+    github.refuseComment(stuck.id, 403, ['edit', 'delete'])
+    for (let run = 0; run < 4; run++) {
+      const core = await sync()
+      expect(live()).toHaveLength(2)
+      const kept = live().find(c => c.id !== stuck.id)!
+      expect(core.outputs['comment-url']).toBe(kept.html_url)
+      const [warning, ...more] = warnings(core)
+      expect(more).toEqual([])
+      expect(warning).toContain(stuck.html_url)
+      expect(warning).toContain('HTTP 403: Resource not accessible by integration')
+      expect(warning).toContain(kept.html_url)
+      expect(warning).not.toContain('pull-requests: write')
+    }
+    expect(posts()).toHaveLength(2)
+  })
+
+  it('a second comment of ours that GitHub will not delete is edited into a pointer to the kept one, which no later run takes for ours', async () => {
+    await sync()
+    const [kept] = live()
+    github.seed('acme/shop#7', 1, () => kept.body.replace('run: 4242.', 'run: 4200.'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    const second = ours()[1]
+    github.refuseComment(second.id, 403, ['delete'])
+    const core = await sync()
+    expect(warnings(core)).toEqual([])
+    expect(live()).toEqual([expect.objectContaining({ id: kept.id })])
+    expect(ours()[1].body).toContain(kept.html_url)
+    expect(core.outputs['comment-url']).toBe(kept.html_url)
+    const again = await sync()
+    expect(again.outputs['comment-url']).toBe(kept.html_url)
+    expect(github.requests.filter(r => r.path.endsWith(`/comments/${second.id}`))).toHaveLength(2) // the delete, the pointer
+  })
+
+  const drift = (inputs: Record<string, string> = {}) =>
+    sync({ inputs: { 'pr-comment': 'false', 'drift-issue': 'true', ...inputs } }) // the plan creates app-web: drift
+  const issues = () => github.issues.get('acme/shop') ?? []
+  const open = () => issues().filter(i => i.state === 'open')
+  /** The service as the checks file says: no drift. */
+  const noDrift = () => drift({ 'dry-run': 'false' }).then(() => drift())
+
+  it.each([
+    [403, 'Resource not accessible by integration'],
+    [404, 'Not Found'],
+    [410, 'This issue was deleted'],
+    [422, 'Validation Failed']
+  ])(
+    'the drift issue’s edit refused (HTTP %i): the new issue is kept, the refused one closed; four re-runs leave one open; drift ending closes it',
+    async (status, message) => {
+      await drift()
+      github.refuseIssue('acme/shop', 1, status)
+      const runs: FakeCore[] = []
+      for (let run = 0; run < 4; run++) {
+        const core = await drift()
+        runs.push(core)
+        expect(open().map(i => i.number)).toEqual([2])
+        expect(core.outputs['issue-url']).toBe(issues()[1].html_url)
+        expect(warnings(core)).toEqual([])
+      }
+      expect(issues()).toHaveLength(2)
+      expect(issues()[0].state_reason).toBe('not_planned')
+      expect(github.comments.get('acme/shop#1')?.[0].body).toMatch(/^Duplicate of #2\b/)
+      expect(infos(runs[0])).toContain(`GitHub refused to edit ${issues()[0].html_url} (HTTP ${status}: ${message}`)
+
+      const ended = await noDrift()
+      expect(open()).toEqual([])
+      expect(ended.outputs['issue-url']).toBe(issues()[1].html_url)
+      expect(warnings(ended)).toEqual([])
+    }
+  )
+
+  it('an issue GitHub will neither edit nor close: the new one is kept; drift ending closes it; each warning names GitHub’s answer, not permissions', async () => {
+    await drift()
+    github.refuseIssue('acme/shop', 1, 403, ['edit', 'close'])
+    for (let run = 0; run < 4; run++) {
+      const core = await drift()
+      expect(open().map(i => i.number)).toEqual([1, 2])
+      expect(core.outputs['issue-url']).toBe(issues()[1].html_url)
+      const [warning, ...more] = warnings(core)
+      expect(more).toEqual([])
+      expect(warning).toContain(`${issues()[0].html_url}`)
+      expect(warning).toContain('HTTP 403: Resource not accessible by integration')
+      expect(warning).not.toContain('issues: write')
+    }
+    expect(issues()).toHaveLength(2)
+
+    const ended = await noDrift()
+    expect(open().map(i => i.number)).toEqual([1])
+    expect(ended.outputs['issue-url']).toBe(issues()[1].html_url)
+    const [warning, ...more] = warnings(ended)
+    expect(more).toEqual([])
+    expect(warning).toContain('HTTP 403: Resource not accessible by integration')
+    expect(warning).not.toContain('issues: write')
+  })
+})
+
+describe('a GitHub that does not answer: every call ends within request-timeout an attempt', () => {
+  // Collections every 200 ms, as a longer run makes: whatever ends an attempt must be held by something.
+  let collecting: NodeJS.Timeout | undefined
+  beforeEach(() => void (collecting = setInterval(gc, 200)))
+  afterEach(() => clearInterval(collecting))
+
+  /** `promise`'s value, or 'still waiting' after `ms` (the call would have held the step). */
+  const within = <T>(ms: number, promise: Promise<T>) =>
+    Promise.race([promise, wait(ms).then(() => 'still waiting' as const)])
+  const silences = [
+    ['accepts the connection and never answers', 'hang'],
+    ['sends the headers and never the body', 'hangAfterHeaders']
+  ] as const
+
+  it.each(silences)(
+    'a call with no signal of its own, to a GitHub that %s: ended by request-timeout, said so',
+    async (_, how) => {
+      github[how] = true
+      const log = { info: () => {}, warning: () => {}, debug: () => {} }
+      const { octokit } = await gitHubFor(TOKEN, process.env, {
+        timeoutMs: 500,
+        waitsEndBy: () => Date.now() + 60_000,
+        log,
+        label: 'test'
+      })
+      const started = Date.now()
+      const outcome = await within(
+        5_000,
+        octokit.rest.issues.listComments({ owner: 'acme', repo: 'shop', issue_number: 7 }).then(
+          () => 'answered',
+          (error: unknown) => failureOf(error, new AbortController().signal, 500).said
+        )
+      )
+      expect(outcome).toBe('no answer within request-timeout (500 ms)')
+      expect(Date.now() - started).toBeLessThan(500 + 1_500)
+    }
+  )
+
+  it.each(silences)(
+    'the comment, on a GitHub that %s: a warning that names request-timeout, within its bound',
+    async (_, how) => {
+      github[how] = true
+      const started = Date.now()
+      const core = await within(8_000, sync({ inputs: { 'request-timeout': '1s' } }))
+      expect(core).not.toBe('still waiting')
+      // who the token is, then the list: two attempts of 1 s each
+      expect(Date.now() - started).toBeLessThan(2 * 1_000 + 2_000)
+      expect(warnings(core as FakeCore)).toEqual([
+        'warning: pr-comment: the comment could not be written (no answer within request-timeout (1000 ms)). The step goes on.'
+      ])
+    }
+  )
+
+  it('the drift issue, on a GitHub that sends the headers and never the body: a warning that names request-timeout', async () => {
+    github.hangAfterHeaders = true
+    const core = await within(
+      8_000,
+      sync({ inputs: { 'pr-comment': 'false', 'drift-issue': 'true', 'request-timeout': '1s' } })
+    )
+    expect(core).not.toBe('still waiting')
+    expect(warnings(core as FakeCore)).toEqual([
+      'warning: drift-issue: the issue could not be written (no answer within request-timeout (1000 ms)). The step goes on.'
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { causeOf, mayWait, serverErrorRetries, waitsEndBy } from '../../src/github/limits.js'
-import { RunStamp, STAMP_BYTES, laterRun, stampIn, stampLine } from '../../src/github/sticky.js'
+import { RunStamp, STAMP_BYTES, laterRun, refusalOf, stampIn, stampLine } from '../../src/github/sticky.js'
 
 const NOW = Date.parse('2026-05-04T10:00:00Z')
 
@@ -87,5 +87,26 @@ describe("the run's stamp in the comment", () => {
     expect(laterRun(stamp(100, 1, 9), stamp(100, 1, 9))).toBe(false)
     expect(laterRun(stamp(0, 0, 0), undefined)).toBe(true)
     expect(laterRun(undefined, stamp(0, 0, 0))).toBe(false)
+  })
+})
+
+describe('a refusal of an edit', () => {
+  it('is a 403 without a rate limit, a 404, a 410 or a 422, told as GitHub said it; a rate limit or a 5xx is none', () => {
+    const error = (status: number, message: string, headers: Record<string, string> = {}) => ({
+      status,
+      message,
+      response: { headers }
+    })
+    expect(refusalOf(error(403, 'Resource not accessible by integration'))).toBe(
+      'HTTP 403: Resource not accessible by integration'
+    )
+    expect(refusalOf(error(404, 'Not Found'))).toBe('HTTP 404: Not Found')
+    expect(refusalOf(error(410, 'This issue was deleted'))).toBe('HTTP 410: This issue was deleted')
+    expect(refusalOf(error(422, 'Validation Failed'))).toBe('HTTP 422: Validation Failed')
+    expect(refusalOf(error(403, 'You have exceeded a secondary rate limit', { 'retry-after': '60' }))).toBeUndefined()
+    expect(refusalOf(error(403, 'API rate limit exceeded', { 'x-ratelimit-remaining': '0' }))).toBeUndefined()
+    expect(refusalOf(error(429, 'Too Many Requests'))).toBeUndefined()
+    expect(refusalOf(error(502, 'Server Error'))).toBeUndefined()
+    expect(refusalOf(new Error('no answer'))).toBeUndefined()
   })
 })

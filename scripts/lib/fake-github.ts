@@ -4,9 +4,11 @@
  * create one, update one, delete one. The action reaches it through
  * GITHUB_API_URL. It can refuse every request with 403 or 404 (a fork's
  * read-only token), answer a few requests with GitHub's own failures (a 502,
- * a secondary or a primary rate limit), show a new comment or issue in its
- * lists only a moment after creating it (GitHub's lists are eventually
- * consistent), and it records what it was asked.
+ * a secondary or a primary rate limit), refuse some changes of one comment
+ * or issue (an edit, a deletion, a closing), show a new comment or
+ * issue in its lists only a moment after creating it (GitHub's lists are
+ * eventually consistent), never answer or answer only with headers, and it
+ * records what it was asked.
  */
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -53,6 +55,20 @@ export interface FailureRule {
   resetInSeconds?: number
 }
 
+/** What GitHub says with each status it refuses a change with. */
+const REFUSALS: Record<number, string> = {
+  403: 'Resource not accessible by integration',
+  404: 'Not Found',
+  410: 'This issue was deleted',
+  422: 'Validation Failed'
+}
+
+/** A refusal of some changes of one comment or issue (an edit of a body or title, a deletion, a closing), with a status. */
+interface Refusal {
+  status: number
+  refused: Array<'edit' | 'delete' | 'close'>
+}
+
 export interface SeenRequest {
   method: string
   path: string
@@ -90,6 +106,8 @@ export class FakeGitHub {
   refuseEdits = false
   /** Never answer (a GitHub that hangs). */
   hang = false
+  /** Send the status and headers of every answer, then never its body. */
+  hangAfterHeaders = false
   /** Answer every request this long after it arrived (a slow GitHub, where racing runs overlap). */
   delayMs = 0
   /**
@@ -99,6 +117,10 @@ export class FakeGitHub {
   listDelayMs = 0
   /** GitHub's own failures still to answer, matched in order (see `fail`). */
   readonly failures: FailureRule[] = []
+  /** Comments (by id) whose changes are refused (refuseComment). */
+  private refusedComments = new Map<number, Refusal>()
+  /** Issues (by "owner/repo#number") whose changes are refused (refuseIssue). */
+  private refusedIssues = new Map<string, Refusal>()
   /** When each comment or issue made through the API shows in lists (Date.now() time). */
   private visibleAt = new WeakMap<object, number>()
   url = ''
@@ -129,6 +151,9 @@ export class FakeGitHub {
     this.refuse = undefined
     this.refuseEdits = false
     this.hang = false
+    this.hangAfterHeaders = false
+    this.refusedComments.clear()
+    this.refusedIssues.clear()
     this.delayMs = 0
     this.listDelayMs = 0
     this.failures.length = 0
@@ -138,6 +163,22 @@ export class FakeGitHub {
   /** Answer the next matching request (or `times` of them) with one of GitHub's own failures. */
   fail(rule: FailureRule): void {
     this.failures.push({ times: 1, ...rule })
+  }
+
+  /**
+   * Refuse these changes of one comment (its edits, its deletion) with `status` (403, 404 or 422,
+   * with GitHub's message); other comments are changed as usual.
+   */
+  refuseComment(id: number, status: number, refused: Array<'edit' | 'delete'> = ['edit']): void {
+    this.refusedComments.set(id, { status, refused })
+  }
+
+  /**
+   * Refuse these changes of one issue (an edit of its title or body, which a reopening carries; a
+   * closing, a change of its state alone) with `status` (403, 404, 410 or 422).
+   */
+  refuseIssue(repo: string, number: number, status: number, refused: Array<'edit' | 'close'> = ['edit']): void {
+    this.refusedIssues.set(`${repo}#${number}`, { status, refused })
   }
 
   /** The items a list shows now: those made through the API only once `listDelayMs` has passed. */
@@ -218,6 +259,13 @@ export class FakeGitHub {
       res.end(JSON.stringify(value))
     }
     if (this.hang) return
+    if (this.hangAfterHeaders) {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': '1000' })
+      res.flushHeaders()
+      return
+    }
+    const refuse = ({ status }: Refusal) =>
+      send(status, { message: REFUSALS[status] ?? 'Refused', documentation_url: 'https://docs.github.com/rest' })
     const failure = this.failureFor(req.method ?? '', url.pathname)
     if (failure?.failure === 'bad-gateway') return send(502, { message: 'Server Error' })
     if (failure?.failure === 'secondary-rate-limit') {
@@ -314,6 +362,9 @@ export class FakeGitHub {
           return send(403, { message: 'Resource not accessible by integration' })
         }
         const given = JSON.parse(body) as Partial<FakeIssue>
+        const refusal = this.refusedIssues.get(`${oneIssue[1]}/${oneIssue[2]}#${found.number}`)
+        const change = given.title !== undefined || given.body !== undefined ? 'edit' : 'close'
+        if (refusal?.refused.includes(change)) return refuse(refusal)
         for (const field of ['title', 'body', 'state', 'state_reason'] as const) {
           if (given[field] !== undefined) Object.assign(found, { [field]: given[field] })
         }
@@ -332,6 +383,8 @@ export class FakeGitHub {
           if (this.refuseEdits || found.user.login !== author.login) {
             return send(403, { message: 'Resource not accessible by integration' })
           }
+          const refusal = this.refusedComments.get(found.id)
+          if (refusal?.refused.includes(req.method === 'DELETE' ? 'delete' : 'edit')) return refuse(refusal)
           if (req.method === 'DELETE') {
             this.comments.set(
               issue,

@@ -10,14 +10,15 @@
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
 import {
-  GitHubError,
+  Writings,
   authorTest,
   boundedBy,
   failureOf,
   failureWarning,
   holdsMarker,
+  keepOne,
   markerOf,
-  oursAfterMaking,
+  tidy,
   withinLimit
 } from './sticky.js'
 
@@ -50,7 +51,7 @@ const SUBJECT = {
   permission: 'Give the job "permissions: issues: write" (and make sure issues are enabled for the repository).'
 }
 
-type Found = { number: number; state: string; html_url: string; duplicate?: boolean }
+type Found = { number: number; state: string; html_url: string }
 
 /** Open, update, reopen or close the drift issue; its URL, or undefined when none was touched. */
 export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | undefined> {
@@ -91,7 +92,16 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
       }
       return ours.sort((a, b) => a.number - b.number)
     }
-    const closeWith = async (issue: Found, comment: string) => {
+    /** Closes an issue (first, so a refused close posts nothing), then says why in a comment. */
+    const close = async (issue: Found, reason: 'completed' | 'not_planned', comment: string) => {
+      await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number: issue.number,
+        state: 'closed',
+        state_reason: reason,
+        request: bounded()
+      })
       await octokit.rest.issues.createComment({
         owner,
         repo,
@@ -99,69 +109,64 @@ export async function keepDriftIssue(req: DriftIssueRequest): Promise<string | u
         body: comment,
         request: bounded()
       })
-      await octokit.rest.issues.update({
-        owner,
-        repo,
-        issue_number: issue.number,
-        state: 'closed',
-        state_reason: issue.duplicate ? 'not_planned' : 'completed',
-        request: bounded()
-      })
     }
-    let ours = await listOurs()
     const title = req.title.replace(/[\r\n\u2028\u2029]+/g, ' ')
-    if (!req.drift) {
-      const open = ours.filter(i => i.state === 'open')
-      if (open.length === 0) {
-        req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.')
-        return ours[0]?.html_url
-      }
-      for (const issue of open) await closeWith(issue, req.closing)
-      req.log.info(`drift-issue: no drift any more; closed ${open.map(i => i.html_url).join(', ')}`)
-      return open[0].html_url
-    }
     const body = withinLimit(marker, req.markdown, 'The plan is too long for an issue')
-    const create = async (): Promise<Found> => {
-      const { data } = await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })
-      req.log.info(`drift-issue: opened ${data.html_url}`)
-      return { number: data.number, state: 'open', html_url: data.html_url }
+    const writings: Writings<Found> = {
+      label: 'drift-issue',
+      noun: 'issue',
+      idOf: issue => issue.number,
+      nameOf: issue => issue.html_url,
+      listOurs,
+      make: async () => {
+        const { data } = await octokit.rest.issues.create({ owner, repo, title, body, request: bounded() })
+        req.log.info(`drift-issue: opened ${data.html_url}`)
+        return { number: data.number, state: 'open', html_url: data.html_url }
+      },
+      // The one this run opened shows this run's plan already; any other is given it (and reopened).
+      update: async (issue, _ours, made) => {
+        if (issue.number === made?.number) return
+        const reopen = issue.state !== 'open'
+        await octokit.rest.issues.update({
+          owner,
+          repo,
+          issue_number: issue.number,
+          title,
+          body,
+          ...(reopen ? { state: 'open' as const } : {}),
+          request: bounded()
+        })
+        req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${issue.html_url}`)
+      },
+      retired: issue => issue.state !== 'open',
+      // Another of ours still open (a racing run's, one left by a run that stopped, one GitHub would not edit).
+      retire: async (other, kept) => {
+        await close(other, 'not_planned', `Duplicate of #${kept.number}: the drift is tracked there.`)
+        return `closed ${other.html_url} as a duplicate of #${kept.number}`
+      },
+      retiring: 'closed',
+      log: req.log,
+      signal: bounded().signal,
+      timeoutMs: req.timeoutMs
     }
-    if (ours.length === 0) {
-      const made = await create()
-      // Racing runs may have opened one at the same time: the oldest is the issue, every run says so.
-      ours = await oursAfterMaking(made, listOurs, i => i.number, bounded().signal)
-      if (ours[0].number === made.number) return made.html_url
+    if (req.drift) return (await keepOne(writings)).html_url
+    // No drift: every open one of ours is closed, whichever is live; one GitHub will not close is a warning.
+    const ours = await listOurs()
+    const open = ours.filter(issue => issue.state === 'open')
+    if (open.length === 0) {
+      req.log.info('drift-issue: no drift, and no open drift issue: nothing to do.')
+      return ours[0]?.html_url
     }
-    const [issue, ...others] = ours
-    let url = issue.html_url
-    try {
-      const reopen = issue.state !== 'open'
-      await octokit.rest.issues.update({
-        owner,
-        repo,
-        issue_number: issue.number,
-        title,
-        body,
-        ...(reopen ? { state: 'open' as const } : {}),
-        request: bounded()
-      })
-      req.log.info(`drift-issue: ${reopen ? 'drift is back; reopened' : 'updated'} ${issue.html_url}`)
-    } catch (error) {
-      // Not ours to edit after all (GitHub says so): open a new one rather than none.
-      const status = (error as GitHubError).status
-      if (!(status === 403 || status === 404 || status === 410 || status === 422)) throw error
-      req.log.info(`drift-issue: GitHub refused to edit issue #${issue.number} (HTTP ${status}); opening a new one.`)
-      url = (await create()).html_url
-    }
-    // Others of ours still open (a racing run's, or one left by a run that stopped): closed as duplicates.
-    for (const other of others.filter(i => i.state === 'open')) {
-      await closeWith(
-        { ...other, duplicate: true },
-        `Duplicate of #${issue.number}, opened at the same time by another run; the drift is tracked there.`
-      )
-      req.log.info(`drift-issue: closed ${other.html_url} as a duplicate of #${issue.number}`)
-    }
-    return url
+    const closed = await tidy(
+      writings,
+      open,
+      async issue => {
+        await close(issue, 'completed', req.closing)
+        return `no drift any more; closed ${issue.html_url}`
+      },
+      undefined
+    )
+    return closed[0]?.html_url
   } catch (error) {
     req.log.warning(failureWarning(SUBJECT, failureOf(error, req.signal, req.timeoutMs)))
     return undefined

@@ -5,7 +5,7 @@
  * the GitHub API with the job's token (`actions: read`); when that cannot be
  * done (no token, no permission, no answer in time) the run's page is used.
  */
-import { gitHubFor } from './octokit.js'
+import { deadline, gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
 
 export interface JobUrlRequest {
@@ -30,6 +30,8 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
     )
     return undefined
   }
+  // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
+  const lookup = deadline(req.timeoutMs, req.signal)
   try {
     const { octokit } = await gitHubFor(req.token, req.env, {
       timeoutMs: req.timeoutMs,
@@ -38,8 +40,7 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
       label: '{job_url}'
     })
     const [owner, repo] = GITHUB_REPOSITORY.split('/')
-    // All pages (a big matrix has more than 100 jobs), within one request-timeout in all.
-    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)])
+    const { signal } = lookup
     const matches: Array<{ html_url: string | null }> = []
     for (let page = 1; page <= 10; page++) {
       const { data } = await octokit.rest.actions.listJobsForWorkflowRunAttempt({
@@ -66,5 +67,7 @@ export async function findJobUrl(req: JobUrlRequest): Promise<string | undefined
       `{job_url}: the job's page could not be found (${status ? `HTTP ${status}: ` : ''}${message ?? 'no answer'}; it needs permissions: actions: read); the run's page is used`
     )
     return undefined
+  } finally {
+    lookup.end()
   }
 }

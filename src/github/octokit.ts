@@ -74,8 +74,9 @@ export async function gitHubFor(
 
 /**
  * A plugin, given first so its hook is the innermost (around each attempt): the attempt ends by
- * request-timeout, and after a failed attempt plugin-retry is told whether its next wait after a
- * 5xx still ends in time (an attempt cut off, timed out or cancelled, is not retried).
+ * request-timeout, its body read included, and after a failed attempt plugin-retry is told
+ * whether its next wait after a 5xx still ends in time (an attempt cut off, timed out or
+ * cancelled, is not retried).
  *
  * Octokit's hooks share one options object, changed in place: the attempt's signal is set on it,
  * and `retries` (what plugin-retry allows) is there only between a failure and the plugin reading
@@ -85,21 +86,66 @@ function eachAttempt(timeoutMs: number, endBy: number) {
   const callSignals = new WeakMap<Attempt, AbortSignal | undefined>()
   return (octokit: unknown) => {
     ;(octokit as Hooked).hook.wrap('request', async (request, options) => {
-      if (!callSignals.has(options)) callSignals.set(options, options.request.signal ?? undefined)
-      const call = callSignals.get(options)
-      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(call ? [call] : [])])
-      options.request.signal = signal
+      if (!callSignals.has(options)) {
+        callSignals.set(options, options.request.signal ?? undefined)
+        // Its own: a call given no `request` option holds Octokit's defaults' object, shared by every call.
+        options.request = { ...options.request }
+      }
+      const attempt = deadline(timeoutMs, callSignals.get(options))
+      options.request.signal = attempt.signal
       delete options.request.retries
       try {
-        return await request(options)
+        const response = await request(options)
+        // Octokit reads a body the signal cut off as an empty one: the attempt failed all the same.
+        attempt.signal.throwIfAborted()
+        return response
       } catch (error) {
-        options.request.retries = signal.aborted
+        options.request.retries = attempt.signal.aborted
           ? 0
           : serverErrorRetries(Date.now(), options.request.retryCount ?? 0, endBy)
         throw namedSecondaryLimit(error)
+      } finally {
+        attempt.end()
       }
     })
   }
+}
+
+/**
+ * A signal that aborts after `ms` (with a TimeoutError, as AbortSignal.timeout's) or when any of
+ * `signals` does; `end()` lets go of the timer and the listeners once it is no longer needed.
+ * Every bound on a call to GitHub is one of these, never AbortSignal.any over AbortSignal.timeout:
+ * Node 20 holds the sources of AbortSignal.any weakly, so a timeout signal nothing else holds is
+ * collected and never fires, and the call waits for undici's own five minutes. Here the timer
+ * holds the controller. It does not keep the process alive (the request's socket does).
+ */
+export function deadline(
+  ms: number,
+  ...signals: Array<AbortSignal | undefined>
+): { signal: AbortSignal; end: () => void } {
+  const controller = new AbortController()
+  const sources = signals.filter((source): source is AbortSignal => source !== undefined)
+  const end = () => {
+    clearTimeout(timer)
+    for (const source of sources) source.removeEventListener('abort', fromSource)
+  }
+  const stop = (reason: unknown) => {
+    end()
+    controller.abort(reason)
+  }
+  function fromSource(this: AbortSignal) {
+    stop(this.reason)
+  }
+  const timer = setTimeout(() => stop(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms)
+  timer.unref()
+  for (const source of sources) {
+    if (source.aborted) {
+      stop(source.reason)
+      break
+    }
+    source.addEventListener('abort', fromSource)
+  }
+  return { signal: controller.signal, end }
 }
 
 /**

@@ -16,9 +16,10 @@ import {
   failureOf,
   failureWarning,
   holdsMarker,
+  keepOne,
   laterRun,
   markerOf,
-  oursAfterMaking,
+  refusalOf,
   stampIn,
   stampLine,
   withinLimit
@@ -61,9 +62,9 @@ const SUBJECT = {
 /**
  * Create or update the step's comment on the pull request; its URL, or
  * undefined when there is none (another event, no token, GitHub refused).
- * One comment, also when runs race: after creating its comment a run lists
- * them again and keeps the oldest of its own, which ends with the latest
- * run's result (sticky.ts RunStamp); the others it made are deleted.
+ * One comment, also when runs race or GitHub refuses an edit (sticky.ts
+ * keepOne): the one kept ends with the latest run's result (sticky.ts
+ * RunStamp); the others it made are deleted, or edited into a pointer.
  */
 export async function commentOnPullRequest(req: CommentRequest): Promise<string | undefined> {
   const event = req.env.GITHUB_EVENT_NAME ?? ''
@@ -117,65 +118,54 @@ export async function commentOnPullRequest(req: CommentRequest): Promise<string 
     }
     const create = async (): Promise<Comment> =>
       (await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: bounded() })).data
+    const edit = (comment: Comment, text: string) =>
+      octokit.rest.issues.updateComment({ owner, repo, comment_id: comment.id, body: text, request: bounded() })
 
-    let ours = await listOurs()
-    let made: Comment | undefined
-    if (ours.length === 0) {
-      made = await create()
-      // Racing runs may have created one each at the same time: every run keeps the oldest.
-      ours = await oursAfterMaking(made, listOurs, c => c.id, bounded().signal)
-    }
-    const [kept, ...others] = ours
-    // The kept comment shows the latest run's result: this run's, or the one a later run wrote in another of ours.
-    let latest = { body, stamp: req.stamp }
-    for (const comment of ours) {
-      const stamp = stampIn(comment.body)
-      if (stamp && laterRun(stamp, latest.stamp)) latest = { body: comment.body ?? '', stamp }
-    }
-    let url = kept.html_url
-    if (kept.body !== latest.body) {
-      try {
-        await octokit.rest.issues.updateComment({
-          owner,
-          repo,
-          comment_id: kept.id,
-          body: latest.body,
-          request: bounded()
-        })
-        req.log.info(`pr-comment: ${kept.id === made?.id ? 'wrote' : 'updated'} ${kept.html_url}`)
-      } catch (error) {
-        // The comment found is not ours to edit after all (GitHub says so): post a new one rather than none.
-        const status = (error as GitHubError).status
-        if (!(status === 403 || status === 404 || status === 422)) throw error
-        req.log.info(`pr-comment: GitHub refused to edit comment ${kept.id} (HTTP ${status}); posting a new one.`)
-        url = (await create()).html_url
-        req.log.info(`pr-comment: wrote ${url}`)
-        return url
-      }
-    } else if (kept.id === made?.id) {
-      req.log.info(`pr-comment: wrote ${kept.html_url}`)
-    } else {
-      const by =
-        latest.body === body ? 'this run' : `a later run (${latest.stamp.runId}, attempt ${latest.stamp.attempt})`
-      req.log.info(`pr-comment: ${kept.html_url} already shows the result of ${by}; left as it is.`)
-    }
-    // The others are ours too (a racing run's, or one left by a run that stopped): deleted, the kept one is the comment.
-    for (const other of others) {
-      try {
-        await octokit.rest.issues.deleteComment({ owner, repo, comment_id: other.id, request: bounded() })
-        req.log.info(
-          `pr-comment: deleted ${other.html_url}, a second comment of this step (a racing run's, or one left by a run that stopped); the comment is ${url}`
-        )
-      } catch (error) {
-        // Another run deleted it first: as good.
-        if ((error as GitHubError).status === 404) continue
-        const { said } = failureOf(error, req.signal, req.timeoutMs)
-        req.log.warning(
-          `pr-comment: ${other.html_url}, a second comment of this step, could not be deleted (${said}); the comment is ${url}.`
-        )
-      }
-    }
-    return url
+    const kept = await keepOne<Comment>({
+      label: 'pr-comment',
+      noun: 'comment',
+      idOf: comment => comment.id,
+      nameOf: comment => comment.html_url,
+      listOurs,
+      make: create,
+      // The kept comment shows the latest run's result: this run's, or the one a later run wrote in another of ours.
+      update: async (comment, ours, made) => {
+        let latest = { body, stamp: req.stamp }
+        for (const one of ours) {
+          const stamp = stampIn(one.body)
+          if (stamp && laterRun(stamp, latest.stamp)) latest = { body: one.body ?? '', stamp }
+        }
+        if (comment.body !== latest.body) {
+          await edit(comment, latest.body)
+          req.log.info(`pr-comment: ${comment.id === made?.id ? 'wrote' : 'updated'} ${comment.html_url}`)
+        } else if (comment.id === made?.id) {
+          req.log.info(`pr-comment: wrote ${comment.html_url}`)
+        } else {
+          const by =
+            latest.body === body ? 'this run' : `a later run (${latest.stamp.runId}, attempt ${latest.stamp.attempt})`
+          req.log.info(`pr-comment: ${comment.html_url} already shows the result of ${by}; left as it is.`)
+        }
+      },
+      retired: () => false,
+      // Another of ours (a racing run's, one left by a run that stopped, one GitHub would not edit): deleted,
+      // or, where GitHub refuses that, edited into a pointer without the marker, which no run finds again.
+      retire: async (other, keeping) => {
+        try {
+          await octokit.rest.issues.deleteComment({ owner, repo, comment_id: other.id, request: bounded() })
+          return `deleted ${other.html_url}, a second comment of this step; the comment is ${keeping.html_url}`
+        } catch (error) {
+          const said = refusalOf(error)
+          if (said === undefined || (error as GitHubError).status === 404) throw error
+          await edit(other, `This step's comment is now ${keeping.html_url}.`)
+          return `GitHub refused to delete ${other.html_url} (${said}); it now points to ${keeping.html_url}`
+        }
+      },
+      retiring: 'deleted or edited into a pointer',
+      log: req.log,
+      signal: bounded().signal,
+      timeoutMs: req.timeoutMs
+    })
+    return kept.html_url
   } catch (error) {
     req.log.warning(failureWarning(SUBJECT, failureOf(error, req.signal, req.timeoutMs)))
     return undefined

@@ -1,13 +1,14 @@
 /**
  * What the action's own writings on GitHub share (the pull-request comment,
  * the drift issue): a hidden marker that finds them again, proof that a
- * found one is this token's own, the one kept when racing runs each made
- * one, requests bounded in time and by the job's cancel, and a failure told
- * as one line that names its cause. Nothing here fails the step.
+ * found one is this token's own, which one is kept and what becomes of the
+ * others (keepOne), requests bounded in time and by the job's cancel, and a
+ * failure told as one line that names its cause. Nothing here fails the step.
  */
 import { createHash } from 'node:crypto'
-import type { Octokit } from './octokit.js'
+import { type Octokit, deadline } from './octokit.js'
 import { Cause, MAX_GITHUB_WAIT_MS, causeOf } from './limits.js'
+import type { Logger } from '../api/types.js'
 
 /**
  * The hidden first line that finds the comment again: a digest of the
@@ -69,6 +70,7 @@ export interface GitHubError {
   message?: string
   name?: string
   response?: { headers?: Record<string, string | number | undefined> }
+  cause?: { name?: string }
 }
 
 /**
@@ -77,7 +79,7 @@ export interface GitHubError {
  * job is cancelled. (Each attempt's own bound, request-timeout, is octokit.ts's.)
  */
 export function boundedBy(signal: AbortSignal, timeoutMs: number, calls: number): () => { signal: AbortSignal } {
-  const bounded = { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * calls + MAX_GITHUB_WAIT_MS)]) }
+  const bounded = { signal: deadline(timeoutMs * calls + MAX_GITHUB_WAIT_MS, signal).signal }
   return () => bounded
 }
 
@@ -88,9 +90,10 @@ export interface Failure {
 }
 
 export function failureOf(error: unknown, signal: AbortSignal, timeoutMs: number): Failure {
-  const { status, message, name, response } = error as GitHubError
-  // Octokit reports an aborted fetch as HTTP 500: say what happened instead.
-  const stopped = name === 'AbortError' || name === 'TimeoutError' || /operation was aborted/i.test(message ?? '')
+  const { status, message, name, response, cause } = error as GitHubError
+  // Octokit reports an aborted fetch as HTTP 500 (the abort its cause): say what happened instead.
+  const aborted = (n: string | undefined) => n === 'AbortError' || n === 'TimeoutError'
+  const stopped = aborted(name) || aborted(cause?.name) || /operation was aborted/i.test(message ?? '')
   if (stopped) {
     return {
       said: signal.aborted ? 'the job was cancelled' : `no answer within request-timeout (${timeoutMs} ms)`,
@@ -230,4 +233,111 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', stop, { once: true })
   })
+}
+
+/**
+ * GitHub refusing to change one of ours, in its own words (`HTTP 403: Resource not accessible by
+ * integration`): a 403 that is no rate limit, a 404 (gone, or hidden from this token), a 410 (an
+ * issue deleted), a 422 (GitHub will not take the change). Undefined for any other failure.
+ */
+export function refusalOf(error: unknown): string | undefined {
+  const { status, message, response } = error as GitHubError
+  if (!(status === 403 || status === 404 || status === 410 || status === 422)) return undefined
+  if (causeOf(status, response?.headers, message, Date.now()).kind === 'rate limit') return undefined
+  return `HTTP ${status}${message ? `: ${message}` : ''}`
+}
+
+/** One kind of the action's writings (the comment, the issue), as keepOne and tidy handle it. */
+export interface Writings<T> {
+  /** Who writes them, for the log ('pr-comment'). */
+  label: string
+  /** What one is called: 'comment', 'issue'. */
+  noun: string
+  idOf: (item: T) => number
+  /** Where a person finds one (its URL). */
+  nameOf: (item: T) => string
+  /** Every one of ours, oldest first. */
+  listOurs: () => Promise<T[]>
+  make: () => Promise<T>
+  /** Brings the kept one up to date (its body, its state), given all of ours and the one this run made; GitHub's refusal thrown as it came. */
+  update: (candidate: T, ours: T[], made: T | undefined) => Promise<void>
+  /** Is this one already out of the way (a closed issue)? */
+  retired: (item: T) => boolean
+  /** Takes another of ours out of the way, pointing to the kept one; says what it did, or throws GitHub's answer. */
+  retire: (other: T, kept: T) => Promise<string>
+  /** What taking one out of the way is, for a warning: 'deleted or edited into a pointer', 'closed'. */
+  retiring: string
+  log: Logger
+  signal: AbortSignal
+  timeoutMs: number
+}
+
+/**
+ * Which of ours is kept, on every run and whatever the order of racing runs: the oldest that
+ * GitHub lets this run bring up to date. A run that finds none makes one, then lists again
+ * (oursAfterMaking: racing runs may each have made one). When GitHub refuses the edit of every
+ * one found (refusalOf), the run makes a new one and keeps as after a race: the oldest it may
+ * edit, which a later run edits in place. Every other of ours is taken out of the way (tidy).
+ * Returns the kept one; any other failure, or a refusal of the one just made, is thrown.
+ */
+export async function keepOne<T>(w: Writings<T>): Promise<T> {
+  const settled = (made: T) => oursAfterMaking(made, w.listOurs, w.idOf, w.signal)
+  const refused = new Set<number>()
+  /** The oldest of `ours` not refused before that GitHub lets this run bring up to date. */
+  const upToDate = async (ours: T[], made: T | undefined): Promise<T | undefined> => {
+    for (const candidate of ours.filter(item => !refused.has(w.idOf(item)))) {
+      try {
+        await w.update(candidate, ours, made)
+        return candidate
+      } catch (error) {
+        const said = refusalOf(error)
+        if (said === undefined || (made !== undefined && w.idOf(candidate) === w.idOf(made))) throw error
+        refused.add(w.idOf(candidate))
+        w.log.info(`${w.label}: GitHub refused to edit ${w.nameOf(candidate)} (${said}); another ${w.noun} is kept.`)
+      }
+    }
+    return undefined
+  }
+  let made: T | undefined
+  let ours = await w.listOurs()
+  if (ours.length === 0) ours = await settled((made = await w.make()))
+  let kept: T | undefined = await upToDate(ours, made)
+  if (kept === undefined) {
+    const replacement: T = await w.make()
+    ours = await settled(replacement)
+    kept = (await upToDate(ours, replacement)) ?? replacement
+  }
+  const keeping: T = kept
+  const others = ours.filter(item => w.idOf(item) !== w.idOf(keeping) && !w.retired(item))
+  await tidy(w, others, other => w.retire(other, keeping), keeping)
+  return keeping
+}
+
+/**
+ * Takes each of `others` out of the way (`retire`, which says what it did). One already gone
+ * (404: another run's tidy-up got there first) is as good; any other failure is a warning that
+ * names GitHub's answer (and where the live one is, `kept`), and the rest are still tidied.
+ * Returns those taken out of the way.
+ */
+export async function tidy<T>(
+  w: Writings<T>,
+  others: T[],
+  retire: (other: T) => Promise<string>,
+  kept: T | undefined
+): Promise<T[]> {
+  const done: T[] = []
+  for (const other of others) {
+    try {
+      w.log.info(`${w.label}: ${await retire(other)}`)
+      done.push(other)
+    } catch (error) {
+      if ((error as GitHubError).status === 404) continue
+      const { said } = failureOf(error, w.signal, w.timeoutMs)
+      const live = kept === undefined ? '' : `; the ${w.noun} is ${w.nameOf(kept)}`
+      w.log.warning(
+        `${w.label}: ${w.nameOf(other)}, ${kept === undefined ? 'one' : 'another'} of this step's ${w.noun}s, could not be ${w.retiring} (${said})${live}. The step goes on.`
+      )
+    }
+  }
+  return done
 }
