@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { causeOf, mayWait, serverErrorRetries, waitsEndBy } from '../../src/github/limits.js'
-import { RunStamp, STAMP_BYTES, laterRun, refusalOf, stampIn, stampLine } from '../../src/github/sticky.js'
+import { RunStamp, STAMP_BYTES, laterRun, stampIn, stampLine } from '../../src/github/sticky.js'
+import { refusalOf } from '../../src/github/keep-one.js'
 
 const NOW = Date.parse('2026-05-04T10:00:00Z')
 

@@ -9,18 +9,8 @@
  */
 import { gitHubFor } from './octokit.js'
 import type { Logger } from '../api/types.js'
-import {
-  Writings,
-  authorTest,
-  boundedBy,
-  failureOf,
-  failureWarning,
-  holdsMarker,
-  keepOne,
-  markerOf,
-  tidy,
-  withinLimit
-} from './sticky.js'
+import { authorTest, boundedBy, failureOf, failureWarning, holdsMarker, markerOf, withinLimit } from './sticky.js'
+import { type Writings, keepOne, tidy } from './keep-one.js'
 
 /** Pages of the repository's issues looked through for the marker (100 a page, recently updated first). */
 const MAX_PAGES = 10

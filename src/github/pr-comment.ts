@@ -16,14 +16,13 @@ import {
   failureOf,
   failureWarning,
   holdsMarker,
-  keepOne,
   laterRun,
   markerOf,
-  refusalOf,
   stampIn,
   stampLine,
   withinLimit
 } from './sticky.js'
+import { keepOne, refusalOf } from './keep-one.js'
 
 export { MARKER_BYTES, STAMP_BYTES, markerOf } from './sticky.js'
 
