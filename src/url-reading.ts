@@ -37,7 +37,9 @@ export interface TextKind {
 export function userinfoRanges(value: string, kind: TextKind): Array<[start: number, end: number]> {
   const ranges: Array<[number, number]> = []
   const stops = new RegExp(`[/?#\\\\${kind.stop}]`, 'g')
-  let scanned = { from: -1, to: -1, lastAt: -1 } // the last authority scanned, and its last @
+  // The authority last scanned ends at `end`, its last @ at `lastAt`: a later start before `end` shares both.
+  let end = 0
+  let lastAt = 0
   const first = value.search(/\S/)
   for (const m of value.matchAll(SCHEME)) {
     let start = (m.index ?? 0) + m[0].length
@@ -45,13 +47,12 @@ export function userinfoRanges(value: string, kind: TextKind): Array<[start: num
     if (special) while (value[start] === '/' || value[start] === '\\') start++
     else if (value.startsWith('//', start)) start += 2
     else continue
-    if (start >= scanned.to || start < scanned.from) {
+    if (start >= end) {
       const whole = kind.wholeValue && m.index === first
-      const end = whole ? authorityEnd(value, start, special) : firstStop(value, start, stops)
-      const at = value.slice(start, end).lastIndexOf('@')
-      scanned = { from: start, to: end, lastAt: at < 0 ? -1 : start + at }
+      end = whole ? authorityEnd(value, start, special) : firstStop(value, start, stops)
+      lastAt = start + value.slice(start, end).lastIndexOf('@')
     }
-    if (scanned.lastAt > start) ranges.push([start, scanned.lastAt])
+    if (lastAt > start) ranges.push([start, lastAt])
   }
   return ranges
 }

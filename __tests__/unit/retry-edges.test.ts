@@ -83,6 +83,8 @@ describe('Retry-After as RFC 9110 writes it: delta-seconds (digits only) or an H
       })
     }
     expect(readRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', NOW)).toStrictEqual({ waitMs: Date.UTC(2100, 0, 1) - NOW })
+    // A four-digit year is as written, never moved to another century (1950 is past: no wait).
+    expect(readRetryAfter('Sun, 01 Jan 1950 00:00:00 GMT', NOW)).toStrictEqual({ waitMs: 0 })
   })
 
   it('the last second of a day, a leap second (the next minute), and each field past its range', () => {

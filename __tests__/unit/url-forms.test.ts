@@ -61,6 +61,29 @@ describe('the userinfo of every URL form the parser accepts', () => {
     expect(maskPositions({ url }).url).toBe('https://***@host.example.com/')
   })
 
+  it('a whole value: the authority ends where the parser ends it, so an @ after it is not the userinfo', () => {
+    for (const [url, shown] of [
+      ['https://ops:pw@host.example.com/a@b', 'https://***@host.example.com/a@b'],
+      ['https://ops:pw@host.example.com?x=a@b', 'https://***@host.example.com?x=a@b'],
+      ['https://ops:pw@host.example.com#a@b', 'https://***@host.example.com#a@b'],
+      ['https://ops:pw@host.example.com\\a@b', 'https://***@host.example.com\\a@b'],
+      ['https://host.example.com/a@b', 'https://host.example.com/a@b'],
+      ['  https://ops:pw@host.example.com/', '  https://***@host.example.com/']
+    ]) {
+      expect(maskPositions({ url }).url).toBe(shown)
+    }
+    // Not at the value's start: a blank ends the userinfo, as in text.
+    expect(maskPositions({ url: 'x https://ops:pw@host.example.com/' }).url).toBe('x https://***@host.example.com/')
+  })
+
+  it('linear on long text: many schemes inside one long authority share its one scan', () => {
+    const started = Date.now()
+    maskText('http:@'.repeat(100_000))
+    maskPositions({ url: 'http:@'.repeat(100_000) })
+    maskText(`http://${'a'.repeat(300_000)}`)
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
   it('property: whatever Node reads as a user name or password of a generated URL is *** after masking', () => {
     const scheme = fc.constantFrom('http', 'https', 'HTTPS', 'Http', 'ws', 'wss', 'ftp', 'git+ssh', 'postgres')
     const slashes = fc.constantFrom('', '/', '//', '///', '\\', '\\\\', '/\\', '\\/')
