@@ -29,24 +29,34 @@ export function mayResend(method: Method, status: number | undefined): boolean {
 /** What a Retry-After header says: a wait, or a value that is neither of the standard's forms (quoted as sent). */
 export type RetryAfter = { waitMs: number } | { unreadable: string }
 
-const DAYS = 'Mon|Tue|Wed|Thu|Fri|Sat|Sun'
-const LONG_DAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday'
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-const MONTH = `(${MONTHS.join('|')})`
-const TIME = '(\\d\\d):(\\d\\d):(\\d\\d)'
-/** RFC 9110 section 5.6.7: IMF-fixdate, the obsolete RFC 850 form and asctime; each group in the same order. */
-const HTTP_DATES: Array<{ form: RegExp; order: [day: number, month: number, year: number, time: number] }> = [
-  { form: new RegExp(`^(?:${DAYS}), (\\d\\d) ${MONTH} (\\d{4}) ${TIME} GMT$`), order: [1, 2, 3, 4] },
-  { form: new RegExp(`^(?:${LONG_DAYS}), (\\d\\d)-${MONTH}-(\\d\\d) ${TIME} GMT$`), order: [1, 2, 3, 4] },
-  { form: new RegExp(`^(?:${DAYS}) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`), order: [2, 1, 6, 3] }
-]
+/**
+ * RFC 9110 section 5.6.7's three forms of an HTTP date, IMF-fixdate, the
+ * obsolete RFC 850 form and asctime, with where each holds the day, month,
+ * year and time. Built at each reading (a Retry-After that is a date is rare):
+ * nothing at module level, so every part of it is tested by the tests that
+ * read a date.
+ */
+function httpDateForms() {
+  const days = 'Mon|Tue|Wed|Thu|Fri|Sat|Sun'
+  const longDays = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday'
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+  const month = `(${months.join('|')})`
+  const time = '(\\d\\d):(\\d\\d):(\\d\\d)'
+  const forms: Array<{ form: RegExp; order: [day: number, month: number, year: number, time: number] }> = [
+    { form: new RegExp(`^(?:${days}), (\\d\\d) ${month} (\\d{4}) ${time} GMT$`), order: [1, 2, 3, 4] },
+    { form: new RegExp(`^(?:${longDays}), (\\d\\d)-${month}-(\\d\\d) ${time} GMT$`), order: [1, 2, 3, 4] },
+    { form: new RegExp(`^(?:${days}) ${month} ([ \\d]\\d) ${time} (\\d{4})$`), order: [2, 1, 6, 3] }
+  ]
+  return { months, forms }
+}
 
 /** An HTTP date as a time (ms), or undefined when `text` is not one or names no real moment (31 Nov, 24:00). */
 function httpDate(text: string, now: number): number | undefined {
-  for (const { form, order } of HTTP_DATES) {
+  const { months, forms } = httpDateForms()
+  for (const { form, order } of forms) {
     const m = form.exec(text)
     if (!m) continue
-    const [day, month, year] = [Number(m[order[0]]), MONTHS.indexOf(m[order[1]]), m[order[2]]]
+    const [day, month, year] = [Number(m[order[0]]), months.indexOf(m[order[1]]), m[order[2]]]
     const [hour, minute, second] = [m[order[3]], m[order[3] + 1], m[order[3] + 2]].map(Number)
     if (hour > 23 || minute > 59 || second > 60) return undefined // 60: a leap second, read as the next minute's first
     // A two-digit year is the latest with those digits at most 50 years ahead (RFC 9110).
