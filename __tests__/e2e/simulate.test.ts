@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Kind, Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
+import { FILES, FOREIGN_OURS, FORMS_FILE, Kind, Round, drawRound } from '../../scripts/lib/simulate/schedule.js'
 import { MERGED_OWNER } from '../../scripts/lib/simulate/shapes.js'
 import { ROOT } from '../helpers/runner.js'
 
@@ -95,10 +95,12 @@ const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', '
 /**
  * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
  * kinds, no fleet check that holds an old token (a sync's plan would show it changed), none of issue 37's
- * shapes (shapes.ts), no shared rate-limited key (shared-key.ts), so the real bundle keeps every invariant there.
+ * shapes (shapes.ts), no shared rate-limited key (shared-key.ts), none of issue 50's shapes (two-readers.ts), so
+ * the real bundle keeps every invariant there.
  */
 const calm = (round: Round) =>
   !round.shapes.drawn &&
+  !round.twoReaders.drawn &&
   round.sharedKey === undefined &&
   round.faults.length === 0 &&
   !round.views.slashTimes &&
@@ -153,6 +155,21 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
     has(r, run => ['open', 'resolve'].includes(run.kind)),
   'a sync of a checks file whose entries merge a defaults: holder': r =>
     has(r, run => run.kind === 'sync' && run.env[MERGED_OWNER] !== undefined),
+  // Issue 50's shapes (two-readers.ts).
+  'checks whose userinfo stands in a form without //, synced from a file and exported': r =>
+    r.twoReaders.forms.length > 0 &&
+    has(r, run => run.inputs['checks-file'] === FORMS_FILE) &&
+    has(r, run => run.kind === 'export'),
+  "an open or resolve beside someone else's incident whose title loosely matches": r =>
+    r.twoReaders.foreign.length > 0 && has(r, run => run.inputs['incident-title'] === FOREIGN_OURS),
+  'a Retry-After no standard form reads': r => r.twoReaders.retryAfter !== undefined,
+  'a sync of a file over identical duplicates of a name it lists': r =>
+    r.twoReaders.duplicated !== undefined &&
+    has(
+      r,
+      run =>
+        run.kind === 'sync' && (FILES[run.inputs['checks-file']] ?? []).includes(r.twoReaders.duplicated?.name ?? '')
+    ),
   // Issue 38's condition (shared-key.ts): bulk work and others on one small rate limit, both ways.
   'several runs, one of them bulk, sharing a rate-limited key that states its budget': r =>
     r.sharedKey?.headers === true && sharingBulk(r),
@@ -205,6 +222,8 @@ describe('npm run simulate', () => {
 
   // Red on the bundle of 417c0be (issue 30's breaks: old secrets in plans and issues, a probe counted twice,
   // an edited drift issue orphaned, `::add-mask::true`); green once its fixes are merged and dist/ rebuilt.
+  // Likewise red on the bundle of 1cf6920 (issue 50's shapes: someone else's incident resolved, a URL form's
+  // password shown, a retry at once after `Retry-After: 1.`, one duplicate synced) until dist/ is rebuilt.
   it('finds no violation in the committed bundle over the rounds that reach every feature', async () => {
     const seeds = featureSeeds()
     const r = await simulate(['--seeds', seeds.join(','), '--term-after', '2000'])

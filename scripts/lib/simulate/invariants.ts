@@ -15,6 +15,8 @@ export interface Before {
   unresolved: Stored[]
   /** Each check's history as seeded (real times), by id. */
   history: Map<string, Json[]>
+  /** Incidents a person opened (two-readers.ts): someone else's, by id. */
+  foreign?: string[]
 }
 
 /** A probe the service made during the round, with the check's id and the time it recorded (ms). */
@@ -170,16 +172,20 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
         (e.run.inputs['check-name'] === name || (FILES[e.run.inputs['checks-file']] ?? []).includes(name)) &&
         e.steps.some(s => s.result.stdout.includes('proved nothing about what is there'))
     )
+  // Identical checks of a name that all existed before the round are none of the runs' doing (two-readers.ts).
+  const allBefore = (list: Stored[]) => list.every(c => before.checks.has(c.id))
   for (const [name, list] of byName) {
-    if (list.length > 1 && !list.every(c => said.includes(c.id)) && !unproven(name)) {
+    if (list.length > 1 && !list.every(c => said.includes(c.id)) && !unproven(name) && !allBefore(list)) {
       out.push(
         `${list.length} checks are named ${JSON.stringify(name)} (${list.map(c => c.id).join(', ')}) and no run said why`
       )
     }
   }
   const byTitle = new Map<string, Stored[]>()
+  // Someone else's incident (two-readers.ts) may share a title with ours, as a service that changes titles stores both.
   for (const i of after.incidents.values()) {
-    if (!isResolved(i)) byTitle.set(String(i.title), [...(byTitle.get(String(i.title)) ?? []), i])
+    if (!isResolved(i) && !before.foreign?.includes(i.id))
+      byTitle.set(String(i.title), [...(byTitle.get(String(i.title)) ?? []), i])
   }
   for (const [title, list] of byTitle) {
     if (list.length > 1 && !list.every(i => said.includes(i.id))) {

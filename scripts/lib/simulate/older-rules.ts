@@ -12,6 +12,7 @@
  * - resolve-incident of such a title never says "nothing to resolve" while
  *   that incident stays unresolved;
  * - a run that used that incident says the service changed the title.
+ * Someone else's incident (two-readers-rules.ts) is none of these.
  */
 import { storedTitle } from '../../../emulator/store.js'
 import type { After, Before, Executed } from './invariants.js'
@@ -22,7 +23,9 @@ export function olderRules(round: Round, before: Before, after: After, executed:
   if (!form) return []
   const out: string[] = []
   const unresolvedBefore = (title: string) =>
-    before.unresolved.filter(i => i.title === storedTitle(title, form) && i.title !== title)
+    before.unresolved.filter(
+      i => i.title === storedTitle(title, form) && i.title !== title && !before.foreign?.includes(i.id)
+    )
   const isResolved = (status: unknown) => String(status ?? '').toLowerCase() === 'resolved'
   // Reads of the incidents that shift prove nothing: a create may then go ahead (contract: "Version 5 rules").
   const unproven = round.faults.some(f => f.shift !== undefined && f.path === '/incidents')

@@ -20,6 +20,7 @@ import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
 import { shapeRules } from './shape-rules.js'
 import { olderRules } from './older-rules.js'
 import { judgeSharedKey } from './shared-key-rules.js'
+import { twoReadersRules } from './two-readers-rules.js'
 import { unplaceable } from './shapes.js'
 
 export interface Settings {
@@ -280,10 +281,13 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         message: `Workflow "Simulate" failed in ${REPO}: seen before.`,
         status: 'investigating'
       })
+    // Opened by a person of another team: a message that names no workflow (two-readers.ts).
+    const foreign = round.twoReaders.foreign.map(i => emulator.seedIncident({ ...i, status: 'investigating' }).id)
     const before: Before = {
       checks: new Map([...emulator.checks].map(([id, c]) => [id, { ...c }])),
       unresolved: [...emulator.incidents.values()].map(i => ({ ...i })),
-      history: new Map([...emulator.history].map(([id, h]) => [id, [...h]]))
+      history: new Map([...emulator.history].map(([id, h]) => [id, [...h]])),
+      foreign
     }
     for (const fault of round.faults) emulator.inject(fault)
     emulator.views = { ...round.views }
@@ -428,6 +432,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         ...violations(before, after, executed, secrets),
         ...shapeRules(before, after, executed),
         ...olderRules(round, before, after, executed),
+        ...twoReadersRules(round, before, after, executed),
         ...shared.violations
       ],
       notes: shared.notes,

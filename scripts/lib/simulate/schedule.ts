@@ -17,6 +17,7 @@ import type { Fault } from '../../../emulator/faults.js'
 import { drawOlder } from './older.js'
 import { drawShapes } from './shapes.js'
 import { drawSharedKey } from './shared-key.js'
+import { drawTwoReaders } from './two-readers.js'
 import {
   type FutureKind,
   type Kind,
@@ -27,6 +28,7 @@ import {
   type WorldCheck,
   FUTURE_KINDS,
   FUTURE_KINDS_ENABLED,
+  FLEET_FILES,
   INJECTED,
   PAUSE_PREFIX,
   PRUNE_PREFIX,
@@ -49,11 +51,6 @@ const WORLD_NAMES = [
 ]
 /** Names only upsert creates (a race on one name between runs of one step). */
 const UPSERT_NAMES = ['sim-new', `sim-new-evil\n::error::${INJECTED}`]
-/** Names only the checks files hold: two overlapping files. */
-export const FILES: Record<string, string[]> = {
-  'fleet-a.yml': ['sim-fleet-1', 'sim-fleet-2', `sim-fleet-evil\n::error::${INJECTED}`],
-  'fleet-b.yml': ['sim-fleet-2', 'sim-fleet-3']
-}
 /** Beside the fleet: one prune may delete (its prefix, in no file), two it must not (no prefix). */
 const PRUNE_DECOYS = ['sim-fleet-old', 'sim-fleetwood', 'x-sim-fleet-9']
 const TITLES = ['Deploy failed', `sim incident\n::error::${INJECTED}`]
@@ -149,7 +146,7 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
   },
   sync: d => {
     d.env.API_TOKEN = SECRET
-    return { inputs: { operation: 'sync-checks', 'checks-file': d.pick(Object.keys(FILES)) }, writes: true }
+    return { inputs: { operation: 'sync-checks', 'checks-file': d.pick(Object.keys(FLEET_FILES)) }, writes: true }
   },
   pause: d => ({
     inputs: { operation: 'pause-check', 'check-name': d.pick(d.running), 'auto-resume': 'true' },
@@ -197,7 +194,7 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
     return {
       inputs: {
         operation: 'sync-checks',
-        'checks-file': d.pick(Object.keys(FILES)),
+        'checks-file': d.pick(Object.keys(FLEET_FILES)),
         'dry-run': 'true',
         'fail-on-drift': 'true',
         'drift-issue': 'true',
@@ -211,7 +208,7 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
     return {
       inputs: {
         operation: 'sync-checks',
-        'checks-file': d.pick(Object.keys(FILES)),
+        'checks-file': d.pick(Object.keys(FLEET_FILES)),
         prune: 'true',
         'prune-prefix': PRUNE_PREFIX
       },
@@ -317,7 +314,7 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
     // paused by hand though the file states it active (drift must say so).
     ...handPaused(
       chance(0.5)
-        ? [...new Set(Object.values(FILES).flat())]
+        ? [...new Set(Object.values(FLEET_FILES).flat())]
             .filter(() => chance(0.5))
             .map(n => quiet(checkOf(n, `${urlOf(n)}?token=${old('fleet')}`)))
         : []
@@ -401,11 +398,13 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
     // Times in another zone-less form (`2026/11/24 03:30:00`): UTC too, whatever the runner's zone.
     slashTimes: chance(0.15)
   }
-  const files = Object.fromEntries(Object.entries(FILES).map(([file, names]) => [file, fileText(names)]))
+  const files = Object.fromEntries(Object.entries(FLEET_FILES).map(([file, names]) => [file, fileText(names)]))
   probes.sort((a, b) => a.atMs - b.atMs)
   const round = { seed, world: { checks, more, incidents }, runs, probes, faults, views, files, secrets }
   const shaped = { ...round, shapes: drawShapes({ ...round, shapes: { drawn: false, harmless: {} } }) }
   const older = { ...shaped, older: drawOlder(shaped) }
   const sharedKey = drawSharedKey(older)
-  return sharedKey ? { ...older, sharedKey } : older
+  const keyed = sharedKey ? { ...older, sharedKey } : older
+  const twoReaders = drawTwoReaders(keyed)
+  return { ...keyed, twoReaders }
 }

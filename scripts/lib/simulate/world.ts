@@ -106,6 +106,8 @@ export interface Round {
   older: Older
   /** A small rate limit the round's runs share (issue 38): shared-key.ts; absent, the limit is off. */
   sharedKey?: SharedKey
+  /** The shapes of rules with two readers (issue 50): two-readers.ts. */
+  twoReaders: TwoReaders
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -150,6 +152,51 @@ export interface Shapes {
   /** Values the checks files' variables hold that no one may mask. */
   harmless: Record<string, string>
 }
+
+/**
+ * The shapes of rules that two readers read apart (issue 50; two-readers.ts):
+ * a URL the parser reads with a userinfo that a second grammar missed, a
+ * title that matches ours loosely on someone else's incident, a Retry-After
+ * that `Date.parse` reads and the standard does not, identical duplicates a
+ * sync's plan must change alike.
+ */
+export interface TwoReaders {
+  /** Some rounds draw them; the others stay as they were drawn before them. */
+  drawn: boolean
+  /** Checks the service holds before the round whose URL has a userinfo in a form without `://` (or a capital scheme). */
+  forms: string[]
+  /** Unresolved incidents a person opened, titled as a looser match of FOREIGN_OURS (as the service stores it). */
+  foreign: Array<{ title: string; message: string }>
+  /** A Retry-After no standard form reads, on every answer of `status` the round's faults give (and no other fault gives it). */
+  retryAfter?: { value: string; status: number; path: string }
+  /** A name one fleet file lists, whose check the service holds `copies` times, identical. */
+  duplicated?: { name: string; copies: number }
+}
+
+/** The title the runs open and resolve beside someone else's incident of a looser match (two-readers.ts). */
+export const FOREIGN_OURS = 'Deploy failed: payments-api production EU'
+/** What a person wrote on their own incident: nothing that names the simulated workflow or repository. */
+export const FOREIGN_MESSAGE = 'Payments on-call is looking into it; updates in the status channel.'
+/** The checks file that syncs the URL forms (two-readers.ts), and the names it lists. */
+export const FORMS_FILE = 'forms.yml'
+/** The checks whose URL holds a userinfo in a form Node's URL accepts, and each form (`u` the userinfo). */
+export const URL_FORMS: Record<string, (userinfo: string) => string> = {
+  'sim-form-slash': u => `https:/${u}@form-slash.example.com/health`,
+  'sim-form-triple': u => `https:///${u}@form-triple.example.com/health`,
+  'sim-form-back': u => `https:\\\\${u}@form-back.example.com/health`,
+  'sim-form-bare': u => `http:${u}@form-bare.example.com/health`,
+  'sim-form-caps': u => `HTTPS://${u}@form-caps.example.com/health`
+}
+/** The variable the forms file's userinfo passwords come from. */
+export const FORM_VARIABLE = 'FORM_PASS'
+
+/** Names only the fleet's checks files hold: two overlapping files, drawn for the sync kinds. */
+export const FLEET_FILES: Record<string, string[]> = {
+  'fleet-a.yml': ['sim-fleet-1', 'sim-fleet-2', `sim-fleet-evil\n::error::${INJECTED}`],
+  'fleet-b.yml': ['sim-fleet-2', 'sim-fleet-3']
+}
+/** Every checks file a run may read, and the names each lists: the fleet's, and the URL forms' (two-readers.ts). */
+export const FILES: Record<string, string[]> = { ...FLEET_FILES, [FORMS_FILE]: Object.keys(URL_FORMS) }
 
 const slug = (name: string) =>
   name
