@@ -6,12 +6,11 @@
  * the outputs. The key stands in the base URL's path (some services put it
  * there), in a check's URL and in a field of the check the service holds.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FakeGitHub } from '../../scripts/lib/fake-github.js'
 import { GITHUB_ENV, runAction, useEmulator } from '../helpers/harness.js'
+import { usePullRequest } from '../helpers/pull-request.js'
 
 const KEYS = [
   'sk_live_ab12cd34ef56',
@@ -21,27 +20,8 @@ const KEYS = [
   'abcdef0123456789abcd'
 ]
 const emulator = useEmulator({ apiKeys: KEYS })
-const github = new FakeGitHub()
 const TOKEN = 'ghs_escapedToken0123456789abcdef'
-const root = mkdtempSync(join(tmpdir(), 'escaped-secrets-'))
-const EVENT = join(root, 'event.json')
-writeFileSync(EVENT, JSON.stringify({ pull_request: { number: 9 }, number: 9 }))
-
-const saved = { ...process.env }
-beforeAll(async () => {
-  await github.start()
-  Object.assign(process.env, {
-    GITHUB_API_URL: github.url,
-    GITHUB_EVENT_PATH: EVENT,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_REPOSITORY: 'acme/shop'
-  })
-})
-afterAll(async () => {
-  await github.stop()
-  process.env = saved
-})
-beforeEach(() => github.reset())
+const { github, root } = usePullRequest(9, 'escaped-secrets-')
 
 const ENTITIES: Record<string, string> = {
   '&amp;': '&',

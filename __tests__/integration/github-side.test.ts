@@ -4,30 +4,23 @@
  * racing runs on one pull request end with one comment, the latest run's;
  * GitHub's own limits (a 502, a secondary or primary rate limit) are retried
  * within a minute and the step's timeout, and a failure that stays names its
- * cause (rate limit, permission, not found).
- *
- * @actions/github reads GITHUB_API_URL, the event and the repository from
- * process.env when it is first imported (the first call to GitHub), so they
- * are set before any run here.
+ * cause (rate limit, permission, not found); a refused edit leaves one
+ * comment and one issue; every call ends within request-timeout.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { EventEmitter } from 'node:events'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FakeGitHub } from '../../scripts/lib/fake-github.js'
 import { GITHUB_ENV, runAction, until, useEmulator } from '../helpers/harness.js'
 import type { FakeCore } from '../helpers/fake-core.js'
+import { usePullRequest } from '../helpers/pull-request.js'
 import { gc } from '../helpers/heap.js'
 import { gitHubFor } from '../../src/github/octokit.js'
 import { failureOf } from '../../src/github/sticky.js'
 
 const emulator = useEmulator()
-const github = new FakeGitHub()
 const TOKEN = 'ghs_sideToken0123456789abcdef'
-const root = mkdtempSync(join(tmpdir(), 'github-side-'))
-const EVENT = join(root, 'event.json')
-writeFileSync(EVENT, JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
+const { github, root } = usePullRequest(7, 'github-side-')
 
 /** A workspace with its own checks.yml (two pushes of one pull request check out different files). */
 function workspace(name: string, checks: string): string {
@@ -37,22 +30,6 @@ function workspace(name: string, checks: string): string {
   return dir
 }
 const plain = workspace('plain', '- name: app-web\n  url: https://web.example.com/\n')
-
-const saved = { ...process.env }
-beforeAll(async () => {
-  await github.start()
-  Object.assign(process.env, {
-    GITHUB_API_URL: github.url,
-    GITHUB_EVENT_PATH: EVENT,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_REPOSITORY: 'acme/shop'
-  })
-})
-afterAll(async () => {
-  await github.stop()
-  process.env = saved
-})
-beforeEach(() => github.reset())
 
 const sync = (
   options: { dir?: string; runId?: string; inputs?: Record<string, string>; signals?: EventEmitter } = {}
