@@ -4,7 +4,7 @@
  * aliases past the limit, a value that cannot be sent) told by the line the
  * user must look at.
  */
-import type { Alias, Document, Node } from 'yaml'
+import type { Alias, Document, Node, YAMLMap } from 'yaml'
 import yaml from './lazy/yaml.cjs'
 import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
@@ -164,6 +164,38 @@ export function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
     }
   })
   return targets
+}
+
+/**
+ * Where the value a mapping (or the mapping an alias names) has for `key` is
+ * written, as merge keys merge (yamlDocument): the mapping's own pair, else
+ * the mappings of its merge keys in their order (of a list, the earlier
+ * first), each looked into the same way. The pair's key, and the mapping
+ * that holds it; undefined when none has the key.
+ */
+export function keyWritten(
+  node: unknown,
+  key: string,
+  targets: ReadonlyMap<Alias, Node | undefined>,
+  seen = new Set<unknown>()
+): { key: Node; holder: YAMLMap } | undefined {
+  const map = yaml.isAlias(node) ? targets.get(node) : node
+  if (!yaml.isMap(map) || seen.has(map)) return undefined
+  seen.add(map)
+  const merged: unknown[] = []
+  for (const pair of map.items) {
+    if (!yaml.isScalar(pair.key)) continue
+    if (typeof pair.key.value === 'symbol' && pair.key.source === '<<') {
+      merged.push(...(yaml.isSeq(pair.value) ? pair.value.items : [pair.value]))
+    } else if (String(pair.key.value) === key) {
+      return { key: pair.key, holder: map }
+    }
+  }
+  for (const source of merged) {
+    const found = keyWritten(source, key, targets, seen)
+    if (found) return found
+  }
+  return undefined
 }
 
 /**
