@@ -10,6 +10,7 @@ import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
 
 type YamlError = Document['errors'][number]
+type Resolved = NonNullable<ReturnType<Alias['resolve']>>
 type Lines = InstanceType<typeof yaml.LineCounter>
 
 /** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
@@ -225,9 +226,17 @@ function sizeOf(node: unknown, targets: ReadonlyMap<Alias, Node | undefined>, si
 /**
  * The value of a document valueProblem found sound. Its aliases are counted
  * there (MAX_ALIASED), not by the parser, whose own count refuses a fleet
- * merging one anchor a hundred times.
+ * merging one anchor a hundred times. Each alias stands for the anchor
+ * aliasTargets found for it in one pass, once the parser has built that
+ * anchor's value: the parser's own search scans the document up to the alias,
+ * for each alias, so that a fleet merging one anchor would take time that
+ * grows with the square of its entries.
  */
 export function yamlValue(doc: Document): unknown {
+  for (const [alias, target] of aliasTargets(doc)) {
+    const search = alias.resolve.bind(alias)
+    alias.resolve = (within, ctx) => (target && ctx?.anchors.has(target) ? (target as Resolved) : search(within, ctx))
+  }
   return doc.toJS({ maxAliasCount: -1 })
 }
 
