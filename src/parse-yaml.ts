@@ -4,12 +4,13 @@
  * aliases past the limit, a value that cannot be sent) told by the line the
  * user must look at.
  */
-import type { Alias, Document, Node } from 'yaml'
+import type { Alias, Document, Node, YAMLMap } from 'yaml'
 import yaml from './lazy/yaml.cjs'
 import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
 
 type YamlError = Document['errors'][number]
+type Resolved = NonNullable<ReturnType<Alias['resolve']>>
 type Lines = InstanceType<typeof yaml.LineCounter>
 
 /** Error codes of the YAML parser that a tab in a line's indentation causes (beside TAB_AS_INDENT itself). */
@@ -167,6 +168,38 @@ export function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
 }
 
 /**
+ * Where the value a mapping (or the mapping an alias names) has for `key` is
+ * written, as merge keys merge (yamlDocument): the mapping's own pair, else
+ * the mappings of its merge keys in their order (of a list, the earlier
+ * first), each looked into the same way. The pair's key, and the mapping
+ * that holds it; undefined when none has the key.
+ */
+export function keyWritten(
+  node: unknown,
+  key: string,
+  targets: ReadonlyMap<Alias, Node | undefined>,
+  seen = new Set<unknown>()
+): { key: Node; holder: YAMLMap } | undefined {
+  const map = yaml.isAlias(node) ? targets.get(node) : node
+  if (!yaml.isMap(map) || seen.has(map)) return undefined
+  seen.add(map)
+  const merged: unknown[] = []
+  for (const pair of map.items) {
+    if (!yaml.isScalar(pair.key)) continue
+    if (typeof pair.key.value === 'symbol' && pair.key.source === '<<') {
+      merged.push(...(yaml.isSeq(pair.value) ? pair.value.items : [pair.value]))
+    } else if (String(pair.key.value) === key) {
+      return { key: pair.key, holder: map }
+    }
+  }
+  for (const source of merged) {
+    const found = keyWritten(source, key, targets, seen)
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
  * The keys and values a node stands for, its aliases' anchors counted whole;
  * NaN for a node that holds itself (an alias inside its own anchor). `sizes`
  * keeps each node's count, so anchors within anchors cost one count each.
@@ -193,9 +226,17 @@ function sizeOf(node: unknown, targets: ReadonlyMap<Alias, Node | undefined>, si
 /**
  * The value of a document valueProblem found sound. Its aliases are counted
  * there (MAX_ALIASED), not by the parser, whose own count refuses a fleet
- * merging one anchor a hundred times.
+ * merging one anchor a hundred times. Each alias stands for the anchor
+ * aliasTargets found for it in one pass, once the parser has built that
+ * anchor's value: the parser's own search scans the document up to the alias,
+ * for each alias, so that a fleet merging one anchor would take time that
+ * grows with the square of its entries.
  */
 export function yamlValue(doc: Document): unknown {
+  for (const [alias, target] of aliasTargets(doc)) {
+    const search = alias.resolve.bind(alias)
+    alias.resolve = (within, ctx) => (target && ctx?.anchors.has(target) ? (target as Resolved) : search(within, ctx))
+  }
   return doc.toJS({ maxAliasCount: -1 })
 }
 

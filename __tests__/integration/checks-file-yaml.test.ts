@@ -105,6 +105,18 @@ describe('a checks file refused before any request, naming the file and the line
     expect(message).toContain('timeout: .inf cannot be sent')
   })
 
+  it("a bad value an entry merges from an anchor: the entry's line and the anchor's, annotated at the anchor's", async () => {
+    const text = MERGED.replace('interval: 30', 'interval: abc')
+    const { core } = await sync({ 'checks-file': file('monitoring/merged.yml', text) })
+    expect(emulator.count()).toBe(0)
+    expect(core.failed).toBe(
+      'checks-file monitoring/merged.yml: entry 1 (line 6) ("shop"): interval must be a whole number above 0 (from &defaults at line 2)'
+    )
+    expect(core.annotations).toContainEqual(
+      expect.objectContaining({ kind: 'error', file: 'monitoring/merged.yml', startLine: 2 })
+    )
+  })
+
   it('a __proto__ key (JSON) and a quoted "<<"', async () => {
     const proto = await refused('proto.json', '[{"name": "a", "url": "https://a/",\n  "__proto__": {"interval": 5}}]\n')
     expect(proto.line).toBe(2)

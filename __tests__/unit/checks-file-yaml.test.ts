@@ -96,6 +96,81 @@ describe('merge keys in a checks file', () => {
   })
 })
 
+describe('an error in a field an entry takes from an anchor', () => {
+  /** The error's message (the file's name cut off) and the line it is annotated at. */
+  function said(text: string): [string, number | undefined] {
+    const error = failure(text)
+    return [error.message.replace(/^checks-file monitoring\/checks\.yml: /, ''), error.place?.line]
+  }
+  const bad = 'defaults: &defaults\n  interval: abc\n  alertChannels: [email]\nchecks:\n'
+
+  it("names the entry's line and the anchor's field's line, and is annotated at the anchor's field", () => {
+    const text = `${bad}  - name: fine\n    url: https://a/\n    interval: 30\n  - <<: *defaults\n    name: shop\n    url: https://shop/\n`
+    expect(said(text)).toEqual([
+      'entry 2 (line 8) ("shop"): interval must be a whole number above 0 (from &defaults at line 2)',
+      2
+    ])
+  })
+
+  it('names the anchor that holds the field, through anchors that merge others, and the earlier of a list', () => {
+    const nested =
+      'x-base: &base\n  interval: abc\nx-paged: &paged\n  <<: *base\n  alertChannels: [pagerduty]\n' +
+      'checks:\n  - <<: [*paged]\n    name: shop\n    url: https://shop/\n'
+    expect(said(nested)).toEqual([
+      'entry 1 (line 7) ("shop"): interval must be a whole number above 0 (from &base at line 2)',
+      2
+    ])
+    const listed =
+      'x-fast: &fast {interval: -1}\nx-slow: &slow {interval: 300}\n' +
+      'checks:\n  - name: shop\n    url: https://shop/\n    <<: [*fast, *slow]\n'
+    expect(said(listed)).toEqual([
+      'entry 1 (line 4) ("shop"): interval must be a whole number above 0 (from &fast at line 1)',
+      1
+    ])
+    const inline = 'checks:\n  - name: shop\n    url: https://shop/\n    <<: {interval: abc}\n'
+    expect(said(inline)).toEqual([
+      'entry 1 (line 2) ("shop"): interval must be a whole number above 0 (merged at line 4)',
+      4
+    ])
+  })
+
+  it('an entry written as an alias of a whole anchor names the alias and the field in the anchor', () => {
+    const text = 'x-shop: &shop\n  name: shop\n  url: https://shop/\n  interval: abc\nchecks:\n  - *shop\n'
+    expect(said(text)).toEqual([
+      'entry 1 (line 6) ("shop"): interval must be a whole number above 0 (from &shop at line 4)',
+      4
+    ])
+  })
+
+  it("the entry's own field is named at its own line, never the anchor's", () => {
+    const text = `${bad}  - <<: *defaults\n    name: shop\n    url: https://shop/\n    interval: 0\n`
+    expect(said(text)).toEqual(['entry 1 (line 5) ("shop"): interval must be a whole number above 0', 8])
+  })
+
+  it("a required field written otherwise in the anchor, and a slip of a field's name there, are named at the anchor's line", () => {
+    const missing =
+      'defaults: &defaults\n  interval: 30\n  URL: https://shop/\nchecks:\n  - <<: *defaults\n    name: shop\n'
+    expect(said(missing)).toEqual([
+      'entry 1 (line 5) ("shop") needs a url: it has "URL" (did you mean "url"?) (from &defaults at line 3)',
+      3
+    ])
+    const warnings: Array<[string, number | undefined]> = []
+    parseChecksFile(
+      'defaults: &defaults\n  intervl: 30\nchecks:\n  - <<: *defaults\n    name: shop\n    url: https://shop/\n',
+      'monitoring/checks.yml',
+      {
+        warn: (message, place) => void warnings.push([message, place.line])
+      }
+    )
+    expect(warnings).toEqual([
+      [
+        'checks-file monitoring/checks.yml: entry 1 (line 4) ("shop") has the field "intervl" (from &defaults at line 2): did you mean "interval"? It is sent as written (fields the action does not know pass through).',
+        2
+      ]
+    ])
+  })
+})
+
 describe('top-level keys of a checks file', () => {
   it('a slip of "checks" is an error naming it and its line, suggesting "checks"', () => {
     const error = failure('chekcs:\n  - name: a\n    url: https://a/\n')

@@ -45,7 +45,14 @@ export function suggestField(name: string): string | undefined {
 /** Where each entry of a part and each of its fields stand, as far as its reader knows (JSON.parse knows none). */
 export interface EntryLines {
   entry(index: number): number | undefined
+  /** The line of a field the entry writes itself. */
   field(index: number, key: string): number | undefined
+  /**
+   * A field the entry takes from elsewhere in the file (a merge key, or an
+   * entry written as an alias): the line it is written at, and the anchor
+   * of the mapping that holds it, when that mapping has one.
+   */
+  taken?(index: number, key: string): { line: number | undefined; anchor?: string } | undefined
 }
 export const NO_LINES: EntryLines = { entry: () => undefined, field: () => undefined }
 
@@ -68,18 +75,26 @@ export function checkEntries(
     if (!isMapping(entry)) fail(`${where} must be a mapping of check fields`, line)
     const spec = entry as Mapping
     const named = typeof spec.name === 'string' && spec.name.trim() !== '' ? ` (${JSON.stringify(spec.name)})` : ''
-    const fieldLine = (field: string) => lines.field(i, field) ?? line
+    // A field taken from an anchor is named at the anchor's line, and said to come from there.
+    const fieldAt = (field: string): { line: number | undefined; from: string } => {
+      const taken = lines.taken?.(i, field)
+      if (taken === undefined) return { line: lines.field(i, field) ?? line, from: '' }
+      const from = taken.anchor === undefined ? 'merged' : `from &${taken.anchor}`
+      return { line: taken.line ?? line, from: ` (${from} at line ${taken.line})` }
+    }
     const problem = specProblem(CheckEntrySchema, spec)
     if (problem?.startsWith('needs a ')) {
       // A required field written otherwise (`URL`, `ur`, `Name`) is the likely cause: name it, at its line.
       const wanted = problem.slice('needs a '.length)
       const slip = Object.keys(spec).find(key => suggestField(key) === wanted)
-      fail(
-        `${where}${named} ${problem}${slip === undefined ? '' : `: it has ${JSON.stringify(slip)} (did you mean ${JSON.stringify(wanted)}?)`}`,
-        slip === undefined ? line : fieldLine(slip)
-      )
+      const at = slip === undefined ? { line, from: '' } : fieldAt(slip)
+      const has = slip === undefined ? '' : `: it has ${JSON.stringify(slip)} (did you mean ${JSON.stringify(wanted)}?)`
+      fail(`${where}${named} ${problem}${has}${at.from}`, at.line)
     }
-    if (problem) fail(`${where}${named}: ${problem}`, fieldLine(problem.split(' ')[0].split('.')[0]))
+    if (problem) {
+      const at = fieldAt(problem.split(' ')[0].split('.')[0])
+      fail(`${where}${named}: ${problem}${at.from}`, at.line)
+    }
     const earlier = names.get(spec.name as string)
     if (earlier !== undefined)
       fail(`${where}: the name ${JSON.stringify(spec.name)} is also used by entry ${earlier}`, line)
@@ -88,11 +103,12 @@ export function checkEntries(
       const suggestion = suggestField(key)
       if (suggestion) {
         const said = JSON.stringify(key)
+        const at = fieldAt(key)
         options.warn?.(
           suggestion in spec
-            ? `checks-file ${file}: ${where}${named} has both ${JSON.stringify(suggestion)} and ${said}: ${said} is sent as written, as a field of its own (fields the action does not know pass through).`
-            : `checks-file ${file}: ${where}${named} has the field ${said}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
-          placeOf(fieldLine(key))
+            ? `checks-file ${file}: ${where}${named} has both ${JSON.stringify(suggestion)} and ${said}${at.from}: ${said} is sent as written, as a field of its own (fields the action does not know pass through).`
+            : `checks-file ${file}: ${where}${named} has the field ${said}${at.from}: did you mean ${JSON.stringify(suggestion)}? It is sent as written (fields the action does not know pass through).`,
+          placeOf(at.line)
         )
       }
     }

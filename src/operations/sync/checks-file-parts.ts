@@ -10,9 +10,6 @@
 export interface Located {
   range?: [number, number, number] | null
 }
-export interface Pair {
-  key: Located & { value?: unknown }
-}
 
 /** A part of a checks file: its text, the lines and the entries before it. */
 export interface Part {

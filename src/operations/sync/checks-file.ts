@@ -5,7 +5,15 @@
  */
 import { load } from '../../lazy/modules.cjs'
 import yaml from '../../lazy/yaml.cjs'
-import { valueProblem, withoutBom, yamlDocument, yamlSyntaxError, yamlValue } from '../../parse-yaml.js'
+import {
+  aliasTargets,
+  keyWritten,
+  valueProblem,
+  withoutBom,
+  yamlDocument,
+  yamlSyntaxError,
+  yamlValue
+} from '../../parse-yaml.js'
 import { ChecksFileSchema } from '../../specs.js'
 import { Mapping, isMapping } from '../../values.js'
 import { secretName } from '../../secret-positions.js'
@@ -20,7 +28,7 @@ import {
 } from './checks-file-entries.js'
 import { jsonValue } from './checks-file-json.js'
 import { Fill, lineEntries } from './checks-file-lines.js'
-import { Located, Pair, Part, entryParts } from './checks-file-parts.js'
+import { Located, Part, entryParts } from './checks-file-parts.js'
 import { OFF_LIMITS, ValueOf, failUnset, fillTemplates, filledValue } from './checks-file-templates.js'
 import { topLevelKeys } from './checks-file-top.js'
 
@@ -232,12 +240,21 @@ function parsePart(text: string, file: string, options: ChecksFileOptions, at: A
     }
     seq = seq.get('checks', true)
   }
-  const items = yaml.isSeq(seq) ? (seq.items as Array<Located & { items?: Pair[] }>) : []
+  const items = yaml.isSeq(seq) ? (seq.items as Located[]) : []
   const shape = ChecksFileSchema.safeParse(yamlValue(doc))
   if (!shape.success) fail(shape.error.issues[0].message, lineOf(doc.contents as Located))
+  let targets: ReturnType<typeof aliasTargets> | undefined
+  const written = (i: number, key: string) => keyWritten(items[i], key, (targets ??= aliasTargets(doc)))
   const lines: EntryLines = {
     entry: i => lineOf(items[i]),
-    field: (i, key) => lineOf(items[i]?.items?.find(pair => pair.key?.value === key)?.key)
+    field: (i, key) => {
+      const place = written(i, key)
+      return place?.holder === items[i] ? lineOf(place.key) : undefined
+    },
+    taken: (i, key) => {
+      const place = written(i, key)
+      return place && place.holder !== items[i] ? { line: lineOf(place.key), anchor: place.holder.anchor } : undefined
+    }
   }
   return checkEntries(shape.data as unknown[], lines, file, options, at)
 }
