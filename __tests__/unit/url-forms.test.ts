@@ -72,6 +72,9 @@ describe('the userinfo of every URL form the parser accepts', () => {
     ]) {
       expect(maskPositions({ url }).url).toBe(shown)
     }
+    // In text, a URL at the very start is no whole value: a blank ends its authority.
+    const line = 'https://h.example.com:8080 is down; mail ops@example.com'
+    expect(maskText(line)).toBe(line)
     // Not at the value's start: a blank ends the userinfo, as in text.
     expect(maskPositions({ url: 'x https://ops:pw@host.example.com/' }).url).toBe('x https://***@host.example.com/')
   })
