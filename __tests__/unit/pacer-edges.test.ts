@@ -298,3 +298,93 @@ describe('the bounds on waiting', () => {
     await expect(over.take()).rejects.toThrow('in all')
   })
 })
+
+/**
+ * A job on a loaded machine: its clock jumps (the process descheduled) while other jobs spend the key.
+ * The service: 20 requests per 2 s, windows from 0, stating its budget on every answer, the reset as
+ * a Unix second. `others(n)` spends n of the window open now, as jobs that kept running would.
+ */
+function heldUp() {
+  const clock = fakeClock()
+  const pacer = new Pacer(100, 60_000, clock)
+  const limit = 20
+  const windowMs = 2000
+  const spent = new Map<number, number>()
+  const windowOf = () => Math.floor(clock.time / windowMs)
+  const others = (n: number) => spent.set(windowOf(), Math.min(limit, (spent.get(windowOf()) ?? 0) + n))
+  const refused: number[] = []
+  /** Request `ticket` arrives now and is answered at once; resolves with the wait a 429 asks of the client. */
+  const answer = (ticket: number): number => {
+    const window = windowOf()
+    const used = spent.get(window) ?? 0
+    const resetInMs = (window + 1) * windowMs - clock.time
+    if (used < limit) spent.set(window, used + 1)
+    pacer.settle(ticket, { remaining: Math.max(0, limit - used - 1), resetInMs, limit })
+    if (used < limit) return 0
+    refused.push(window)
+    return pacer.pause(Math.ceil(resetInMs / 1000) * 1000)
+  }
+  /** The same, the wait made as the client makes it. */
+  const arrive = (ticket: number) => clock.sleep(answer(ticket))
+  return { clock, pacer, others, answer, arrive, refused }
+}
+
+describe('a job held up past a window end while the others spend the next (a clock that jumps)', () => {
+  it('held up before its pacer decides: the view of a window past is none, one request renews it, one 429', async () => {
+    const { clock, pacer, others, arrive, refused } = heldUp()
+    await arrive(await pacer.take())
+    await arrive(await pacer.take())
+    // Two answers of the window and nobody else spending: several would go at once now.
+    expect(await secondWaits(pacer)).toBe(false)
+    await clock.sleep(2500 - clock.time)
+    others(20)
+    // Four asked for at once (a sync's plan): one goes, and its 429 says the window is spent.
+    const starts: number[] = []
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const ticket = await pacer.take()
+        starts.push(clock.time)
+        await arrive(ticket)
+      })
+    )
+    expect(refused).toEqual([1])
+    // The one the reset lets go opens the next window; the others follow after its hold.
+    expect(starts).toEqual([2500, 4000, 4000 + RETURN_MS, 4000 + RETURN_MS])
+  })
+
+  it("held up between its pacer's go and the request's arrival: no rule that sends can see it; one 429 for each window it is late into", async () => {
+    const { clock, pacer, others, arrive, refused } = heldUp()
+    await arrive(await pacer.take())
+    // Its view at the go: 19 of 20 left, 2 s to the reset. The request reaches the server 2.5 s later,
+    // after the others spent the next window; the retry, let go at that window's reset, is held up as long.
+    let ticket = await pacer.take()
+    await clock.sleep(2500)
+    others(20)
+    await arrive(ticket)
+    expect(clock.time).toBe(4000)
+    ticket = await pacer.take()
+    await clock.sleep(600)
+    others(20)
+    await arrive(ticket)
+    // Two 429s, each in a window of its own: after one, nothing goes before the reset it states.
+    expect(refused).toEqual([1, 2])
+    expect(clock.time).toBe(6000)
+    await arrive(await pacer.take())
+    expect(refused).toEqual([1, 2])
+  })
+
+  it('several in flight when it is held up: each may be refused, then one at a time to the reset', async () => {
+    const { clock, pacer, others, answer, arrive, refused } = heldUp()
+    await arrive(await pacer.take())
+    await arrive(await pacer.take())
+    const tickets = await Promise.all([pacer.take(), pacer.take(), pacer.take(), pacer.take()])
+    expect(clock.time).toBe(0)
+    await clock.sleep(2500)
+    others(20)
+    await clock.sleep(Math.max(...tickets.map(answer)))
+    expect(refused).toEqual([1, 1, 1, 1])
+    // Every later request waits for the stated reset, and goes alone.
+    expect(await secondWaits(pacer)).toBe(true)
+    expect(clock.time).toBeGreaterThanOrEqual(4000)
+  })
+})

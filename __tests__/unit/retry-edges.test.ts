@@ -41,6 +41,11 @@ describe('Retry-After as RFC 9110 writes it: delta-seconds (digits only) or an H
     expect(readRetryAfter('Thu, 26 Nov 2026 11:59:00 GMT', NOW)).toEqual({ waitMs: 0 })
   })
 
+  it('a year of four digits is the year written, however far off; only two digits are read within 50 years ahead', () => {
+    expect(readRetryAfter('Wed, 01 Jan 2200 00:00:00 GMT', NOW)).toEqual({ waitMs: Date.UTC(2200, 0, 1) - NOW })
+    expect(readRetryAfter('Wed Jan  1 00:00:00 2200', NOW)).toEqual({ waitMs: Date.UTC(2200, 0, 1) - NOW })
+  })
+
   it('a date that is not an HTTP date is unreadable: another zone, ISO form, no zone, a day or hour out of range', () => {
     for (const text of [
       'Thu, 26 Nov 2026 12:00:30 +0000',

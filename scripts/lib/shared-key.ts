@@ -55,17 +55,36 @@ export interface SharedKeyRun {
 export const IN_FLIGHT = CONCURRENCY
 
 /**
+ * The most 429s one job may meet on a key it shares, with the rate-limit
+ * headers, while its requests reach the server as soon as its pacer lets them
+ * go (virtual time, where the tests set the schedule): one, when it joins a
+ * window the others have spent.
+ */
+export const LIMITED_KEEPING_UP = 1
+
+/**
  * The most 429s one job may meet on a key it shares, having lived through
- * `windowEnds` ends of the service's window. With the rate-limit headers,
- * one. Without them nothing in a 2xx answer says the budget runs out: at the
- * first window end the job meets, each request it has in flight may be
+ * `windowEnds` ends of the service's window, in any schedule of the machine.
+ *
+ * With the headers the pacer keeps LIMITED_KEEPING_UP while the machine keeps
+ * up. A real process can be held up between its pacer's go and its request's
+ * arrival (descheduled on a loaded machine, a timer that fires late) for as
+ * long as the machine pleases, and no rule that lets a request go at all can
+ * exclude that the others spend the window meanwhile: each request the job
+ * then has in flight may be refused. After that 429 the pacer holds every
+ * request to the reset the answer states and sends one at a time, so each
+ * later 429 falls in a later window: one for each window end it lives
+ * through, however late it is.
+ *
+ * Without the headers nothing in a 2xx answer says the budget runs out: at
+ * the first window end the job meets, each request it has in flight may be
  * refused; it goes one at a time after that, and may meet two at each later
  * end: one at the end, and one at the start of the next window, spent by the
  * jobs that came back before it (each resumes when its Retry-After, rounded
  * up to a whole second from its own answer's moment, has passed).
  */
 export function limitedBound(headers: boolean, windowEnds: number): number {
-  return headers ? 1 : IN_FLIGHT + 2 * Math.max(0, windowEnds - 1)
+  return headers ? IN_FLIGHT + windowEnds : IN_FLIGHT + 2 * Math.max(0, windowEnds - 1)
 }
 
 /** The kind of job number `i` (of `n`): job 0 is the gate, every fifth an upsert, the rest syncs. */
