@@ -5,7 +5,10 @@
  * GITHUB_API_URL. It can refuse every request with 403 or 404 (a fork's
  * read-only token), answer a few requests with GitHub's own failures (a 502,
  * a secondary or a primary rate limit), refuse some changes of one comment
- * or issue (an edit, a deletion, a closing), show a new comment or
+ * or issue (an edit, a deletion, a closing), or of the first comments or
+ * issues made through the API that a rule chosen before they exist picks
+ * (refuseMade: the first comment on a pull request, the first issue of a
+ * title), show a new comment or
  * issue in its lists only a moment after creating it (GitHub's lists are
  * eventually consistent), never answer or answer only with headers, and it
  * records what it was asked.
@@ -69,6 +72,28 @@ interface Refusal {
   refused: Array<'edit' | 'delete' | 'close'>
 }
 
+/**
+ * Refusals for comments or issues not made yet (refuseMade): the next `count` (default 1) made
+ * through the API that the rule picks get `refused` with `status`, as refuseComment or refuseIssue
+ * would give them once they exist.
+ */
+export type MadeRefusal =
+  | {
+      kind: 'comment'
+      /** Only comments on this issue or pull request ("owner/repo#n"). */ on?: string
+      status: number
+      refused: Array<'edit' | 'delete'>
+      count?: number
+    }
+  | {
+      kind: 'issue'
+      /** Only issues of this repository ("owner/repo"). */ repo?: string
+      /** Only issues made with this title. */ title?: string
+      status: number
+      refused: Array<'edit' | 'close'>
+      count?: number
+    }
+
 export interface SeenRequest {
   method: string
   path: string
@@ -121,6 +146,8 @@ export class FakeGitHub {
   private refusedComments = new Map<number, Refusal>()
   /** Issues (by "owner/repo#number") whose changes are refused (refuseIssue). */
   private refusedIssues = new Map<string, Refusal>()
+  /** Refusals for comments and issues still to be made (refuseMade), in order. */
+  private readonly madeRefusals: MadeRefusal[] = []
   /** When each comment or issue made through the API shows in lists (Date.now() time). */
   private visibleAt = new WeakMap<object, number>()
   url = ''
@@ -154,6 +181,7 @@ export class FakeGitHub {
     this.hangAfterHeaders = false
     this.refusedComments.clear()
     this.refusedIssues.clear()
+    this.madeRefusals.length = 0
     this.delayMs = 0
     this.listDelayMs = 0
     this.failures.length = 0
@@ -179,6 +207,50 @@ export class FakeGitHub {
    */
   refuseIssue(repo: string, number: number, status: number, refused: Array<'edit' | 'close'> = ['edit']): void {
     this.refusedIssues.set(`${repo}#${number}`, { status, refused })
+  }
+
+  /**
+   * Refuse changes of comments or issues not made yet: the next `count` (default 1) made through the
+   * API that `rule` picks (a comment on `on`; an issue of `repo` titled `title`) are refused as
+   * refuseComment or refuseIssue refuses, from the moment each is made. A rule chosen before the
+   * comment or issue exists: "the first drift issue of this file", "the first comment on this pull request".
+   */
+  refuseMade(rule: MadeRefusal): void {
+    this.madeRefusals.push({ ...rule, count: rule.count ?? 1 })
+  }
+
+  /** The changes refused of one comment (refuseComment, refuseMade), if any. */
+  refusedOfComment(id: number): ReadonlyArray<'edit' | 'delete' | 'close'> | undefined {
+    return this.refusedComments.get(id)?.refused
+  }
+
+  /** The changes refused of one issue (refuseIssue, refuseMade), if any. */
+  refusedOfIssue(repo: string, number: number): ReadonlyArray<'edit' | 'delete' | 'close'> | undefined {
+    return this.refusedIssues.get(`${repo}#${number}`)?.refused
+  }
+
+  /** A comment just made on `issue`: refused from now on if a refuseMade rule picks it. */
+  private refuseIfPicked(made: FakeComment, issue: string): void {
+    const rule = this.madeRefusals.find(
+      r => r.kind === 'comment' && (r.count ?? 0) > 0 && (r.on === undefined || r.on === issue)
+    )
+    if (!rule) return
+    rule.count = (rule.count ?? 1) - 1
+    this.refusedComments.set(made.id, { status: rule.status, refused: rule.refused })
+  }
+
+  /** An issue just made in `repo`: refused from now on if a refuseMade rule picks it. */
+  private refuseIssueIfPicked(made: FakeIssue, repo: string): void {
+    const rule = this.madeRefusals.find(
+      r =>
+        r.kind === 'issue' &&
+        (r.count ?? 0) > 0 &&
+        (r.repo === undefined || r.repo === repo) &&
+        (r.title === undefined || r.title === made.title)
+    )
+    if (!rule) return
+    rule.count = (rule.count ?? 1) - 1
+    this.refusedIssues.set(`${repo}#${made.number}`, { status: rule.status, refused: rule.refused })
   }
 
   /** The items a list shows now: those made through the API only once `listDelayMs` has passed. */
@@ -336,6 +408,7 @@ export class FakeGitHub {
           this.comment(issue, (JSON.parse(body) as { body: string }).body, author.login, author.type)
         )
         this.comments.set(issue, [...comments, made])
+        this.refuseIfPicked(made, issue)
         return send(201, made)
       }
     }
@@ -351,7 +424,9 @@ export class FakeGitHub {
       }
       if (req.method === 'POST') {
         const given = JSON.parse(body) as { title: string; body?: string }
-        return send(201, this.made(this.seedIssue(repo, { title: given.title, body: given.body ?? '' }, author)))
+        const made = this.made(this.seedIssue(repo, { title: given.title, body: given.body ?? '' }, author))
+        this.refuseIssueIfPicked(made, repo)
+        return send(201, made)
       }
     }
     const oneIssue = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname)

@@ -6,7 +6,7 @@
 import type { Json } from '../../../emulator/http.js'
 import { type Stored, storedTitle } from '../../../emulator/store.js'
 import { formsOf } from '../../../src/secrets.js'
-import type { FakeIssue } from '../fake-github.js'
+import type { FakeComment, FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
 import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'
 
@@ -39,6 +39,10 @@ export interface After {
   handPausedInWindow: string[]
   /** The repository's issues on the fake GitHub. */
   issues: FakeIssue[]
+  /** Every comment on the fake GitHub, with the issue or pull request it is on ("owner/repo#n"). */
+  comments?: Array<FakeComment & { on: string }>
+  /** The changes GitHub refuses of an issue (by number) or a comment (by id): refused-edits.ts draws them. */
+  refused?: { issues: Map<number, string[]>; comments: Map<number, string[]> }
   /** Every request body sent to GitHub (issues, comments, edits). */
   github: string[]
   /** When each window of the emulator's rate limit opened (ms), in a round with a shared key (shared-key.ts). */
@@ -279,19 +283,32 @@ function gitHubRules(after: After, executed: Executed[], secrets: Secret[]): str
       break
     }
   }
+  out.push(...driftIssueRules(after, executed))
+  return out
+}
+
+/**
+ * At most one open drift issue per workflow and checks file; when the last drift watch of a file found no
+ * drift (and no other overlapped it), none is open, whichever is live, also one a person edited. An issue
+ * GitHub refuses to close (refused-edits.ts) is none of the runs' doing and is not counted: a pile-up is
+ * the others.
+ */
+export function driftIssueRules(after: After, executed: Executed[]): string[] {
+  const out: string[] = []
+  const stuck = (issue: FakeIssue) => after.refused?.issues.get(issue.number)?.includes('close') === true
   const open = new Map<string, FakeIssue[]>()
   for (const issue of after.issues) {
-    if (issue.user.type === 'Bot' && issue.state === 'open')
+    if (issue.user.type === 'Bot' && issue.state === 'open' && !stuck(issue))
       open.set(issue.title, [...(open.get(issue.title) ?? []), issue])
   }
   for (const [title, list] of open) {
     if (list.length > 1)
       out.push(
-        `${list.length} drift issues titled ${JSON.stringify(title)} are open (${list.map(i => `#${i.number}`).join(', ')}): one workflow and checks file keep one`
+        `${list.length} drift issues titled ${JSON.stringify(title)} are open (${list.map(i => `#${i.number}`).join(', ')}): one workflow and checks file keep one${refusedNote(after, title)}`
       )
   }
-  // When the last drift watch of a file found no drift (and no other overlapped it), its issue is closed,
-  // also one a person edited.
+  // When the last drift watch of a file found no drift (and no other overlapped it), its issues are closed,
+  // whichever is live, also one a person edited.
   const watches = executed.flatMap(e => e.steps.filter(s => s.inputs['drift-issue'] === 'true').map(s => ({ e, s })))
   for (const file of new Set(watches.map(w => w.s.inputs['checks-file']))) {
     const mine = watches.filter(w => w.s.inputs['checks-file'] === file)
@@ -302,10 +319,19 @@ function gitHubRules(after: After, executed: Executed[], secrets: Secret[]): str
     const still = (open.get(`Monitoring drift: ${file}`) ?? []).map(i => `#${i.number}`)
     if (still.length > 0)
       out.push(
-        `run ${last.e.run.n} (${last.e.run.kind}) ${last.s.what} found no drift in ${file}, and drift issue ${still.join(', ')} is still open`
+        `run ${last.e.run.n} (${last.e.run.kind}) ${last.s.what} found no drift in ${file}, and drift issue ${still.join(', ')} is still open${refusedNote(after, `Monitoring drift: ${file}`)}`
       )
   }
   return out
+}
+
+/** What GitHub refuses of the issues of this title, for a violation's words: ` (#1: GitHub refuses edit, close)`. */
+function refusedNote(after: After, title: string): string {
+  const refused = after.issues.filter(i => i.title === title && after.refused?.issues.has(i.number))
+  const what = (n: number) => (after.refused?.issues.get(n) ?? []).join(', ')
+  return refused.length === 0
+    ? ''
+    : ` (${refused.map(i => `#${i.number}: GitHub refuses ${what(i.number)}`).join('; ')})`
 }
 
 /**

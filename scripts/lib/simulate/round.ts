@@ -6,7 +6,10 @@
  * each run's later steps (FLOWS: an export's rotation and plan, a drift
  * watch's person edit, apply and second look), clear the faults, run each
  * failed write once more, and judge. A round with a shared key (shared-key.ts)
- * has the emulator's rate limit on from its start to its end; others, off.
+ * has the emulator's rate limit on from its start to its end; others, off. In
+ * a round that draws GitHub refusing edits (refused-edits.ts), the fake GitHub
+ * refuses the first drift issue of its file and/or the first comment on its
+ * pull request from the round's start (FakeGitHub.refuseMade).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,11 +19,12 @@ import type { Stored } from '../../../emulator/store.js'
 import type { FakeGitHub } from '../fake-github.js'
 import { StepResult, runStep } from '../runner.js'
 import { After, Before, Executed, Probed, violations } from './invariants.js'
-import { Kind, Round, Run, SECRET, WorldCheck, driftTitle } from './schedule.js'
+import { EDITS_FILE, Kind, Round, Run, SECRET, WATCH_EVENT, WATCH_PR, WorldCheck, driftTitle } from './schedule.js'
 import { shapeRules } from './shape-rules.js'
 import { olderRules } from './older-rules.js'
 import { judgeSharedKey } from './shared-key-rules.js'
 import { twoReadersRules } from './two-readers-rules.js'
+import { refusedEditsRules } from './refused-edits-rules.js'
 import { unplaceable } from './shapes.js'
 
 export interface Settings {
@@ -254,6 +258,20 @@ const FLOWS: Partial<Record<Kind, (x: Flow, e: Executed) => Promise<void>>> = {
     keepFiles(e, x.workspace, [e.run.inputs['plan-file']])
     await x.step(e, 'second look', e.run.inputs, e.run.env)
     keepFiles(e, x.workspace, [e.run.inputs['plan-file']])
+  },
+  /**
+   * A drift watch on a pull request (refused-edits.ts): the next scheduled looks at the same drift (two) edit
+   * the issue and the comment the first one made; then, in some rounds, an apply and a last look (the drift ends).
+   */
+  watch: async (x, e) => {
+    await x.step(e, 'next look', e.run.inputs, e.run.env)
+    await x.step(e, 'third look', e.run.inputs, e.run.env)
+    if (!x.round.refusedEdits.ends) return
+    const apply = Object.fromEntries(
+      Object.entries(e.run.inputs).filter(([name]) => name !== 'dry-run' && name !== 'fail-on-drift')
+    )
+    await x.step(e, 'apply', apply, e.run.env)
+    await x.step(e, 'last look', e.run.inputs, e.run.env)
   }
 }
 /** Kinds whose post step (auto-resume) runs at the job's end. */
@@ -272,6 +290,15 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
   try {
     for (const [file, text] of Object.entries(round.files)) writeFileSync(join(workspace, file), text)
     writeFileSync(join(workspace, 'event.json'), JSON.stringify({ pull_request: { number: 7 }, number: 7 }))
+    writeFileSync(
+      join(workspace, WATCH_EVENT),
+      JSON.stringify({ pull_request: { number: WATCH_PR }, number: WATCH_PR })
+    )
+    // GitHub refusing edits (refused-edits.ts): rules chosen before the issue or comment they refuse exists.
+    const { issue: refusedIssue, comment: refusedComment } = round.refusedEdits
+    if (refusedIssue)
+      settings.github.refuseMade({ kind: 'issue', repo: REPO, title: driftTitle(EDITS_FILE), ...refusedIssue })
+    if (refusedComment) settings.github.refuseMade({ kind: 'comment', on: `${REPO}#${WATCH_PR}`, ...refusedComment })
     const idOf = new Map<string, string>()
     for (const c of [...round.world.checks, ...round.world.more]) idOf.set(c.name, seedCheck(emulator, c).id)
     // Opened by an earlier run of the simulated workflow: its message shows it is that workflow's.
@@ -416,6 +443,21 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       handPaused: handPaused.ids,
       handPausedInWindow: pausedBetweenReadAndWrite(emulator.requests, handPaused.at),
       issues: settings.github.issues.get(REPO) ?? [],
+      comments: [...settings.github.comments].flatMap(([on, list]) => list.map(comment => ({ ...comment, on }))),
+      refused: {
+        issues: new Map(
+          (settings.github.issues.get(REPO) ?? []).flatMap(i => {
+            const refused = settings.github.refusedOfIssue(REPO, i.number)
+            return refused ? [[i.number, [...refused]]] : []
+          })
+        ),
+        comments: new Map(
+          [...settings.github.comments.values()].flat().flatMap(c => {
+            const refused = settings.github.refusedOfComment(c.id)
+            return refused ? [[c.id, [...refused]]] : []
+          })
+        )
+      },
       github: settings.github.requests.map(r => r.body),
       windowStarts: [...emulator.rateWindowStarts]
     }
@@ -433,6 +475,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         ...shapeRules(before, after, executed),
         ...olderRules(round, before, after, executed),
         ...twoReadersRules(round, before, after, executed),
+        ...refusedEditsRules(after),
         ...shared.violations
       ],
       notes: shared.notes,

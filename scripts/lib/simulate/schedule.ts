@@ -4,7 +4,8 @@
  * secrets in secret positions, open incidents), 2 to 6 concurrent runs of
  * the action, the probes the service makes while they run, the faults in
  * force and the cancels (and, drawn after, issue 37's shapes, issue 40's
- * conditions and, in some rounds, a rate-limited key the runs share). The
+ * conditions, in some rounds a rate-limited key the runs share, and issue
+ * 50's shapes with, in some of those rounds, GitHub refusing edits). The
  * same seed always draws the same round (timing aside: processes still race).
  *
  * A run's kind is one row of KINDS: how it is drawn. How a kind is played
@@ -18,6 +19,7 @@ import { drawOlder } from './older.js'
 import { drawShapes } from './shapes.js'
 import { drawSharedKey } from './shared-key.js'
 import { drawTwoReaders } from './two-readers.js'
+import { WATCH_ENV, drawRefusedEdits, watchInputs } from './refused-edits.js'
 import {
   type FutureKind,
   type Kind,
@@ -219,6 +221,11 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
     inputs: { operation: 'pause-check', 'name-prefix': PAUSE_PREFIX, 'auto-resume': 'true' },
     writes: true
   }),
+  /** A drift watch on a pull request that looks three times (refused-edits.ts draws it; no weight: never drawn here). */
+  watch: d => {
+    Object.assign(d.env, WATCH_ENV)
+    return { inputs: watchInputs(true, true), writes: false }
+  },
   'budget-gate': d => {
     const target = d.checks.find(c => !c.paused && !/[\r\n]/.test(c.name))
     if (!target) return { ...KINDS.gate(d), kind: 'gate' }
@@ -406,5 +413,6 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const sharedKey = drawSharedKey(older)
   const keyed = sharedKey ? { ...older, sharedKey } : older
   const twoReaders = drawTwoReaders(keyed)
-  return { ...keyed, twoReaders }
+  const read = { ...keyed, twoReaders }
+  return { ...read, refusedEdits: drawRefusedEdits(read) }
 }

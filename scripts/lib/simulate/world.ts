@@ -21,7 +21,18 @@ export function random(seed: number): () => number {
 }
 
 export type Kind =
-  'upsert' | 'sync' | 'pause' | 'resume' | 'open' | 'resolve' | 'gate' | 'export' | 'drift' | 'prune' | FutureKind
+  | 'upsert'
+  | 'sync'
+  | 'pause'
+  | 'resume'
+  | 'open'
+  | 'resolve'
+  | 'gate'
+  | 'export'
+  | 'drift'
+  | 'prune'
+  | 'watch'
+  | FutureKind
 
 /** Kinds for features other branches add (issue 32): `name-prefix` on pause-check, `slo` on wait-for-check. */
 export type FutureKind = 'prefix-pause' | 'budget-gate'
@@ -108,6 +119,8 @@ export interface Round {
   sharedKey?: SharedKey
   /** The shapes of rules with two readers (issue 50): two-readers.ts. */
   twoReaders: TwoReaders
+  /** GitHub refusing the edit of a drift issue or a comment the round's runs make (issue 50): refused-edits.ts. */
+  refusedEdits: RefusedEdits
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -173,6 +186,30 @@ export interface TwoReaders {
   duplicated?: { name: string; copies: number }
 }
 
+/**
+ * GitHub refusing edits (issue 50, break 6; refused-edits.ts): a drift watch on a pull request looks
+ * three times at a drift (the later looks edit what the first made), and GitHub refuses the edit of the
+ * first drift issue of its file and/or the first comment on its pull request, sometimes their closing
+ * or deletion too; perhaps the drift then ends (an apply, a last look).
+ */
+export interface RefusedEdits {
+  /** Some rounds that draw issue 50's shapes draw it; the others stay as they were drawn before it. */
+  drawn: boolean
+  /** The first drift issue of EDITS_FILE: its edits refused with `status`, and its closing too with 'close'. */
+  issue?: { status: number; refused: Array<'edit' | 'close'> }
+  /** The first comment on pull request WATCH_PR: its edits refused with `status`, and its deletion too with 'delete'. */
+  comment?: { status: number; refused: Array<'edit' | 'delete'> }
+  /** After its two looks the watch applies the file and looks once more: the drift ends. */
+  ends: boolean
+}
+
+/** The checks file the watch of refused-edits.ts reads (no other run reads it), and the pull request it comments on. */
+export const EDITS_FILE = 'edits.yml'
+export const EDITS_NAMES = ['sim-edit-1', 'sim-edit-2']
+export const WATCH_PR = 8
+/** The event file of a pull_request run on WATCH_PR (round.ts writes it beside event.json, whose pull request is 7). */
+export const WATCH_EVENT = `event-${WATCH_PR}.json`
+
 /** The title the runs open and resolve beside someone else's incident of a looser match (two-readers.ts). */
 export const FOREIGN_OURS = 'Deploy failed: payments-api production EU'
 /** What a person wrote on their own incident: nothing that names the simulated workflow or repository. */
@@ -195,8 +232,12 @@ export const FLEET_FILES: Record<string, string[]> = {
   'fleet-a.yml': ['sim-fleet-1', 'sim-fleet-2', `sim-fleet-evil\n::error::${INJECTED}`],
   'fleet-b.yml': ['sim-fleet-2', 'sim-fleet-3']
 }
-/** Every checks file a run may read, and the names each lists: the fleet's, and the URL forms' (two-readers.ts). */
-export const FILES: Record<string, string[]> = { ...FLEET_FILES, [FORMS_FILE]: Object.keys(URL_FORMS) }
+/** Every checks file a run may read, and the names each lists: the fleet's, the URL forms' (two-readers.ts), the watch's (refused-edits.ts). */
+export const FILES: Record<string, string[]> = {
+  ...FLEET_FILES,
+  [FORMS_FILE]: Object.keys(URL_FORMS),
+  [EDITS_FILE]: EDITS_NAMES
+}
 
 const slug = (name: string) =>
   name
