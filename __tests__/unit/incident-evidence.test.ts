@@ -1,6 +1,12 @@
 /** Whether an incident's text shows it is this workflow's, and the line the action adds to say so. */
 import { describe, expect, it } from '@jest/globals'
-import { evidenceLine, evidenceOf, showsEvidence, withEvidence } from '../../src/operations/incidents/evidence.js'
+import {
+  evidenceLine,
+  evidenceOf,
+  evidenceWords,
+  showsEvidence,
+  withEvidence
+} from '../../src/operations/incidents/evidence.js'
 import { failureMessage, resolvedMessage } from '../../src/operations/incidents/incident-text.js'
 import { byTitle } from '../../src/operations/incidents/titles.js'
 import { runContextOf } from '../../src/run-context.js'
@@ -151,5 +157,31 @@ describe('byTitle: a looser title match counts only with evidence', () => {
     expect(byTitle([{ id: 'b', title: cut, message: failureMessage(run) }], keyTitle, keyed)).toMatchObject({
       keyCut: [{ id: 'b' }]
     })
+  })
+})
+
+describe('evidence at its edges: an empty part shows nothing, a repository is matched as written', () => {
+  it('a workflow or repository the run does not know is no evidence, whatever the message says', () => {
+    expect(showsEvidence('Sent by workflow "" in acme/shop.', { workflow: '', repository: 'acme/shop' })).toBe(false)
+    expect(showsEvidence('Sent by workflow "Deploy" in .', { workflow: 'Deploy', repository: '' })).toBe(false)
+    expect(showsEvidence('Sent with incident-key "".', { workflow: '', repository: '', key: '' })).toBe(false)
+  })
+
+  it('a repository holding a dot or other pattern characters is matched as written, not as a pattern', () => {
+    const evidence = { workflow: 'Deploy', repository: 'acme/shop.api+v2' }
+    expect(showsEvidence('Sent by workflow "Deploy" in acme/shop.api+v2.', evidence)).toBe(true)
+    expect(showsEvidence('Sent by workflow "Deploy" in acme/shopXapi+v2.', evidence)).toBe(false)
+  })
+
+  it('a key alone (no workflow or repository known): the line says "Sent with"; an empty message is the line alone', () => {
+    const keyOnly = { workflow: 'Deploy', repository: '', key: 'eu' }
+    expect(evidenceWords(keyOnly)).toBe('incident-key "eu"')
+    expect(evidenceLine(keyOnly)).toBe('Sent with incident-key "eu".')
+    expect(evidenceLine({ workflow: '', repository: 'acme/shop', key: 'eu' })).toBe('Sent with incident-key "eu".')
+    expect(withEvidence('', keyOnly)).toBe('Sent with incident-key "eu".')
+    expect(withEvidence('', { workflow: 'Deploy', repository: 'acme/shop' })).toBe(
+      'Sent by workflow "Deploy" in acme/shop.'
+    )
+    expect(withEvidence('x', { workflow: '', repository: '' })).toBe('x')
   })
 })

@@ -30,8 +30,8 @@ export const evidenceOf = (run: Pick<RunContext, 'workflow' | 'repository'>, key
   key
 })
 
-/** Runs of blanks one space, the ends trimmed, lower case. */
-const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
+/** Runs of blanks one space, lower case. */
+const folded = (text: string) => text.replace(/\s+/g, ' ').toLowerCase()
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
