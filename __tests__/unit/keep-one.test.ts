@@ -7,7 +7,7 @@
  * in-memory writings, no HTTP.
  */
 import { describe, expect, it } from '@jest/globals'
-import { type Writings, keepOne, refusalOf, tidy } from '../../src/github/keep-one.js'
+import { type Writings, keepOne, oursAfterMaking, refusalOf, tidy } from '../../src/github/keep-one.js'
 
 interface Item {
   id: number
@@ -227,5 +227,82 @@ describe('refusalOf: what GitHub refusing a change is', () => {
     for (const status of [400, 401, 409, 429, 500, 502]) expect(refusalOf(answer(status))).toBeUndefined()
     expect(refusalOf(answer(403, 'You have exceeded a secondary rate limit', { 'retry-after': '30' }))).toBeUndefined()
     expect(refusalOf(new Error('socket hang up'))).toBeUndefined()
+  })
+})
+
+describe('oursAfterMaking: the list read again until it shows the one made', () => {
+  const ids = (items: Item[]) => items.map(item => item.id)
+  const never = new AbortController().signal
+
+  it('all of ours, oldest first, the one made once', async () => {
+    const made = { id: 7 }
+    const ours = await oursAfterMaking(
+      made,
+      async () => [{ id: 9 }, made, { id: 3 }],
+      item => item.id,
+      never
+    )
+    expect(ids(ours)).toEqual([3, 7, 9])
+  })
+
+  it('a racing run’s one that the list shows only a moment later is found, with ours', async () => {
+    const made = { id: 100 }
+    const started = Date.now()
+    const list = async () => (Date.now() - started < 200 ? [] : [made, { id: 50 }])
+    expect(ids(await oursAfterMaking(made, list, item => item.id, never))).toEqual([50, 100])
+  })
+
+  it('the one made, never listed in the time allowed, is still among ours', async () => {
+    const made = { id: 100 }
+    expect(
+      ids(
+        await oursAfterMaking(
+          made,
+          async () => [{ id: 4 }],
+          item => item.id,
+          never
+        )
+      )
+    ).toEqual([4, 100])
+  }, 15_000)
+
+  it('a cancel during the wait ends it at once with the cancel’s reason', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(new Error('cancelled')), 100)
+    const started = Date.now()
+    await expect(
+      oursAfterMaking(
+        { id: 1 },
+        async () => [],
+        item => item.id,
+        controller.signal
+      )
+    ).rejects.toThrow('cancelled')
+    expect(Date.now() - started).toBeLessThan(1000)
+    await expect(
+      oursAfterMaking(
+        { id: 1 },
+        async () => [],
+        item => item.id,
+        controller.signal
+      )
+    ).rejects.toThrow('cancelled')
+  })
+})
+
+describe('keepOne after a race', () => {
+  it('an older one of a racing run that GitHub will not let this run edit: the one this run made is kept', async () => {
+    const w = world([])
+    const writing = writings(w)
+    const make = writing.make
+    writing.make = async () => {
+      w.items.push({ id: 3 }) // another run's, made at the same moment
+      w.refuseEdit.set(3, answer(403))
+      return make()
+    }
+    const kept = await keepOne(writing)
+    expect(kept.id).toBe(100)
+    expect(w.made).toEqual([100])
+    expect(w.retiredIds).toEqual([3])
   })
 })

@@ -118,14 +118,13 @@ export async function keepOne<T>(w: Writings<T>): Promise<T> {
     }
     return undefined
   }
-  let made: T | undefined
   let ours = await w.listOurs()
-  if (ours.length === 0) ours = await settled((made = await w.make()))
-  let kept: T | undefined = await upToDate(ours, made)
+  let kept = await upToDate(ours, undefined)
   if (kept === undefined) {
-    const replacement: T = await w.make()
-    ours = await settled(replacement)
-    kept = (await upToDate(ours, replacement)) ?? replacement
+    // None found, or GitHub refused the edit of every one: a new one, kept as after a race.
+    const made = await w.make()
+    ours = await settled(made)
+    kept = (await upToDate(ours, made)) ?? made
   }
   const keeping: T = kept
   const others = ours.filter(item => w.idOf(item) !== w.idOf(keeping) && !w.retired(item))
