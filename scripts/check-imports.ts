@@ -22,12 +22,25 @@ const OPERATIONS_GROUND = [
 
 /** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
 export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
-  { room: /^src\/index\.ts$/, may: [/^src\/main\.ts$/], why: 'the entry point only starts main' },
-  { room: /^src\/main\.ts$/, may: [/^src\//], why: 'main orchestrates: inputs -> config -> operation -> outputs' },
+  {
+    room: /^src\/index\.ts$/,
+    may: [/^src\/main\.ts$/, /^src\/cli\/entry\.ts$/],
+    why: 'the entry point only opens a door: the step (main) or the command (cli/entry)'
+  },
+  {
+    room: /^src\/main\.ts$/,
+    may: [/^src\/(?!cli\/)/],
+    why: 'main orchestrates: inputs -> config -> operation -> outputs, for either door; it knows neither'
+  },
+  {
+    room: /^src\/cli\//,
+    may: [/^src\/(?!index\.ts$)/],
+    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main)"
+  },
   {
     room: /^src\/step\//,
-    may: [/^src\/(?!main\.ts$|index\.ts$)/],
-    why: "main's wiring (the context, failures, the GitHub side) serves main only"
+    may: [/^src\/(?!main\.ts$|index\.ts$|cli\/)/],
+    why: "main's wiring (the context, failures, the GitHub side) serves main only, and never the command's door"
   },
   {
     room: /^src\/inputs\//,

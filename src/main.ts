@@ -6,6 +6,7 @@
  */
 import type { Config } from './config.js'
 import { failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs/read.js'
+import { InputError } from './inputs/table.js'
 import { expectedStatusWarning, inputsNotApplying } from './inputs/warnings.js'
 import { OperationName, entryOf, isOperationName } from './operations/registry.js'
 import type { Outputs, Summary } from './operations/types.js'
@@ -31,7 +32,15 @@ export { messageOf } from './step/failure.js'
  */
 export type Stage = 'main' | 'post'
 
-export async function run(deps: Dependencies = defaultDependencies(), stage: Stage = 'main'): Promise<void> {
+/**
+ * How a run ended, for a door that turns it into an exit status (the command):
+ * `done` (what was asked was done, or an error that fail-on-error false let
+ * pass), `failed` (the step fails), `usage` (an input could not be read:
+ * nothing was sent). The runner's door needs none: the step's failure is set.
+ */
+export type RunEnd = 'done' | 'failed' | 'usage'
+
+export async function run(deps: Dependencies = defaultDependencies(), stage: Stage = 'main'): Promise<RunEnd> {
   const runner = deps.core
   const startedAt = deps.clock.now()
   const secrets: string[] = []
@@ -45,6 +54,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
   let summary: Summary | undefined
   let outputs: Outputs = {}
   let github: GitHubSide | undefined
+  let end: RunEnd = 'done'
   // The outputs file (GITHUB_OUTPUT) fails once, told once: after that no output is tried again.
   let outputsBroken: RunnerFileError | undefined
   const setOutputs = (values: Outputs) => {
@@ -72,7 +82,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
 
     if (stage === 'post') {
       summary = await post(deps, raw, log, controller.signal, secrets)
-      return
+      return end
     }
 
     await loadParsers(raw)
@@ -105,9 +115,12 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     if (entry.writes && outputs.changed === undefined) outputs.changed = false
     if (result.gateClosed) outputs.error = result.gateClosed
     setOutputs(outputs)
-    if (result.gateClosed) log.fail(result.gateClosed)
+    if (result.gateClosed) {
+      log.fail(result.gateClosed)
+      end = 'failed'
+    }
   } catch (error) {
-    const hint = hintFor(error, deps.env, config)
+    const hint = hintFor(error, deps.env, config, deps.door)
     let message = redact(hint ? messageOf(error).replace(/\.$/, '') + hint : messageOf(error), secrets)
     debugStack(log, error)
     const known = error instanceof OperationError ? error.outputs : {}
@@ -120,8 +133,12 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     }
     summary = error instanceof OperationError && error.summary ? error.summary : failureSummary(message, error)
     // A runner's file that cannot be written fails the step, whatever fail-on-error says: the outputs are lost.
-    if (failOnError || outputsBroken || error instanceof RunnerFileError) log.fail(message, placeOf(error))
-    else log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error))
+    if (failOnError || outputsBroken || error instanceof RunnerFileError) {
+      log.fail(message, placeOf(error))
+      end = 'failed'
+    } else log.warning(`${message} (fail-on-error is false: the step continues)`, placeOf(error))
+    // An input that could not be read is how the run was asked, not what it met: a usage error whatever fail-on-error says.
+    if (error instanceof InputError) end = 'usage'
   } finally {
     // The job summary first, then the comment: a cancel during the comment (the signals are still
     // heard, and abort it) cannot lose the summary.
@@ -165,6 +182,7 @@ export async function run(deps: Dependencies = defaultDependencies(), stage: Sta
     }
     stopListening()
   }
+  return end
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ActionLog } from '../report/log.js'
 import { formsOf, redact, redactValue, registrable } from '../secrets.js'
 import { RunContext, loadRunContext } from '../run-context.js'
 import type { CoreLike } from '../runner.js'
-import { RunnerFileError } from './failure.js'
+import { Door, RunnerFileError } from './failure.js'
 import type { GitHubSide } from './github.js'
 
 export interface Dependencies {
@@ -29,6 +29,10 @@ export interface Dependencies {
   exit?: (code: number) => void
   /** Resolves once the runner has read what the step printed, up to what a stream buffers (absent: nothing to wait for). */
   drained?: () => Promise<void>
+  /** Which door the run came in by (absent: the runner's); the hints a failure gets say what that door reads. */
+  door?: Door
+  /** The job's page when this door knows it without asking GitHub (another CI's job URL). */
+  jobUrl?: () => Promise<string | undefined>
 }
 
 /** Call `fn` at most once; later calls get the same promise. */
@@ -147,7 +151,7 @@ export function contextFor(
     clock: deps.clock,
     startedAt,
     runContext: once(deps.runContext),
-    jobUrl: github.jobUrl,
+    jobUrl: deps.jobUrl ?? github.jobUrl,
     workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
     env: deps.env,
     addSecret: value => addFoundSecret(deps.core, secrets, value),

@@ -30,7 +30,16 @@ export function messageOf(error: unknown): string {
  * without its version segment or going past it (`.../v1/checks`), a name
  * not found in a list of names split on commas (a name that holds one).
  */
-export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config | undefined): string {
+export function hintFor(
+  error: unknown,
+  env: NodeJS.ProcessEnv,
+  config: Config | undefined,
+  door: Door = 'runner'
+): string {
+  if (error instanceof InputError && error.message.startsWith('api-key is required') && door === 'command') {
+    const subject = error.message.includes('base-url is required') ? 'api-key' : 'It'
+    return `. ${subject} is empty: set MONITORING_API_KEY in the job's environment from your CI's secret variables (a masked, protected variable), or pass --api-key (which other users of the machine can read in the list of processes). Keys are created in the service's account settings (API access)`
+  }
   if (error instanceof InputError && error.message.startsWith('api-key is required')) {
     const event = env.GITHUB_EVENT_NAME ?? ''
     if (event.startsWith('pull_request') || env.GITHUB_ACTOR === 'dependabot[bot]') {
@@ -61,6 +70,9 @@ export function hintFor(error: unknown, env: NodeJS.ProcessEnv, config: Config |
   }
   return ''
 }
+
+/** Which door the run came in by: the Actions runner (the step) or the command (monitoring-ci). */
+export type Door = 'runner' | 'command'
 
 /** The API's resources: a base-url path that reaches one of them went past the root. */
 const RESOURCES = new Set(['checks', 'incidents', 'status-pages'])

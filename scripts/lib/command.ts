@@ -1,0 +1,55 @@
+/**
+ * Run the committed command (dist/cli.js) the way a shell in another CI
+ * does: arguments, MONITORING_* variables, standard output read as the one
+ * JSON object it prints last, standard error as its log.
+ */
+import { ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { ROOT } from './runner.js'
+
+export const COMMAND = join(ROOT, 'dist', 'cli.js')
+
+export interface CommandResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  /** The JSON object on standard output's last line ({} when there is none). */
+  json: Record<string, string>
+  ms: number
+}
+
+export interface CommandOptions {
+  /** The environment beside PATH and HOME (no GITHUB_* unless given: a shell outside GitHub Actions). */
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  timeoutMs?: number
+  onSpawn?: (child: ChildProcess) => void
+  node?: string
+}
+
+export function runCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) }
+  const started = Date.now()
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.node ?? process.execPath, [COMMAND, ...args], { env, cwd: options.cwd ?? ROOT })
+    options.onSpawn?.(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => (stdout += d))
+    child.stderr.on('data', d => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      const last = stdout.trimEnd().split('\n').pop() ?? ''
+      let json: Record<string, string>
+      try {
+        json = last.startsWith('{') ? (JSON.parse(last) as Record<string, string>) : {}
+      } catch {
+        json = {}
+      }
+      resolve({ code, signal, stdout, stderr, json, ms: Date.now() - started })
+    })
+  })
+}
