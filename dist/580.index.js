@@ -21,8 +21,8 @@ var external_node_path_ = __webpack_require__(6760);
 var pacer = __webpack_require__(2984);
 // EXTERNAL MODULE: ./src/main.ts + 13 modules
 var main = __webpack_require__(8583);
-// EXTERNAL MODULE: ./src/step/context.ts + 11 modules
-var context = __webpack_require__(3886);
+// EXTERNAL MODULE: ./src/step/context.ts + 10 modules
+var context = __webpack_require__(8462);
 // EXTERNAL MODULE: ./src/inputs/table.ts
 var table = __webpack_require__(5541);
 // EXTERNAL MODULE: ./src/step/failure.ts
@@ -502,16 +502,34 @@ function commandHost(options) {
 // EXTERNAL MODULE: ./src/run-context.ts
 var run_context = __webpack_require__(3564);
 ;// CONCATENATED MODULE: ./src/cli/ci.ts
-/**
- * The CI the command runs in, and the run's facts for incident text and
- * `{placeholders}`. Under GitHub Actions, the facts the action reads (the
- * runner's GITHUB_* variables); elsewhere none yet: every fact is empty.
- */
 
-function ciOf(env) {
-    const isGitHubActions = env.GITHUB_ACTIONS === 'true';
-    return { name: isGitHubActions ? 'GitHub Actions' : '', isGitHubActions };
+const isGitHubActions = (env) => env.GITHUB_ACTIONS === 'true';
+/** What env-ci finds in `env` (never asking git: a run outside any CI has no facts). */
+async function found(env) {
+    const { default: envCi } = await __webpack_require__.e(/* import() */ 73).then(__webpack_require__.bind(__webpack_require__, 5073));
+    // env-ci falls back to git's own answers when no CI's variables are set: that is no CI.
+    const ci = envCi({ env, cwd: process.cwd() });
+    return ci.service ? ci : undefined;
 }
+/** The name of the CI the command runs in ('' outside any CI). */
+async function ciName(env) {
+    if (isGitHubActions(env))
+        return 'GitHub Actions';
+    return (await found(env))?.name ?? '';
+}
+/**
+ * The name of the pipeline (the workflow's counterpart) and of the job, from
+ * the variables each CI documents for them (env-ci reads ids and pages, not
+ * names); the CI's own name when it has none.
+ */
+const NAMES = {
+    gitlab: { pipeline: 'CI_PIPELINE_NAME', job: 'CI_JOB_NAME' },
+    jenkins: { pipeline: 'JOB_NAME', job: 'STAGE_NAME' },
+    circleci: { pipeline: 'CIRCLE_PROJECT_REPONAME', job: 'CIRCLE_JOB' },
+    buildkite: { pipeline: 'BUILDKITE_PIPELINE_SLUG', job: 'BUILDKITE_LABEL' },
+    azurePipelines: { pipeline: 'BUILD_DEFINITIONNAME', job: 'SYSTEM_JOBDISPLAYNAME' },
+    bitbucket: { pipeline: 'BITBUCKET_REPO_SLUG', job: 'BITBUCKET_STEP_UUID' }
+};
 const EMPTY = {
     workflow: '',
     job: '',
@@ -529,9 +547,36 @@ const EMPTY = {
     runUrl: '',
     commitUrl: ''
 };
-/** The run's facts: the action's under GitHub Actions, else empty. */
+/** The run's facts: the action's under GitHub Actions, env-ci's in another CI, none outside any CI. */
 async function runFactsOf(env) {
-    return ciOf(env).isGitHubActions ? (0,run_context/* loadRunContext */.v1)(env) : { ...EMPTY };
+    if (isGitHubActions(env))
+        return (0,run_context/* loadRunContext */.v1)(env);
+    const ci = await found(env);
+    if (!ci)
+        return { ...EMPTY, ci: '' };
+    const names = NAMES[ci.service ?? ''] ?? {};
+    const text = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+    const sha = text(ci.commit);
+    const tag = text(ci.tag);
+    // A pull request's branch is its source; the target is where it merges.
+    const branch = text(ci.isPr ? (ci.prBranch ?? ci.branch) : ci.branch);
+    const pageOk = (url) => (/^https?:\/\/[^/]+\/?.*$/.test(url) && !/undefined/.test(url) ? url : '');
+    return {
+        ...EMPTY,
+        ci: text(ci.name),
+        workflow: (names.pipeline && env[names.pipeline]) || text(ci.name),
+        job: (names.job && env[names.job]) || text(ci.job),
+        repository: text(ci.slug),
+        ref: tag ? `refs/tags/${tag}` : branch ? `refs/heads/${branch}` : '',
+        refName: tag || branch,
+        sha,
+        shortSha: sha.slice(0, 7),
+        runId: text(ci.build),
+        runNumber: text(ci.build),
+        eventName: ci.isPr ? 'pull_request' : '',
+        runUrl: pageOk(text(ci.buildUrl)) || pageOk(text(ci.jobUrl)),
+        jobUrl: pageOk(text(ci.jobUrl)) || pageOk(text(ci.buildUrl))
+    };
 }
 
 // EXTERNAL MODULE: external "node:child_process"
@@ -631,7 +676,7 @@ async function command(io) {
             io.stdout.write(helpText(invocation.operation));
             return invocation.help ? 0 : usage(io, write, 'name an operation: monitoring-ci <operation> [flags]');
         }
-        checkInvocation(invocation, io.env);
+        await checkInvocation(invocation, io.env);
     }
     catch (error) {
         if (error instanceof UsageError)
@@ -647,11 +692,13 @@ async function command(io) {
     let stoppedBy;
     const noteInt = () => void (stoppedBy ??= 130);
     io.signals.on('SIGINT', noteInt);
+    let facts;
+    const runFacts = () => (facts ??= runFactsOf(io.env));
     const deps = {
         core: host,
         clock: pacer/* realClock */.dQ,
         env: io.env,
-        runContext: () => runFactsOf(io.env),
+        runContext: runFacts,
         makeApi: context/* makeApi */.B_,
         signals: io.signals,
         // The core ends a step at once on SIGTERM; the command first cleans up (a wrapped pause is resumed), then ends 143.
@@ -659,7 +706,7 @@ async function command(io) {
         drained: 'writableNeedDrain' in io.stderr ? (0,context/* stdoutDrained */.LR)(io.stderr) : undefined,
         door: 'command',
         // Another CI's job page is among its facts; under GitHub Actions the action's own search finds the job.
-        ...(ciOf(io.env).isGitHubActions ? {} : { jobUrl: async () => (await runFactsOf(io.env)).runUrl || undefined })
+        ...(isGitHubActions(io.env) ? {} : { jobUrl: async () => (await runFacts()).jobUrl || undefined })
     };
     const stage = (which) => (0,main/* run */.eF)(deps, which);
     let status;
@@ -693,13 +740,13 @@ function usage(io, write, message) {
     return STATUS.usage;
 }
 /** What the door itself refuses before anything is sent. */
-function checkInvocation(invocation, env) {
-    const ci = ciOf(env);
-    if (!ci.isGitHubActions) {
+async function checkInvocation(invocation, env) {
+    if (!isGitHubActions(env)) {
         for (const name of GITHUB_ONLY) {
             const value = invocation.inputs[name]?.trim();
             if (value && value.toLowerCase() !== 'false') {
-                throw new UsageError(`${flagAndVariable(name)} needs GitHub Actions (a pull request, an issue, the job's token), and this runs ${ci.name ? `in ${ci.name}` : 'outside a CI'}: leave it out here`);
+                const ci = await ciName(env);
+                throw new UsageError(`${flagAndVariable(name)} needs GitHub Actions (a pull request, an issue, the job's token), and this runs ${ci ? `in ${ci}` : 'outside any CI'}: leave it out here`);
             }
         }
     }

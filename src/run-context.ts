@@ -21,9 +21,11 @@ export interface RunContext {
   actor: string
   eventName: string
   serverUrl: string
-  /** Link to the run, built from the server URL (GitHub Enterprise Server too). */
+  /** Link to the run, built from the server URL (GitHub Enterprise Server too); another CI's pipeline or job page. */
   runUrl: string
   commitUrl: string
+  /** The CI the run is in, when not GitHub Actions (its name; '' outside any CI); absent under GitHub Actions. */
+  ci?: string
 }
 
 type ContextLike = Pick<

@@ -133,7 +133,7 @@ describe('monitoring-ci: outputs, log and exit status', () => {
     [
       ['sync-checks', '--checks-file', 'x.yml', '--pr-comment'],
       {},
-      /--pr-comment \(or MONITORING_PR_COMMENT\) needs GitHub Actions .*outside a CI/
+      /--pr-comment \(or MONITORING_PR_COMMENT\) needs GitHub Actions .*outside any CI/
     ],
     [['get-check', '--check-name', 'x', '--', 'true'], {}, /a command after -- runs only around pause-check/],
     [['get-check', 'extra'], {}, /unexpected argument "extra"/],
@@ -168,6 +168,48 @@ describe('monitoring-ci: outputs, log and exit status', () => {
     for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), 'sk_live_Secret']) {
       expect(everything).not.toContain(form)
     }
+  })
+})
+
+describe('monitoring-ci: the run it belongs to', () => {
+  const gitlab = {
+    GITLAB_CI: 'true',
+    CI_COMMIT_SHA: '0123456789abcdef0123456789abcdef01234567',
+    CI_COMMIT_REF_NAME: 'main',
+    CI_PIPELINE_ID: '991',
+    CI_JOB_ID: '4242',
+    CI_PROJECT_URL: 'https://gitlab.example.com/acme/shop',
+    CI_PROJECT_PATH: 'acme/shop',
+    CI_PIPELINE_NAME: 'Deploy',
+    CI_JOB_NAME: 'deploy-prod'
+  }
+
+  it('in GitLab CI an incident names the pipeline, project, branch and commit, links the pipeline, and {job_url} is the job page', async () => {
+    const r = await cli(['open-incident', '--incident-title', 'Deploy failed: shop', '--incident-key', 'shop'], gitlab)
+    expect(r.code).toBe(0)
+    const incident = [...emulator.incidents.values()][0]
+    expect(incident.message).toContain(
+      'Workflow "Deploy" (job deploy-prod) failed in acme/shop on refs/heads/main at commit 0123456. Run: https://gitlab.example.com/acme/shop/pipelines/991'
+    )
+    const custom = await cli(
+      ['update-incident', '--incident-id', r.json['incident-id'], '--incident-message', 'see {job_url} ({ref_name})'],
+      gitlab
+    )
+    expect(custom.code).toBe(0)
+    expect(emulator.incidents.get(r.json['incident-id'])?.message).toContain(
+      'see https://gitlab.example.com/acme/shop/-/jobs/4242 (main)'
+    )
+  })
+
+  it('outside any CI the facts are empty and the text says so; pr-comment names the CI it found', async () => {
+    const r = await cli(['create-incident', '--incident-title', 'Broken'])
+    expect(r.code).toBe(0)
+    expect([...emulator.incidents.values()][0].message).toContain('A run outside any CI failed.')
+    const refused = await cli(['sync-checks', '--checks-file', 'x.yml', '--drift-issue'], gitlab)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(
+      /--drift-issue \(or MONITORING_DRIFT_ISSUE\) needs GitHub Actions .* in GitLab CI\/CD/
+    )
   })
 })
 

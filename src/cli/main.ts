@@ -22,7 +22,7 @@ import { dotenvReport } from './dotenv.js'
 import { helpText } from './help.js'
 import { commandHost } from './host.js'
 import type { CommandHost } from './host.js'
-import { ciOf, runFactsOf } from './ci.js'
+import { ciName, isGitHubActions, runFactsOf } from './ci.js'
 import { runWrapped } from './wrap.js'
 
 /** What the command is given of its process: tests give their own. */
@@ -51,7 +51,7 @@ export async function command(io: CommandIo): Promise<number> {
       io.stdout.write(helpText(invocation.operation))
       return invocation.help ? 0 : usage(io, write, 'name an operation: monitoring-ci <operation> [flags]')
     }
-    checkInvocation(invocation, io.env)
+    await checkInvocation(invocation, io.env)
   } catch (error) {
     if (error instanceof UsageError) return usage(io, write, error.message)
     throw error
@@ -67,11 +67,13 @@ export async function command(io: CommandIo): Promise<number> {
   let stoppedBy: number | undefined
   const noteInt = () => void (stoppedBy ??= 130)
   io.signals.on('SIGINT', noteInt)
+  let facts: ReturnType<typeof runFactsOf> | undefined
+  const runFacts = () => (facts ??= runFactsOf(io.env))
   const deps: Dependencies = {
     core: host,
     clock: realClock,
     env: io.env,
-    runContext: () => runFactsOf(io.env),
+    runContext: runFacts,
     makeApi,
     signals: io.signals,
     // The core ends a step at once on SIGTERM; the command first cleans up (a wrapped pause is resumed), then ends 143.
@@ -79,7 +81,7 @@ export async function command(io: CommandIo): Promise<number> {
     drained: 'writableNeedDrain' in io.stderr ? stdoutDrained(io.stderr as NodeJS.WriteStream) : undefined,
     door: 'command',
     // Another CI's job page is among its facts; under GitHub Actions the action's own search finds the job.
-    ...(ciOf(io.env).isGitHubActions ? {} : { jobUrl: async () => (await runFactsOf(io.env)).runUrl || undefined })
+    ...(isGitHubActions(io.env) ? {} : { jobUrl: async () => (await runFacts()).jobUrl || undefined })
   }
   const stage = (which: Stage) => run(deps, which)
   let status: number
@@ -112,14 +114,14 @@ function usage(io: CommandIo, write: (line: string) => void, message: string): n
 }
 
 /** What the door itself refuses before anything is sent. */
-function checkInvocation(invocation: Invocation, env: NodeJS.ProcessEnv): void {
-  const ci = ciOf(env)
-  if (!ci.isGitHubActions) {
+async function checkInvocation(invocation: Invocation, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!isGitHubActions(env)) {
     for (const name of GITHUB_ONLY) {
       const value = invocation.inputs[name]?.trim()
       if (value && value.toLowerCase() !== 'false') {
+        const ci = await ciName(env)
         throw new UsageError(
-          `${flagAndVariable(name)} needs GitHub Actions (a pull request, an issue, the job's token), and this runs ${ci.name ? `in ${ci.name}` : 'outside a CI'}: leave it out here`
+          `${flagAndVariable(name)} needs GitHub Actions (a pull request, an issue, the job's token), and this runs ${ci ? `in ${ci}` : 'outside any CI'}: leave it out here`
         )
       }
     }

@@ -47,7 +47,7 @@ export function fillRunFacts(text: string, run: RunContext, jobUrl?: string): st
 /** The message of an incident opened by a failing run. */
 export function failureMessage(run: RunContext): string {
   const where = [
-    run.workflow ? `Workflow "${run.workflow}"` : 'A workflow',
+    run.workflow ? `Workflow "${run.workflow}"` : run.ci === '' ? 'A run outside any CI' : 'A workflow',
     run.job ? `(job ${run.job})` : '',
     'failed',
     run.repository ? `in ${run.repository}` : '',
@@ -63,7 +63,7 @@ export function failureMessage(run: RunContext): string {
 /** The message of an incident resolved by a recovering run. */
 export function resolvedMessage(run: RunContext): string {
   const by = [
-    run.workflow ? `workflow "${run.workflow}"` : 'a workflow',
+    run.workflow ? `workflow "${run.workflow}"` : run.ci === '' ? 'a run outside any CI' : 'a workflow',
     run.repository ? `in ${run.repository}` : '',
     run.ref ? `on ${run.ref}` : '',
     run.shortSha ? `at commit ${run.shortSha}` : ''
