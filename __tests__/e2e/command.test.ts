@@ -151,24 +151,36 @@ describe('monitoring-ci: outputs, log and exit status', () => {
     expect(emulator.count()).toBe(0)
   })
 
-  it('the key never shows: not on either stream, in the dotenv report or the summary, even when the server echoes it; --api-key is warned about', async () => {
-    const secret = 'sk_live_Secret_key*[1]'
-    const own = useKey(secret)
-    emulator.inject({ method: 'GET', path: '/checks', status: 400, body: { error: 'bad key {authorization}' } })
-    const dotenv = join(dir, 'key.env')
-    const summary = join(dir, 'key.md')
-    const r = await cli(['list-checks', '--api-key', secret, '--dotenv', dotenv, '--summary', summary], {
-      MONITORING_API_KEY: ''
-    })
-    own()
-    expect(r.code).toBe(1)
-    expect(r.stderr).toContain('warning: --api-key on the command line can be read by other users')
-    const everything = [r.stdout, r.stderr, readFileSync(dotenv, 'utf8'), readFileSync(summary, 'utf8')].join('\n')
-    expect(everything).toContain('bad key')
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), 'sk_live_Secret']) {
-      expect(everything).not.toContain(form)
+  it.each([
+    ['--api-key', true],
+    ['MONITORING_API_KEY', false]
+  ])(
+    'the key from %s never shows: not on either stream, in the dotenv report or the summary, even when the server echoes it',
+    async (_, asFlag) => {
+      const secret = 'sk_live_Secret_key*[1]&<x>'
+      const own = useKey(secret)
+      emulator.inject({ method: 'GET', path: '/checks', status: 400, body: { error: 'bad key {authorization}' } })
+      const dotenv = join(dir, 'key.env')
+      const summary = join(dir, 'key.md')
+      const args = ['list-checks', '--dotenv', dotenv, '--summary', summary]
+      const r = await cli(asFlag ? [...args, '--api-key', secret] : args, { MONITORING_API_KEY: asFlag ? '' : secret })
+      own()
+      expect(r.code).toBe(1)
+      expect(r.stderr.includes('warning: --api-key on the command line can be read by other users')).toBe(asFlag)
+      const everything = [r.stdout, r.stderr, readFileSync(dotenv, 'utf8'), readFileSync(summary, 'utf8')].join('\n')
+      expect(everything).toContain('bad key')
+      for (const form of [
+        secret,
+        JSON.stringify(secret).slice(1, -1),
+        encodeURIComponent(secret),
+        'sk_live_Secret',
+        'sk\\_live\\_Secret',
+        'Secret_key*[1]&amp;&lt;x&gt;'
+      ]) {
+        expect(everything).not.toContain(form)
+      }
     }
-  })
+  )
 })
 
 describe('monitoring-ci: the run it belongs to', () => {
