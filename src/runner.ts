@@ -23,4 +23,10 @@ export interface CoreLike {
   saveState: (name: string, value: string) => void
   getState: (name: string) => string
   summary: { addRaw: (text: string, addEOL?: boolean) => { write: () => Promise<unknown> } }
+  /**
+   * Progress that the next progress replaces (a gate's poll: checks passed, the time left), where
+   * the door has a place for it (the command: one rewritten line in a terminal, a line a poll in a
+   * log). The runner has none: its log groups say it.
+   */
+  progress?: (message: string) => void
 }

@@ -19,18 +19,27 @@ export interface CommandHost extends CoreLike {
 
 export interface HostOptions {
   inputs: RawInputs
-  /** Where the log goes (standard error). */
-  write: (line: string) => void
+  /** Where the log goes (standard error): a line, or (`newline` false) text that stays on the line. */
+  write: (text: string, newline?: boolean) => void
   debug: boolean
   /** Colour for the words that start warnings and errors (a terminal without NO_COLOR). */
   colour: boolean
+  /** Standard error is a terminal: progress is one line, rewritten; else a line each. */
+  terminal: boolean
 }
 
 const where = (place?: Annotation): string =>
   place?.file ? ` (${place.file}${place.startLine !== undefined ? `:${place.startLine}` : ''})` : ''
 
 export function commandHost(options: HostOptions): CommandHost {
-  const { inputs, write } = options
+  const { inputs } = options
+  // In a terminal, progress stays on one line that the next progress rewrites; any other line clears it first.
+  let progressShown = false
+  const write = (line: string) => {
+    if (progressShown) options.write('\r\u001b[K', false)
+    progressShown = false
+    options.write(line)
+  }
   const outputs = new Map<string, string>()
   const state = new Map<string, string>()
   const failures: string[] = []
@@ -55,6 +64,11 @@ export function commandHost(options: HostOptions): CommandHost {
     notice: message => write(`notice: ${message}`),
     error: (message, place) => void failures.push(`${message}${where(place)}`),
     startGroup: name => write(name),
+    progress: message => {
+      if (!options.terminal) return write(message)
+      options.write(`${progressShown ? '\r\u001b[K' : ''}${message}`, false)
+      progressShown = true
+    },
     endGroup: () => {},
     saveState: (name, value) => void state.set(name, value),
     getState: name => state.get(name) ?? '',

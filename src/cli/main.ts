@@ -43,7 +43,7 @@ const STATUS: Record<RunEnd, number> = { done: 0, failed: 1, usage: 2 }
 
 /** Run the command; resolves with its exit status. */
 export async function command(io: CommandIo): Promise<number> {
-  const write = (line: string) => void io.stderr.write(`${line}\n`)
+  const write = (text: string, newline = true) => void io.stderr.write(newline ? `${text}\n` : text)
   let invocation: Invocation
   try {
     invocation = readInvocation(io.argv, io.env)
@@ -61,8 +61,9 @@ export async function command(io: CommandIo): Promise<number> {
       `warning: --api-key on the command line can be read by other users of this machine in its list of processes; set ${envName('api-key')} instead.`
     )
   }
-  const colour = !io.env.NO_COLOR && 'isTTY' in io.stderr && io.stderr.isTTY === true
-  const host = commandHost({ inputs: invocation.inputs, write, debug: invocation.debug, colour })
+  const terminal = 'isTTY' in io.stderr && io.stderr.isTTY === true
+  const colour = terminal && !io.env.NO_COLOR
+  const host = commandHost({ inputs: invocation.inputs, write, debug: invocation.debug, colour, terminal })
   // SIGINT and SIGTERM: the core aborts what it is doing (onCancel); the command ends with 130 or 143 after the clean-up.
   let stoppedBy: number | undefined
   const noteInt = () => void (stoppedBy ??= 130)
@@ -91,7 +92,7 @@ export async function command(io: CommandIo): Promise<number> {
         command: invocation.command,
         stage,
         signals: io.signals,
-        write,
+        write: line => host.info(line),
         stopped: () => stoppedBy,
         stop: code => void (stoppedBy ??= code)
       })
@@ -101,8 +102,10 @@ export async function command(io: CommandIo): Promise<number> {
   } finally {
     io.signals.off('SIGINT', noteInt)
   }
-  finish(io, host, write, status === STATUS.usage)
-  if (!writeFiles(host, invocation, write) && status === 0) status = 1
+  // After the run, the door's own lines go through the host too (a terminal's progress line is cleared first).
+  const say = (line: string) => host.info(line)
+  finish(io, host, say, status === STATUS.usage)
+  if (!writeFiles(host, invocation, say) && status === 0) status = 1
   return stoppedBy ?? status
 }
 

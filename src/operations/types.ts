@@ -25,6 +25,11 @@ export interface OperationLog extends Logger {
    * they never pile up in memory when the runner reads slower than they come.
    */
   drained?: () => Promise<void>
+  /**
+   * Where there is one (the command): progress that the next progress replaces. An operation that
+   * has it says its rounds there, one line each, and its details at debug; without it, in groups.
+   */
+  progress?: (message: string) => void
 }
 
 export interface OperationContext {

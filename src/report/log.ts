@@ -39,6 +39,7 @@ export function actionLog(
       process.exitCode = 1
     },
     drained,
+    ...(core.progress ? { progress: (m: string) => core.progress?.(line(m)) } : {}),
     group: async (name, fn) => {
       core.startGroup(line(name))
       try {
