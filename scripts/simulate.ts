@@ -4,15 +4,18 @@
  * concurrent runs of the action (dist/index.js, as the runner starts it),
  * faults and cancels (in one round in four, a small rate limit the runs
  * share), plays them against the emulator, re-runs the failed
- * writes with the faults cleared, and checks the invariants. A violation
- * prints the round's schedule and the command exits 1.
+ * writes with the faults cleared, and checks the invariants. In some rounds,
+ * runs of monitoring-ci's pause around a command (dist/cli.js pause-check ...
+ * -- command) play beside them (wrapped.ts). A violation prints the round's
+ * schedule and the command exits 1.
  *
- *   npm run simulate -- [--seed S] [--rounds N | --seeds A,B,C] [--action DIR] [--term-after MS]
- *                       [--enable prefix-pause,budget-gate] [--trace] [--json]
+ *   npm run simulate -- [--seed S] [--rounds N | --seeds A,B,C] [--action DIR] [--command FILE]
+ *                       [--term-after MS] [--enable prefix-pause,budget-gate] [--trace] [--json]
  *
  * Round i of `--seed S` has the seed S+i, printed with it: `--seed <that> --rounds 1` replays it.
  * `--seeds` plays exactly those seeds. `--enable` draws step kinds that wait for features not yet in
- * the action (schedule.ts, FUTURE_KINDS); a replay needs the same `--enable`. `--trace` prints
+ * the action (schedule.ts, FUTURE_KINDS); a replay needs the same `--enable`. `--command` runs
+ * another build of monitoring-ci for the wrapped runs (a file node runs; default dist/cli.js). `--trace` prints
  * each process as it ends: its exit and telling outputs (passed, outcome, drift, error...).
  */
 import { parseArgs } from 'node:util'
@@ -33,6 +36,7 @@ async function main(): Promise<number> {
       enable: { type: 'string' },
       trace: { type: 'boolean' },
       action: { type: 'string' },
+      command: { type: 'string' },
       'term-after': { type: 'string' },
       json: { type: 'boolean' }
     }
@@ -65,8 +69,9 @@ async function main(): Promise<number> {
     return 2
   }
   const distDir = values.action === undefined ? undefined : resolve(values.action)
+  const command = values.command === undefined ? undefined : resolve(values.command)
   console.log(
-    `simulate: ${values.seeds === undefined ? `seed ${seed}, ${rounds} round(s)` : `seeds ${seeds.join(', ')}`}${enable.length ? `, enabled ${enable.join(', ')}` : ''}${distDir ? `, build ${distDir}` : ''}`
+    `simulate: ${values.seeds === undefined ? `seed ${seed}, ${rounds} round(s)` : `seeds ${seeds.join(', ')}`}${enable.length ? `, enabled ${enable.join(', ')}` : ''}${distDir ? `, build ${distDir}` : ''}${command ? `, command ${command}` : ''}`
   )
   // No rate limit, but in a round that draws a shared key (round.ts sets it for that round).
   const emulator = new Emulator({ apiKeys: [KEY], rateLimit: false, pageSize: 2 })
@@ -79,7 +84,7 @@ async function main(): Promise<number> {
     for (const [i, roundSeed] of seeds.entries()) {
       const round = drawRound(roundSeed, { enable })
       const trace = values.trace ? (line: string) => console.log(line) : undefined
-      const played = await playRound(emulator, round, { key: KEY, distDir, termAfterMs, github, trace })
+      const played = await playRound(emulator, round, { key: KEY, distDir, command, termAfterMs, github, trace })
       totals.rounds++
       totals.runs += played.runs
       totals.processes += played.processes
@@ -88,7 +93,10 @@ async function main(): Promise<number> {
       totals.probes += played.probes
       totals.violations += played.violations.length
       totals.notes += played.notes.length
-      const kinds = round.runs.map(r => r.kind + (r.cancelMs !== undefined ? '!' : '')).join(' ')
+      const kinds = [
+        ...round.runs.map(r => r.kind + (r.cancelMs !== undefined ? '!' : '')),
+        ...round.wrapped.runs.map(w => `wrapped${w.cancel ? '!' : ''}`)
+      ].join(' ')
       const key = round.sharedKey
       const shared = key
         ? `; a shared key of ${key.limit}/${key.windowMs / 1000} s ${key.headers ? 'with' : 'without'} headers (${played.rate?.served} served, ${played.rate?.refused} refused)`

@@ -81,6 +81,16 @@ const buildThatTrustsStaleResults = () =>
     REAL_POST
   )
 
+/** monitoring-ci that ends at once on SIGTERM (143), before resuming what its pause paused (wrapped.ts). */
+function commandThatQuitsOnTerm(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'broken-cli-')), 'cli.mjs')
+  writeFileSync(
+    file,
+    `process.prependListener('SIGTERM', () => process.exit(143))\nawait import(${JSON.stringify(join(ROOT, 'dist/cli.js'))})\n`
+  )
+  return file
+}
+
 /** The first seed whose round has what a test needs (the draw is a pure function of the seed). */
 function seedWhere(wanted: (round: Round) => boolean): number {
   for (let seed = 1; seed < 5000; seed++) if (wanted(drawRound(seed))) return seed
@@ -349,6 +359,33 @@ describe('npm run simulate', () => {
     expect(r.stdout).toMatch(
       /VIOLATION: run \d+ \(gate\) passed on .* with at most [012] distinct result\(s\) in a row that meet its condition \(\d+ probe\(s\) made while it ran\); consecutive-passes asks 3/
     )
+  }, 60_000)
+
+  it('catches a wrapped pause whose command ends on SIGTERM before the resume (checks left paused, without a word)', async () => {
+    // A wrapped run by id, SIGTERM while its command runs, over a check running before; no fault on its pause.
+    const seed = seedWhere(
+      round =>
+        round.runs.length <= 3 &&
+        !round.faults.some(f => f.path === 're:^/checks/[^/]+$') &&
+        round.wrapped.runs.some(
+          w =>
+            w.cancel?.signal === 'SIGTERM' &&
+            w.cancel.during === 'command' &&
+            !w.byName &&
+            w.faults.every(f => f.from === 'command') &&
+            round.world.more.some(c => w.checks.includes(c.name) && !c.paused)
+        )
+    )
+    const wrapped = /VIOLATION: (wrapped run|check \S+ \("sim-wrap-)/
+    const good = await simulate(['--seed', String(seed), '--rounds', '1'])
+    expect(good.stdout).toMatch(/wrapped!/)
+    expect(good.stdout).not.toMatch(wrapped)
+    const r = await simulate(['--seed', String(seed), '--rounds', '1', '--command', commandThatQuitsOnTerm()])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(
+      /VIOLATION: wrapped run w\d \(.*SIGTERM during the command\) ended 143 with \S+ \("sim-wrap-\d-[ab]"\) paused, which was running before, and no error line naming it/
+    )
+    expect(r.stdout).toMatch(/VIOLATION: check \S+ \("sim-wrap-\d-[ab]"\) was left paused/)
   }, 60_000)
 
   it('catches a prune that deletes a check its prefix does not cover', async () => {

@@ -26,13 +26,18 @@ export interface CommandOptions {
   timeoutMs?: number
   onSpawn?: (child: ChildProcess) => void
   node?: string
+  /** The build of the command to run (default: COMMAND, the committed dist/cli.js). */
+  file?: string
 }
 
 export function runCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) }
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [COMMAND, ...args], { env, cwd: options.cwd ?? ROOT })
+    const child = spawn(options.node ?? process.execPath, [options.file ?? COMMAND, ...args], {
+      env,
+      cwd: options.cwd ?? ROOT
+    })
     options.onSpawn?.(child)
     let stdout = ''
     let stderr = ''

@@ -37,6 +37,8 @@ export interface After {
   handPaused: string[]
   /** Of those, the ones paused between a run's read of the check and its write (round.ts): no client can tell. */
   handPausedInWindow: string[]
+  /** Checks a wrapped pause said it left paused, or whose pause it said was never answered (wrapped-rules.ts). */
+  toldPaused?: string[]
   /** The repository's issues on the fake GitHub. */
   issues: FakeIssue[]
   /** Every comment on the fake GitHub, with the issue or pull request it is on ("owner/repo#n"). */
@@ -209,7 +211,8 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
       )
     )
   // A pause sent without an answer may land after anything the action can see: the contract asks only that
-  // monitoring is never left off silently, so a warning naming the check that says so is the excuse.
+  // monitoring is never left off silently, so a warning naming the check that says so is the excuse (a
+  // wrapped pause's words, on its standard error: toldPaused).
   const warnedLate = (id: string) =>
     executed.some(e =>
       e.steps.some(s =>
@@ -223,7 +226,8 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
   for (const [id, check] of after.checks) {
     const was = before.checks.get(id)
     const paused = String(check.status) === 'paused'
-    if (paused && was?.status !== 'paused' && !after.handPaused.includes(id) && !warnedLate(id))
+    const told = warnedLate(id) || after.toldPaused?.includes(id)
+    if (paused && was?.status !== 'paused' && !after.handPaused.includes(id) && !told)
       out.push(`check ${id} (${JSON.stringify(check.name)}) was left paused`)
     if (!paused && was?.status === 'paused' && !applied(String(check.name)))
       out.push(`check ${id} was paused by someone else and is not paused now`)

@@ -18,7 +18,7 @@ import { type Older, type Round, random } from './world.js'
 export const LONG_TITLE = 'Deploy  failed on main: Checkout returned HTTP 502 in smoke'
 
 /** Draw issue 40's conditions for `round` (its faults get the late write). */
-export function drawOlder(round: Omit<Round, 'older' | 'twoReaders' | 'refusedEdits'>): Older {
+export function drawOlder(round: Omit<Round, 'older' | 'twoReaders' | 'refusedEdits' | 'wrapped'>): Older {
   const next = random((round.seed ^ 0x40404040) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const chance = (p: number) => next() < p

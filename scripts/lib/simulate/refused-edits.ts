@@ -63,7 +63,7 @@ export function watchInputs(issue: boolean, comment: boolean): Record<string, st
 export const WATCH_ENV = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: WATCH_EVENT }
 
 /** Draw the shape into `round` (its runs and files) and say what GitHub refuses. */
-export function drawRefusedEdits(round: Omit<Round, 'refusedEdits'>): RefusedEdits {
+export function drawRefusedEdits(round: Omit<Round, 'refusedEdits' | 'wrapped'>): RefusedEdits {
   const next = random((round.seed ^ MIX) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]

@@ -9,7 +9,9 @@
  * has the emulator's rate limit on from its start to its end; others, off. In
  * a round that draws GitHub refusing edits (refused-edits.ts), the fake GitHub
  * refuses the first drift issue of its file and/or the first comment on its
- * pull request from the round's start (FakeGitHub.refuseMade).
+ * pull request from the round's start (FakeGitHub.refuseMade). Beside the
+ * main steps, the round's wrapped runs (wrapped.ts: monitoring-ci's pause
+ * around a command), each judged the moment it exits (wrapped-rules.ts).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,17 +28,21 @@ import { judgeSharedKey } from './shared-key-rules.js'
 import { twoReadersRules } from './two-readers-rules.js'
 import { refusedEditsRules } from './refused-edits-rules.js'
 import { unplaceable } from './shapes.js'
+import { type WrappedEnd, playWrapped, startFaults, traceOf } from './wrapped.js'
+import { toldPaused, wrappedRules } from './wrapped-rules.js'
 
 export interface Settings {
   key: string
   /** The build under test: a folder with index.js and post.js. */
   distDir?: string
+  /** The build of monitoring-ci the wrapped runs start (a file; default dist/cli.js). */
+  command?: string
   /** SIGTERM this long after SIGINT, as the runner does (7.5 s). */
   termAfterMs: number
   /** GitHub for drift issues and pull-request comments. */
   github: FakeGitHub
   /** Told of every process as it ends (`--trace`): the run, the step, its exit and its telling outputs. */
-  trace?: (line: string, result: StepResult) => void
+  trace?: (line: string, result?: StepResult) => void
 }
 
 export interface Played {
@@ -316,7 +322,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       history: new Map([...emulator.history].map(([id, h]) => [id, [...h]])),
       foreign
     }
-    for (const fault of round.faults) emulator.inject(fault)
+    for (const fault of [...round.faults, ...startFaults(round.wrapped, idOf)]) emulator.inject(fault)
     emulator.views = { ...round.views }
     emulator.incidentTitles = round.older.titles ?? {}
 
@@ -391,12 +397,20 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
 
     const handPaused = actOnTheSide(emulator, round, idOf, probed)
 
-    // The main steps, together, each followed by its job's later steps; then, once the service is quiet,
-    // the post steps (the job's end).
+    // The main steps, together, each followed by its job's later steps, beside the wrapped runs (each judged
+    // the moment it exits); then, once the service is quiet, the post steps (the job's end).
     const executed: Executed[] = round.runs.map(run => ({ run, steps: [], secrets: [] }))
+    const wrapped: WrappedEnd[] = []
+    const { key: apiKey, command } = settings
+    const wrapping = { emulator, key: apiKey, idOf, cwd: workspace, command, started, boundMs: STEP_BOUND_MS }
     await Promise.all([
       probing,
       handPaused.done,
+      ...round.wrapped.runs.map(async run => {
+        const end = await playWrapped(run, wrapping)
+        wrapped.push(end)
+        settings.trace?.(`  ${traceOf(end)}`)
+      }),
       ...executed.map(async e => {
         await sleep(Math.max(0, started + e.run.startMs - Date.now()))
         const startedAt = Date.now()
@@ -442,6 +456,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       probed,
       handPaused: handPaused.ids,
       handPausedInWindow: pausedBetweenReadAndWrite(emulator.requests, handPaused.at),
+      toldPaused: toldPaused(wrapped),
       issues: settings.github.issues.get(REPO) ?? [],
       comments: [...settings.github.comments].flatMap(([on, list]) => list.map(comment => ({ ...comment, on }))),
       refused: {
@@ -469,6 +484,7 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
       ...executed.flatMap(e => e.secrets.map(value => ({ value, what: 'a value set after the rotation' })))
     ]
     const shared = judgeSharedKey(round, after, executed)
+    const wrappedJudged = wrappedRules(before, wrapped, settings.key)
     return {
       violations: [
         ...violations(before, after, executed, secrets),
@@ -476,14 +492,16 @@ export async function playRound(emulator: Emulator, round: Round, settings: Sett
         ...olderRules(round, before, after, executed),
         ...twoReadersRules(round, before, after, executed),
         ...refusedEditsRules(after),
-        ...shared.violations
+        ...shared.violations,
+        ...wrappedJudged.violations
       ],
-      notes: shared.notes,
-      runs: round.runs.length,
-      processes: executed.reduce((n, e) => n + e.steps.length, 0),
-      cancels: round.runs.filter(r => r.cancelMs !== undefined).length,
+      notes: [...shared.notes, ...wrappedJudged.notes],
+      runs: round.runs.length + wrapped.length,
+      processes: executed.reduce((n, e) => n + e.steps.length, wrapped.length),
+      cancels: round.runs.filter(r => r.cancelMs !== undefined).length + wrapped.filter(w => w.sent).length,
       faults:
         round.faults.length +
+        round.wrapped.runs.reduce((n, w) => n + w.faults.length, 0) +
         (round.views.createdAt ? 0 : 1) +
         (round.views.zonelessTimes ? 1 : 0) +
         (round.views.historyStartedAt ? 1 : 0) +

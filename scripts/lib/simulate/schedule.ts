@@ -5,7 +5,8 @@
  * the action, the probes the service makes while they run, the faults in
  * force and the cancels (and, drawn after, issue 37's shapes, issue 40's
  * conditions, in some rounds a rate-limited key the runs share, and issue
- * 50's shapes with, in some of those rounds, GitHub refusing edits). The
+ * 50's shapes with, in some of those rounds, GitHub refusing edits; in some
+ * rounds, runs of monitoring-ci's pause around a command: wrapped.ts). The
  * same seed always draws the same round (timing aside: processes still race).
  *
  * A run's kind is one row of KINDS: how it is drawn. How a kind is played
@@ -20,6 +21,7 @@ import { drawShapes } from './shapes.js'
 import { drawSharedKey } from './shared-key.js'
 import { drawTwoReaders } from './two-readers.js'
 import { WATCH_ENV, drawRefusedEdits, watchInputs } from './refused-edits.js'
+import { drawWrapped } from './wrapped.js'
 import {
   type FutureKind,
   type Kind,
@@ -414,5 +416,6 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const keyed = sharedKey ? { ...older, sharedKey } : older
   const twoReaders = drawTwoReaders(keyed)
   const read = { ...keyed, twoReaders }
-  return { ...read, refusedEdits: drawRefusedEdits(read) }
+  const edits = { ...read, refusedEdits: drawRefusedEdits(read) }
+  return { ...edits, wrapped: drawWrapped(edits) }
 }

@@ -66,7 +66,7 @@ export function withMergeKeys(text: string): string {
 export const TWICE = 'sim-twice'
 
 /** Draw the shapes into `round` (its runs, world, faults, views, files and secrets) and say which. */
-export function drawShapes(round: Omit<Round, 'older' | 'twoReaders' | 'refusedEdits'>): Shapes {
+export function drawShapes(round: Omit<Round, 'older' | 'twoReaders' | 'refusedEdits' | 'wrapped'>): Shapes {
   const next = random((round.seed ^ 0x37373737) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]

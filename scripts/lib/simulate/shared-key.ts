@@ -19,7 +19,9 @@ import { type Round, type SharedKey, random } from './world.js'
 const MIX = 0x38383839
 
 /** Draw the round's shared key, or none (the emulator's limit stays off). */
-export function drawSharedKey(round: Omit<Round, 'sharedKey' | 'twoReaders' | 'refusedEdits'>): SharedKey | undefined {
+export function drawSharedKey(
+  round: Omit<Round, 'sharedKey' | 'twoReaders' | 'refusedEdits' | 'wrapped'>
+): SharedKey | undefined {
   const next = random((round.seed ^ MIX) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   if (next() >= 0.25) return undefined

@@ -68,7 +68,7 @@ export function formsFileText(): string {
 }
 
 /** Draw the shapes into `round` (its world, runs, faults, files and secrets) and say which. */
-export function drawTwoReaders(round: Omit<Round, 'twoReaders' | 'refusedEdits'>): TwoReaders {
+export function drawTwoReaders(round: Omit<Round, 'twoReaders' | 'refusedEdits' | 'wrapped'>): TwoReaders {
   const next = random((round.seed ^ MIX) >>> 0)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]

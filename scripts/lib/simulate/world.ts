@@ -1,6 +1,6 @@
 /**
  * The words of a simulated round, shared by the parts that draw it
- * (schedule.ts, shapes.ts, older.ts, shared-key.ts), play it (round.ts) and
+ * (schedule.ts, shapes.ts, older.ts, shared-key.ts, wrapped.ts...), play it (round.ts) and
  * judge it (invariants.ts and the *-rules.ts): its runs, its world of checks,
  * its probes and shapes, the seeded generator and the fixed names. Data
  * only: it imports none of them.
@@ -121,6 +121,8 @@ export interface Round {
   twoReaders: TwoReaders
   /** GitHub refusing the edit of a drift issue or a comment the round's runs make (issue 50): refused-edits.ts. */
   refusedEdits: RefusedEdits
+  /** Runs of monitoring-ci's pause around a command (dist/cli.js pause-check ... -- command): wrapped.ts. */
+  wrapped: Wrapped
 }
 
 /** A marker that must never start a line of the log (it would be a workflow command). */
@@ -202,6 +204,48 @@ export interface RefusedEdits {
   /** After its two looks the watch applies the file and looks once more: the drift ends. */
   ends: boolean
 }
+
+/**
+ * monitoring-ci's pause around a command (wrapped.ts): runs of `dist/cli.js pause-check ... -- node -e ...`
+ * beside the round's runs, each over checks of its own, under faults on their PUTs and sometimes a cancel.
+ */
+export interface Wrapped {
+  /** Some rounds draw them; the others stay as they were drawn before them. */
+  drawn: boolean
+  runs: WrappedRun[]
+}
+
+export interface WrappedRun {
+  /** Its number in the round (`w1`, `w2`...). */
+  n: number
+  /** Its checks, by name (the world holds them; no other run touches them): WRAP_PREFIX, n, a letter. */
+  checks: string[]
+  /** Targeted by --check-name (a read of the checks list) rather than --check-id. */
+  byName: boolean
+  /** The key from --api-key rather than MONITORING_API_KEY. */
+  keyByFlag: boolean
+  inputs: { 'request-timeout': string; 'max-retries': string }
+  /** The command prints a line on each stream, sleeps this long, and exits with `status`. */
+  sleepMs: number
+  status: number
+  /** Start this long after the round starts. */
+  startMs: number
+  /** Faults on the PUT of one of its checks, put in force at the round's start or when the command starts. */
+  faults: WrappedFault[]
+  /** A signal to the wrapper `afterMs` after its first PUT reaches the service (`pause`) or the command starts. */
+  cancel?: { signal: 'SIGINT' | 'SIGTERM'; during: 'pause' | 'command'; afterMs: number }
+}
+
+export interface WrappedFault {
+  check: string
+  /** `start`: from the round's start (its pause meets it); `command`: from the command's start (its resume). */
+  from: 'start' | 'command'
+  /** The fault, but for its method and path (PUT /checks/{that check's id}). */
+  fault: Omit<Fault, 'method' | 'path'>
+}
+
+/** The prefix of the checks only wrapped runs pause (no prefix another run reads or prunes begins so). */
+export const WRAP_PREFIX = 'sim-wrap-'
 
 /** The checks file the watch of refused-edits.ts reads (no other run reads it), and the pull request it comments on. */
 export const EDITS_FILE = 'edits.yml'
