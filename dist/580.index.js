@@ -460,7 +460,15 @@ function helpText(operation) {
 ;// CONCATENATED MODULE: ./src/cli/host.ts
 const where = (place) => place?.file ? ` (${place.file}${place.startLine !== undefined ? `:${place.startLine}` : ''})` : '';
 function commandHost(options) {
-    const { inputs, write } = options;
+    const { inputs } = options;
+    // In a terminal, progress stays on one line that the next progress rewrites; any other line clears it first.
+    let progressShown = false;
+    const write = (line) => {
+        if (progressShown)
+            options.write('\r\u001b[K', false);
+        progressShown = false;
+        options.write(line);
+    };
     const outputs = new Map();
     const state = new Map();
     const failures = [];
@@ -486,6 +494,12 @@ function commandHost(options) {
         notice: message => write(`notice: ${message}`),
         error: (message, place) => void failures.push(`${message}${where(place)}`),
         startGroup: name => write(name),
+        progress: message => {
+            if (!options.terminal)
+                return write(message);
+            options.write(`${progressShown ? '\r\u001b[K' : ''}${message}`, false);
+            progressShown = true;
+        },
         endGroup: () => { },
         saveState: (name, value) => void state.set(name, value),
         getState: name => state.get(name) ?? '',
@@ -668,7 +682,7 @@ const GITHUB_ONLY = ['pr-comment', 'drift-issue', 'github-token'];
 const STATUS = { done: 0, failed: 1, usage: 2 };
 /** Run the command; resolves with its exit status. */
 async function command(io) {
-    const write = (line) => void io.stderr.write(`${line}\n`);
+    const write = (text, newline = true) => void io.stderr.write(newline ? `${text}\n` : text);
     let invocation;
     try {
         invocation = readInvocation(io.argv, io.env);
@@ -686,8 +700,9 @@ async function command(io) {
     if (invocation.fromFlags.has('api-key')) {
         write(`warning: --api-key on the command line can be read by other users of this machine in its list of processes; set ${envName('api-key')} instead.`);
     }
-    const colour = !io.env.NO_COLOR && 'isTTY' in io.stderr && io.stderr.isTTY === true;
-    const host = commandHost({ inputs: invocation.inputs, write, debug: invocation.debug, colour });
+    const terminal = 'isTTY' in io.stderr && io.stderr.isTTY === true;
+    const colour = terminal && !io.env.NO_COLOR;
+    const host = commandHost({ inputs: invocation.inputs, write, debug: invocation.debug, colour, terminal });
     // SIGINT and SIGTERM: the core aborts what it is doing (onCancel); the command ends with 130 or 143 after the clean-up.
     let stoppedBy;
     const noteInt = () => void (stoppedBy ??= 130);
@@ -716,7 +731,7 @@ async function command(io) {
                 command: invocation.command,
                 stage,
                 signals: io.signals,
-                write,
+                write: line => host.info(line),
                 stopped: () => stoppedBy,
                 stop: code => void (stoppedBy ??= code)
             });
@@ -728,8 +743,10 @@ async function command(io) {
     finally {
         io.signals.off('SIGINT', noteInt);
     }
-    finish(io, host, write, status === STATUS.usage);
-    if (!writeFiles(host, invocation, write) && status === 0)
+    // After the run, the door's own lines go through the host too (a terminal's progress line is cleared first).
+    const say = (line) => host.info(line);
+    finish(io, host, say, status === STATUS.usage);
+    if (!writeFiles(host, invocation, say) && status === 0)
         status = 1;
     return stoppedBy ?? status;
 }

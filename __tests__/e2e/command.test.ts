@@ -106,6 +106,14 @@ describe('monitoring-ci: outputs, log and exit status', () => {
     })
     expect(r.code).toBe(1)
     expect(r.json).toMatchObject({ passed: 'false', outcome: 'timed-out' })
+    // In a log (standard error is no terminal): one line a poll, each check's reading only with --debug.
+    const polls = r.stderr.split('\n').filter(line => /^Poll \d+:/.test(line))
+    expect(polls.length).toBeGreaterThanOrEqual(2)
+    for (const line of polls) expect(line).toMatch(/^Poll \d+: 0 of 1 check\(s\) passed, \d+ s left$/)
+    expect(r.stderr).not.toMatch(/^down \(chk_down\): status down/m)
+    expect(r.stderr).not.toContain('\u001b[')
+    const debug = await cli(['wait-for-check', '--check-id', 'chk_down', '--timeout', '1s', '--debug'])
+    expect(debug.stderr).toMatch(/^debug: down \(chk_down\): status down/m)
   })
 
   it.each([

@@ -45,11 +45,17 @@ export async function pollUntilDone(p: Polling, tracks: Map<string, Track>): Pro
   const pending = new Set(tracks.keys())
   for (;;) {
     p.rounds++
-    const cutShort = await ctx.log.group(`Poll ${p.rounds}: ${pending.size} check(s) pending`, () =>
-      pollRound(p, tracks, pending)
+    const title = `Poll ${p.rounds}: ${pending.size} check(s) pending`
+    const progress = ctx.log.progress
+    // Where the log has a progress line (the command), a round is one line, and each check's at debug.
+    const cutShort = progress
+      ? await pollRound({ ...p, ctx: { ...ctx, log: { ...ctx.log, info: ctx.log.debug } } }, tracks, pending)
+      : await ctx.log.group(title, () => pollRound(p, tracks, pending))
+    const now = ctx.clock.now()
+    progress?.(
+      `Poll ${p.rounds}: ${tracks.size - pending.size} of ${tracks.size} check(s) passed, ${Math.max(0, Math.ceil((deadline - now) / 1000))} s left`
     )
     if (pending.size === 0 || cutShort !== undefined) return { pending, cutShort }
-    const now = ctx.clock.now()
     if (now >= deadline) return { pending }
     await ctx.clock.sleep(Math.min(p.pollIntervalMs, deadline - now), ctx.signal)
     if (ctx.signal.aborted) throw new OperationError('wait-for-check was cancelled before the checks passed')
