@@ -30,8 +30,11 @@ export const evidenceOf = (run: Pick<RunContext, 'workflow' | 'repository'>, key
   key
 })
 
-/** Runs of blanks one space, lower case. */
-const folded = (text: string) => text.replace(/\s+/g, ' ').toLowerCase()
+/**
+ * Text as a service's changes keep it: runs of blanks one space, the ends
+ * trimmed, lower case. Titles (titles.ts) and messages are compared in this form.
+ */
+export const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
