@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Incident } from '../../src/api/schemas.js'
-import { evidenceOf } from '../../src/operations/incidents/evidence.js'
+import { evidenceOf, showsEvidence } from '../../src/operations/incidents/evidence.js'
 import {
   type Titled,
   MIN_CUT_TITLE,
@@ -241,6 +241,24 @@ describe('changedTitle at its edges', () => {
     const ours = 'İstanbul deploy failed'
     expect(changedTitle(ours.toLowerCase(), ours)).toBe(true)
     expect(titleChanges(ours.toLowerCase(), ours)).toBe('case changed')
+  })
+
+  it('a title upper-cased by the service is found, letters whose capital is two letters included (ß as SS)', () => {
+    const ours = 'Straßensperre: deploy failed on main'
+    expect(ours.toUpperCase()).toBe('STRASSENSPERRE: DEPLOY FAILED ON MAIN')
+    expect(changedTitle(ours.toUpperCase(), ours)).toBe(true)
+    expect(titleChanges(ours.toUpperCase(), ours)).toBe('case changed')
+    expect(changedTitle(ours.toUpperCase().slice(0, 32), ours)).toBe(true)
+    expect(changedTitle('Strassensperre: deploy failed on main', ours)).toBe(true)
+  })
+
+  it('case is folded alike in a message: an upper-cased one still shows the evidence', () => {
+    const evidence = evidenceOf({ workflow: 'Maßnahmen', repository: 'acme/shop' }, 'süß')
+    const message = 'Workflow "Maßnahmen" failed in acme/shop.'
+    expect(showsEvidence(message.toUpperCase(), evidence)).toBe(true)
+    expect(showsEvidence(message.toLowerCase(), evidence)).toBe(true)
+    expect(showsEvidence('SENT WITH INCIDENT-KEY "SÜSS".', evidence)).toBe(true)
+    expect(keepsKey('DEPLOY FAILED [SÜSS]', 'süß')).toBe(true)
   })
 
   it('only an ellipsis at the end marks a cut: one inside the title is part of it', () => {

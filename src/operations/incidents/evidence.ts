@@ -32,9 +32,11 @@ export const evidenceOf = (run: Pick<RunContext, 'workflow' | 'repository'>, key
 
 /**
  * Text as a service's changes keep it: runs of blanks one space, the ends
- * trimmed, lower case. Titles (titles.ts) and messages are compared in this form.
+ * trimmed, case folded (upper case, then lower: a letter whose capital is two
+ * letters, `ß` as `SS`, folds alike whether the service upper- or lower-cased
+ * it). Titles (titles.ts) and messages are compared in this form.
  */
-export const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
+export const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toUpperCase().toLowerCase()
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 

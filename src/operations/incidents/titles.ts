@@ -82,7 +82,7 @@ export function titleChanges(stored: string, ours: string): string {
   const head = [...collapse(ours)].slice(0, [...shown].length).join('')
   const changes: string[] = []
   if (collapse(ours) !== ours && shown === stored) changes.push('blanks collapsed')
-  if (shown !== head && shown.toLowerCase() === head.toLowerCase()) changes.push('case changed')
+  if (shown !== head && folded(shown) === folded(head)) changes.push('case changed')
   if ([...folded(stored)].length < [...folded(ours)].length) changes.push(`cut to ${[...stored].length} characters`)
   return changes.join(', ') || 'changed'
 }
