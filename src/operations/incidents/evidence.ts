@@ -30,8 +30,13 @@ export const evidenceOf = (run: Pick<RunContext, 'workflow' | 'repository'>, key
   key
 })
 
-/** Runs of blanks one space, lower case. */
-const folded = (text: string) => text.replace(/\s+/g, ' ').toLowerCase()
+/**
+ * Text as a service's changes keep it: runs of blanks one space, the ends
+ * trimmed, case folded (upper case, then lower: a letter whose capital is two
+ * letters, `ß` as `SS`, folds alike whether the service upper- or lower-cased
+ * it). Titles (titles.ts) and messages are compared in this form.
+ */
+export const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toUpperCase().toLowerCase()
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 

@@ -16,7 +16,7 @@ import { dryRunSkips, signature, str, writableOf } from '../common.js'
 import { survivorOf, uniqueById } from '../converge.js'
 import type { OperationContext, OperationResult } from '../types.js'
 import { OperationError } from '../types.js'
-import { type Evidence, evidenceWords, showsEvidence } from './evidence.js'
+import { type Evidence, evidenceWords, folded, showsEvidence } from './evidence.js'
 
 export const RESOLVED = 'resolved'
 export const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase() === RESOLVED
@@ -25,9 +25,6 @@ export const isResolved = (i: Incident | Mapping) => str(i.status).toLowerCase()
 export function sameTitle(a: unknown, b: string): boolean {
   return a === b
 }
-
-/** A title with runs of blanks one space, the ends trimmed, lower case: what a service's changes keep. */
-const folded = (title: string) => title.replace(/\s+/g, ' ').trim().toLowerCase()
 
 /**
  * The shortest title a service's cut may leave and still name ours
@@ -45,8 +42,8 @@ export const MIN_CUT_TITLE = 30
 export function changedTitle(stored: unknown, ours: string): boolean {
   if (typeof stored !== 'string' || stored === ours) return false
   const shown = folded(stored.replace(/(?:\.\.\.|\u2026)$/, ''))
+  if (shown === '') return false
   const mine = folded(ours)
-  if (shown === '' || mine === '') return false
   return folded(stored) === mine || ([...stored].length >= MIN_CUT_TITLE && mine.startsWith(shown))
 }
 
@@ -85,7 +82,7 @@ export function titleChanges(stored: string, ours: string): string {
   const head = [...collapse(ours)].slice(0, [...shown].length).join('')
   const changes: string[] = []
   if (collapse(ours) !== ours && shown === stored) changes.push('blanks collapsed')
-  if (shown !== head && shown.toLowerCase() === head.toLowerCase()) changes.push('case changed')
+  if (shown !== head && folded(shown) === folded(head)) changes.push('case changed')
   if ([...folded(stored)].length < [...folded(ours)].length) changes.push(`cut to ${[...stored].length} characters`)
   return changes.join(', ') || 'changed'
 }
@@ -95,12 +92,13 @@ export function titleChanges(stored: string, ours: string): string {
  * (else updatedAt); without either, the last in list order.
  */
 export function newestUnresolved(incidents: Incident[], title: string): Incident | undefined {
-  const candidates = incidents
-    .map((incident, index) => ({ incident, index }))
-    .filter(({ incident }) => sameTitle(incident.title, title) && !isResolved(incident))
   const time = (i: Incident) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
-  candidates.sort((a, b) => time(a.incident) - time(b.incident) || a.index - b.index)
-  return candidates[candidates.length - 1]?.incident
+  let newest: Incident | undefined
+  for (const incident of incidents) {
+    if (!sameTitle(incident.title, title) || isResolved(incident)) continue
+    if (newest === undefined || time(incident) >= time(newest)) newest = incident
+  }
+  return newest
 }
 
 /**
