@@ -93,7 +93,8 @@ describe('check-history', () => {
       entry(31, 'up', 5), // older
       { status: 'up', responseTime: 7 } // undated
     ]
-    const result = await run(entries, { since: { agoMs: 30 * MINUTE } })
+    // Back from the step's start, not from now (the clock has moved on since).
+    const result = await run(entries, { since: { agoMs: 30 * MINUTE }, nowAfterStart: 10 * MINUTE })
     expect(result.outputs).toMatchObject({
       result: entries.slice(0, 2),
       count: 2,
@@ -108,11 +109,18 @@ describe('check-history', () => {
 
   it('since a time: the same, from that time', async () => {
     const entries = [entry(1, 'up', 100), entry(2, 'up', 120), entry(3, 'down', 900)]
-    const result = await run(entries, { since: { at: START - 2 * MINUTE } })
+    const result = await run(entries, { since: { at: START - 2 * MINUTE }, nowAfterStart: 10 * MINUTE })
     expect(result.outputs).toMatchObject({ count: 2, uptime: '100.00', 'response-time-p95': '120' })
     expect(result.summary.lines[0]).toBe(
       `2 entries since ${at(2 * MINUTE)} (1 older or undated left out); up in 100.00% of those with a status.`
     )
+  })
+
+  it('the p95 is the nearest rank: of 20 response times, the 19th smallest', async () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => entry(i + 1, 'up', (i + 1) * 10))
+    const result = await run(twenty)
+    expect(result.outputs['response-time-p95']).toBe('190')
+    expect(result.summary.lines[1]).toBe('Response time min / avg / p95: 10 / 105 / 190 ms.')
   })
 
   it('no entry with a status or a response time: no uptime, no p95, no figures', async () => {

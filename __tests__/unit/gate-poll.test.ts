@@ -51,6 +51,8 @@ interface SceneOptions {
   readMs?: (id: string, msAfterStart: number) => number
   /** Each check's history, by check and the time it is read (ms after the start); none by default. */
   history?: (id: string, msAfterStart: number) => HistoryEntry[]
+  /** How long a history read takes. */
+  historyMs?: number
   /** The list's rows (one page), or an error reading it; without it, no list is read. */
   listRows?: () => Check[]
   list?: ListCost
@@ -85,7 +87,9 @@ function scene(answer: (id: string, msAfterStart: number) => Check | null, o: Sc
   const reads = {
     checkHistory: async (id: string, from: number) => {
       historyReads.push([id, from - START])
-      return o.history?.(id, now - START) ?? []
+      const rows = o.history?.(id, now - START) ?? []
+      now += o.historyMs ?? 0
+      return rows
     }
   }
   const ctx = {
@@ -444,6 +448,24 @@ describe('the results between two polls', () => {
     expect(s.historyReads).toEqual([['c1', -500 - 60_000]])
     expect(tracks.get('c1')?.marks).toEqual(['✅', '↺', '✅'])
     expect(tracks.get('c1')?.passedAfterMs).toBe(20_000)
+  })
+
+  it('a history read answered after the deadline: none of its rows counts, nor the reading after it', async () => {
+    const c = probed('c1')
+    const rows = () => [{ status: 'up', responseTime: 150, checkedAt: iso(5_000) }]
+    // The poll at the deadline (10 s) reads the history; its answer comes 0.5 s later, within the grace.
+    const s = scene((_, at) => c.checkAt(at), { needed: 2, timeoutMs: 10_000, history: rows, historyMs: 500 })
+    const tracks = s.tracks('c1')
+    expect(await pollUntilDone(s.polling, tracks)).toEqual({ pending: new Set(['c1']) })
+    expect(tracks.get('c1')).toMatchObject({
+      marks: ['✅', '❌', '❌'],
+      verdict: { passed: false, missed: ['the answer arrived after the timeout'] }
+    })
+    // The same read answered at the deadline itself: both count, and the gate passes there.
+    const t = scene((_, at) => c.checkAt(at), { needed: 3, timeoutMs: 10_000, history: rows })
+    const passed = t.tracks('c1')
+    expect((await pollUntilDone(t.polling, passed)).pending.size).toBe(0)
+    expect(passed.get('c1')?.marks).toEqual(['✅', '✅', '✅'])
   })
 
   it('one pass needed: the history is never read; nor for a check whose time cannot be placed', async () => {
