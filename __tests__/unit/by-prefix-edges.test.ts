@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
-import { byPrefix, fleetList, nearestNames, noMatch, prefixLine } from '../../src/operations/by-prefix.js'
+import { type Meter, byPrefix, fleetList, nearestNames, noMatch, prefixLine } from '../../src/operations/by-prefix.js'
 import { OperationError } from '../../src/operations/types.js'
 import { useEmulator } from '../helpers/harness.js'
 import { contextOn } from '../helpers/operation-context.js'
@@ -150,6 +150,39 @@ describe('nearestNames at its edges', () => {
     const prefix = `${'a'.repeat(200)}${'b'.repeat(50)}`
     // Both start with the 200 compared: as near, so by name ("a" before "b").
     expect(nearestNames(prefix, [`${'a'.repeat(200)}${'b'.repeat(50)}`, 'a'.repeat(250)], 1)).toEqual(['a'.repeat(250)])
+  })
+})
+
+describe('nearestNames: the work once a name as near as can be is kept', () => {
+  // A 100-character prefix; a name that starts with it exactly (no edit), then 1,000 names far from it.
+  const prefix = 'q'.repeat(100)
+  const exact = 'q'.repeat(101)
+  const stepsOf = (names: string[], limit: number) => {
+    const meter: Meter = { steps: 0 }
+    const near = nearestNames(prefix, names, limit, meter)
+    return { near, steps: meter.steps }
+  }
+  /** The steps the exact name alone takes (its whole table: nothing is kept yet to bound it). */
+  const alone = () => stepsOf([exact], 1).steps
+
+  it('asking for none does no work at all', () => {
+    expect(stepsOf([exact, 'a', 'b'], 0)).toEqual({ near: [], steps: 0 })
+  })
+
+  it('a far name as long as the prefix costs its first row and one diagonal, not its table', () => {
+    // They sort before the exact name, so each could still enter as near: each is measured, to its second row.
+    const far = Array.from({ length: 1000 }, (_, i) => `a${i}`.padEnd(101, 'b'))
+    const { near, steps } = stepsOf([exact, ...far], 1)
+    expect(near).toEqual([exact])
+    // A whole table each would be 100 rows of 101 cells; the band alone (no stop) 100 cells a name.
+    expect(steps - alone()).toBeLessThanOrEqual(far.length * (prefix.length + 20))
+  })
+
+  it('a name far shorter than the prefix is refused by its length alone', () => {
+    const short = Array.from({ length: 1000 }, (_, i) => `a${i}`)
+    const { near, steps } = stepsOf([exact, ...short], 1)
+    expect(near).toEqual([exact])
+    expect(steps - alone()).toBeLessThanOrEqual(short.length * 3)
   })
 })
 
