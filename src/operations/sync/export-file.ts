@@ -22,10 +22,11 @@ export interface Lifted {
   value: string
 }
 
-/** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only. */
+/** The variable name a check's secret is written as: CHECK_<NAME>_<PART>, letters, digits and _ only, accents dropped. */
 function variableFor(check: string, part: string): string {
   const slug = `${check}_${part}`
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toUpperCase()
@@ -62,11 +63,14 @@ export function tokenLike(segment: string): boolean {
  * userinfo, a query or fragment parameter named like a token, a credential
  * field or header, a header line) as a `${secret:NAME}` placeholder, there
  * only: the rest is kept to the character (a literal `${` escaped), so the
- * placeholders filled back in give the very values the service has. A word
- * like `true` or a number there stays (`?token=true`, plainWord); a number in
- * a credential field cannot be a variable (the file would give back text): an
- * ExportError naming the check and the field. `warnings` name the fields
- * whose URL has a path segment that looks like a token (left as it is).
+ * placeholders filled back in give the very values the service has. Where a
+ * URL's userinfo stands is secret-positions.ts's answer (url-reading.ts), the
+ * only reading of it here; a userinfo is lifted whatever it holds (`u:p` is
+ * a password however short). Elsewhere a word like `true` or a number stays
+ * (`?token=true`, plainWord); a number in a credential field cannot be a
+ * variable (the file would give back text): an ExportError naming the check
+ * and the field. `warnings` name the fields whose URL has a path segment that
+ * looks like a token (left as it is).
  */
 export function liftSecrets(
   entry: Mapping,
@@ -86,7 +90,7 @@ export function liftSecrets(
         `check ${id} (${JSON.stringify(check)}): the field ${path} holds a number where a secret stands; a variable gives text back, so export-checks cannot lift it. Nothing was written. Write it as text on the service, or export a name-prefix that leaves the check out.`
       )
     }
-    if (plainWord(secret)) return secret
+    if (span?.where !== 'userinfo' && plainWord(secret)) return secret
     const part = span ? (path === 'url' ? span.name : `${path}_${span.name}`) : path
     let variable = variableFor(check, part)
     for (let n = 2; taken.has(variable); n++) variable = `${variableFor(check, part)}_${n}`
@@ -97,17 +101,10 @@ export function liftSecrets(
   }) as Mapping
   const warnings: string[] = []
   eachString(replaced, (text, path) => {
-    // What a URL parser still reads as a user or password was not lifted (`https:user:pw@host`, a
-    // leading blank): never written, since the file is meant to be committed.
     const plain = text
       .split(mark)
       .filter((_, i) => i % 2 === 0)
       .join('')
-    if (hasCredentials(plain)) {
-      throw new ExportError(
-        `the ${path === 'url' ? 'URL' : `field ${path}`} of check ${JSON.stringify(check)} holds a user name or password in a form export-checks cannot separate from the rest; rewrite it as https://user:password@host/... (or drop the credentials), then export again. Nothing was written.`
-      )
-    }
     if (/^https?:\/\//i.test(plain) && pathSegments(plain).some(tokenLike)) {
       warnings.push(
         `export-checks: check ${JSON.stringify(check)} (${id}): a path segment of its ${path === 'url' ? 'URL' : `field ${path}`} looks like a token (long and random-looking); it is written as it is. If it is a secret, put \${secret:NAME} in its place in the file and set NAME from your secrets.`
@@ -131,16 +128,6 @@ function pathSegments(url: string): string[] {
     })
   } catch {
     return []
-  }
-}
-
-/** Does a URL parser read a user name or password in `url`? */
-function hasCredentials(url: string): boolean {
-  try {
-    const parsed = new URL(url)
-    return parsed.username !== '' || parsed.password !== ''
-  } catch {
-    return false
   }
 }
 
