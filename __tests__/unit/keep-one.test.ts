@@ -269,24 +269,34 @@ describe('oursAfterMaking: the list read again until it shows the one made', () 
   it('a cancel during the wait ends it at once with the cancel’s reason', async () => {
     const controller = new AbortController()
     setTimeout(() => controller.abort(new Error('cancelled')), 100)
+    let reads = 0
     const started = Date.now()
     await expect(
       oursAfterMaking(
         { id: 1 },
-        async () => [],
+        async () => (reads++, []),
         item => item.id,
         controller.signal
       )
     ).rejects.toThrow('cancelled')
     expect(Date.now() - started).toBeLessThan(1000)
+    // the cancel came during the first wait (250 ms): the list was not read again
+    expect(reads).toBe(1)
+  })
+
+  it('a job already cancelled: no wait is begun, the cancel’s reason thrown after the first read', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('cancelled'))
+    let reads = 0
     await expect(
       oursAfterMaking(
         { id: 1 },
-        async () => [],
+        async () => (reads++, []),
         item => item.id,
         controller.signal
       )
     ).rejects.toThrow('cancelled')
+    expect(reads).toBe(1)
   })
 })
 
