@@ -100,7 +100,7 @@ describe('lineEntries: the forms it reads, as YAML reads them', () => {
   it('fills templates through the reader it is given, plain or quoted as written', () => {
     const calls: Array<[string, boolean]> = []
     const fill = (text: string, plain: boolean) => (calls.push([text, plain]), filledValue(text, plain, () => '80'))
-    const read = lineEntries("- a: ${P}\n  b: \"${P}\"\n  c: ['${P}']\n  d:\n    - ${P}\n", 0, 0, fill)
+    const read = lineEntries('- a: ${P}\n  b: "${P}"\n  c: [\'${P}\']\n  d:\n    - ${P}\n', 0, 0, fill)
     expect(read?.list).toEqual([{ a: 80, b: '80', c: ['80'], d: [80] }])
     expect(calls).toEqual([
       ['${P}', true],
