@@ -47,6 +47,14 @@ export function bundledDirs(dist: string): string[] {
   return [...dirs].sort()
 }
 
+/** The "License" section of a package's README, where it has no license file; undefined without one. */
+function readmeLicense(folder: string): string | undefined {
+  const readme = readdirSync(folder).find(f => /^readme(\.md)?$/i.test(f))
+  if (!readme) return undefined
+  const section = /^#+\s*licen[cs]e\s*\n([\s\S]*?)(?=^#|(?![\s\S]))/im.exec(readFileSync(join(folder, readme), 'utf8'))
+  return section?.[1].trim() ? `(from its README) ${section[1].trim()}` : undefined
+}
+
 /** Each bundled package's name, version, license and license text, read from its folder. */
 export function bundledPackages(root = ROOT, dist = join(root, 'dist')): Bundled[] {
   return bundledDirs(dist)
@@ -62,7 +70,8 @@ export function bundledPackages(root = ROOT, dist = join(root, 'dist')): Bundled
           ? pkg.license
           : (pkg.license?.type ?? pkg.licenses?.map(l => l.type).join(' OR ') ?? undefined)
       const file = readdirSync(join(root, dir)).find(f => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f))
-      const text = file ? readFileSync(join(root, dir, file), 'utf8').trim() : undefined
+      // A package without a license file (java-properties) states its license in its README's "License" section.
+      const text = file ? readFileSync(join(root, dir, file), 'utf8').trim() : readmeLicense(join(root, dir))
       return { name: pkg.name, version: pkg.version, license, dir, text }
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version))
