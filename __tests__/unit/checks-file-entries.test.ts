@@ -168,6 +168,23 @@ describe('warnings', () => {
     ])
   })
 
+  it('a slip of each known field is told, naming that field; the known fields themselves never are', () => {
+    const { warnings } = told(
+      '- name: a\n  url: https://a/\n  type: http\n  interval: 5\n  alertChannels: []\n  status: up\n' +
+        '  nmae: x\n  ulr: x\n  tpye: x\n  intreval: 5\n  alertChanels: []\n  stauts: x\n'
+    )
+    expect(
+      warnings.map(([message, place]) => [message.match(/has both "(\w+)" and "(\w+)"/)?.slice(1), place.line])
+    ).toEqual([
+      [['name', 'nmae'], 7],
+      [['url', 'ulr'], 8],
+      [['type', 'tpye'], 9],
+      [['interval', 'intreval'], 10],
+      [['alertChannels', 'alertChanels'], 11],
+      [['status', 'stauts'], 12]
+    ])
+  })
+
   it("a JSON file with a slip is told at the slip's line, as for YAML", () => {
     const { list, warnings } = told('[{"name": "a", "url": "https://a/",\n  "intervall": 3}]')
     expect(list).toEqual([{ name: 'a', url: 'https://a/', intervall: 3 }])

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ChecksFileError, parseChecksFile, parseChecksFileLoading } from '../../src/operations/sync/checks-file.js'
+import { parseChecksFile, parseChecksFileLoading } from '../../src/operations/sync/checks-file.js'
 import {
   MAX_CHECKS_FILE_BYTES,
   readAtMost,
@@ -85,39 +85,6 @@ describe('readChecksFile / readAtMost', () => {
     await expect(readChecksFile('big.yml', join(dir, 'big.yml'))).rejects.toThrow(
       `checks-file big.yml: ${join(dir, 'big.yml')} is ${MAX_CHECKS_FILE_BYTES + 1} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (10 MiB)`
     )
-  })
-})
-
-describe('readChecksFile: what it refuses, named as the step gave the file', () => {
-  it('a missing file: the path read, its code, and the hint to check the repository out', async () => {
-    await expect(readChecksFile('monitoring/checks.yml', join(dir, 'absent.yml'))).rejects.toThrow(
-      `checks-file monitoring/checks.yml: cannot read ${join(dir, 'absent.yml')} (ENOENT); is the repository checked out? Add \`- uses: actions/checkout@v4\` before this step (a relative path is relative to GITHUB_WORKSPACE)`
-    )
-  })
-
-  it('another reason it cannot be opened: the code, and no checkout hint', async () => {
-    writeFileSync(join(dir, 'plain.yml'), 'x')
-    const under = join(dir, 'plain.yml', 'checks.yml')
-    const error = await readChecksFile('checks.yml', under).catch((caught: Error) => caught)
-    expect(error).toBeInstanceOf(ChecksFileError)
-    expect((error as Error).message).toBe(`checks-file checks.yml: cannot read ${under} (ENOTDIR)`)
-  })
-
-  it('a directory is not a regular file', async () => {
-    await expect(readChecksFile('monitoring', dir)).rejects.toThrow(
-      new ChecksFileError(`checks-file monitoring: ${dir} is not a regular file`)
-    )
-  })
-
-  it('a file of exactly the limit is read whole', async () => {
-    writeFileSync(join(dir, 'limit.yml'), Buffer.alloc(MAX_CHECKS_FILE_BYTES, 'a'))
-    expect((await readChecksFile('limit.yml', join(dir, 'limit.yml'))).length).toBe(MAX_CHECKS_FILE_BYTES)
-    expect(MAX_CHECKS_FILE_BYTES).toBe(10 * 1024 * 1024)
-  })
-
-  it('an empty file is read as empty text', async () => {
-    writeFileSync(join(dir, 'empty.yml'), '')
-    expect(await readChecksFile('empty.yml', join(dir, 'empty.yml'))).toBe('')
   })
 })
 
