@@ -178,6 +178,14 @@ describe('nearestNames: the work once a name as near as can be is kept', () => {
     expect(steps - alone()).toBeLessThanOrEqual(far.length * (prefix.length + 20))
   })
 
+  it('a name after the kept one by name cannot displace it even as near: refused before any table', () => {
+    // "r…" names sort after "q…": only a nearer one could enter, and none is nearer than no edit.
+    const after = Array.from({ length: 1000 }, (_, i) => `r${i}`.padEnd(101, 'q'))
+    const { near, steps } = stepsOf([exact, ...after], 1)
+    expect(near).toEqual([exact])
+    expect(steps - alone()).toBeLessThanOrEqual(after.length * 3)
+  })
+
   it('a name far shorter than the prefix is refused by its length alone', () => {
     const short = Array.from({ length: 1000 }, (_, i) => `a${i}`)
     const { near, steps } = stepsOf([exact, ...short], 1)
