@@ -208,6 +208,15 @@ describe('readPast: rows whose time cannot be placed', () => {
     })
   })
 
+  it('name every check whose budget is unknown, one after another', async () => {
+    const undated = { status: 'down', responseTime: 100 }
+    const s = pastScene({ c1: [...twoDays(), undated], c2: twoDays(), c3: [undated, undated] })
+    const read = await s.read({ budget: { windowMs: 2 * DAY, slo: NINETY } })
+    expect(read.kind === 'error' && read.message).toMatch(
+      /^the error budget of 2 of 3 check\(s\) is unknown, so the gate cannot pass: shop \(c1\): 1 history row\(s\) with a time in a form the action cannot place \(such as no checkedAt\) \| c3 \(c3\): 2 history row\(s\) with a time in a form the action cannot place \(such as no checkedAt\)\. Times are read as /
+    )
+  })
+
   it('leave a baseline known (they are only left out) when no budget is asked', async () => {
     const s = pastScene({ c1: [...twoDays(), { status: 'up', responseTime: 100, checkedAt: 'yesterday' }] })
     expect(await s.read({ baseline: { windowMs: HOUR, increase: TWENTY } })).toEqual({ kind: 'read' })
