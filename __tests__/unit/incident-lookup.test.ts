@@ -66,6 +66,12 @@ describe('byTitle: the exact title first', () => {
     expect(byTitle([later, first, third], TITLE, EVIDENCE)).toEqual({ incident: first, duplicates: [later, third] })
   })
 
+  it('two identical ones, the usual race: the first in survival order (the earliest createdAt), the other named', () => {
+    const later = incident('inc_a', { createdAt: '2026-01-01T00:00:02Z' })
+    const first = incident('inc_b', { createdAt: '2026-01-01T00:00:01Z' })
+    expect(byTitle([later, first], TITLE, EVIDENCE)).toEqual({ incident: first, duplicates: [later] })
+  })
+
   it('unresolved incidents of the title that differ: the newest, and none of them a duplicate', () => {
     const old = incident('inc_1', { message: 'old', createdAt: '2026-01-01T00:00:00Z' })
     const newer = incident('inc_2', { message: 'new', createdAt: '2026-02-01T00:00:00Z' })
@@ -277,6 +283,7 @@ describe('changedTitle at its edges', () => {
 describe('titleChanges: what the service changed, in words', () => {
   it.each([
     ['blanks trimmed at the ends', 'Deploy failed on main', '  Deploy failed on main  ', 'blanks collapsed'],
+    ['one blank trimmed at the start', 'Deploy failed on main', ' Deploy failed on main', 'blanks collapsed'],
     ['case changed, blanks kept as sent', 'deploy  failed on main', 'Deploy  failed on main', 'case changed'],
     [
       'lower-cased and cut',

@@ -132,7 +132,7 @@ export interface Titled {
 export function byTitle(incidents: Incident[], title: string, evidence: Evidence): Titled {
   const unique = uniqueById(incidents).filter(i => !isResolved(i))
   const open = unique.filter(i => sameTitle(i.title, title))
-  if (open.length > 1 && open.every(i => signature(i) === signature(open[0]))) {
+  if (open.length >= 2 && open.every(i => signature(i) === signature(open[0]))) {
     const incident = survivorOf(open)
     return { incident, duplicates: open.filter(i => i.id !== incident.id) }
   }
@@ -142,7 +142,7 @@ export function byTitle(incidents: Incident[], title: string, evidence: Evidence
   const others = foreign.length > 0 ? { foreign } : {}
   if (keyCut.length > 0) return { duplicates: [], keyCut, ...others }
   if (changed.length === 1) return { incident: changed[0], duplicates: [], changed: true, ...others }
-  if (changed.length > 1) return { duplicates: [], ambiguous: changed, ...others }
+  if (changed.length >= 2) return { duplicates: [], ambiguous: changed, ...others }
   return { duplicates: [], ...others }
 }
 
