@@ -101,7 +101,7 @@ describe('what counts as a change', () => {
 
 describe('prune', () => {
   const server: Check[] = [
-    { id: 'd1', name: 'app-a', url: 'https://a/', interval: 30, type: null, createdAt: 't' },
+    { id: 'd1', name: 'app-a', url: 'https://a/', interval: 30, type: null, createdAt: 't', owner: undefined },
     { id: 'd2', name: 'other', url: 'https://o/' },
     { id: 'd3', name: 'app-b', url: 'https://b/', alertChannels: ['x'] },
     { id: 'd1', name: 'app-a', url: 'https://a/', interval: 30, type: null, createdAt: 't' }
@@ -210,6 +210,29 @@ describe('values as shown', () => {
     expect(shownChange(`${head}A`, `${head}B`)).toBe(`…${'h'.repeat(12)}A" → …${'h'.repeat(12)}B"`)
   })
 
+  it('shownChange: one side short, the other long: both cut alike around where they part', () => {
+    expect(shownChange('x', 'x'.repeat(100))).toBe(`"x" → "${'x'.repeat(78)}…`)
+    expect(shownChange('x'.repeat(100), 'x')).toBe(`"${'x'.repeat(78)}… → "x"`)
+  })
+
+  it('shownChange: a long value that only grows shows where the shorter one ends, not a match found across it', () => {
+    const [hundred, more] = ['x'.repeat(100), 'x'.repeat(150)]
+    expect(shownChange(hundred, more)).toBe(`…${'x'.repeat(12)}" → …${'x'.repeat(62)}"`)
+    expect(shownChange(more, hundred)).toBe(`…${'x'.repeat(62)}" → …${'x'.repeat(12)}"`)
+  })
+
+  it('shownChange: two equal long values show their last 12 characters each', () => {
+    const long = 'x'.repeat(100)
+    expect(shownChange(long, long)).toBe(`…${'x'.repeat(11)}" → …${'x'.repeat(11)}"`)
+  })
+
+  it('shownChange: a differing middle of exactly max characters is shown whole', () => {
+    const [h, t] = ['h'.repeat(100), 't'.repeat(100)]
+    const [a, b] = ['A'.repeat(56), 'B'.repeat(56)]
+    const [h12, t12] = ['h'.repeat(12), 't'.repeat(12)]
+    expect(shownChange(`${h}${a}${t}`, `${h}${b}${t}`)).toBe(`…${h12}${a}${t12}… → …${h12}${b}${t12}…`)
+  })
+
   it('shownChange: a differing middle longer than max is itself cut to max', () => {
     const a = 'a'.repeat(200)
     const b = 'b'.repeat(200)
@@ -231,6 +254,10 @@ describe('values as shown', () => {
     expect(describeChanges(del)).toBe('url: "u"')
     expect(describeChanges(update)).toBe(`url: "a" → "b"; interval: 60 → 30; ${PAUSED_NOTE}`)
     expect(describeChanges(entry({ action: 'unchanged', name: 'n', id: 'i' }))).toBe('')
+    // A field listed without its change (a hand-made entry) reads as absent on both sides.
+    expect(describeChanges(entry({ action: 'update', name: 'n', id: 'i', fields: ['url'] }))).toBe(
+      'url: absent → absent'
+    )
   })
 
   it("describeChanges: a secret's change is said, once as the value when both sides read alike", () => {
@@ -298,11 +325,21 @@ describe('an entry as result and the plan file have it', () => {
       paused: true,
       outcome: 'applied'
     })
-    // An unchanged entry with an outcome is a new object that says it; one without an id gets id null.
+    // An unchanged entry with an outcome or a note is written in the result's order of keys; one without an id has id null.
     const unchanged = entry({ action: 'unchanged', name: 'u', id: 'c2' })
-    expect(entryResult({ ...unchanged, outcome: 'applied' })).toHaveProperty('outcome', 'applied')
-    expect(entryResult({ ...unchanged, note: 'n' })).toHaveProperty('note', 'n')
-    expect(entryResult({ ...unchanged, id: undefined })).toHaveProperty('id', null)
+    const keys = ['action', 'name', 'id', 'fields', 'changes']
+    expect(Object.entries(entryResult({ ...unchanged, outcome: 'applied' }))).toEqual([
+      ...keys.map(k => [k, (unchanged as unknown as Record<string, unknown>)[k]]),
+      ['outcome', 'applied']
+    ])
+    expect(Object.keys(entryResult({ ...unchanged, note: 'n' }))).toEqual([...keys, 'note'])
+    expect(Object.entries(entryResult({ ...unchanged, id: undefined }))).toEqual([
+      ['action', 'unchanged'],
+      ['name', 'u'],
+      ['id', null],
+      ['fields', []],
+      ['changes', {}]
+    ])
     expect(entryResult(unchanged)).toBe(unchanged)
   })
 
