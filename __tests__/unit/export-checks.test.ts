@@ -10,15 +10,14 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Check } from '../../src/api/schemas.js'
-import { load } from '../../src/lazy/modules.cjs'
 import { parseChecksFile } from '../../src/operations/sync/checks-file.js'
 import { exportChecks } from '../../src/operations/sync/export.js'
 import { OperationError, type OperationContext, type OperationResult } from '../../src/operations/types.js'
 import { redact } from '../../src/secrets.js'
 
 let workspace = ''
+// The YAML parser is not loaded here: export-checks loads it itself before it writes a YAML file.
 beforeAll(async () => {
-  await load('yaml')
   workspace = await mkdtemp(join(tmpdir(), 'export-checks-'))
 })
 afterAll(async () => {
@@ -229,6 +228,23 @@ describe('refusals: nothing is written', () => {
     )
     expect(run.secrets).toEqual([])
     expect(existsSync(join(workspace, 'key.yml'))).toBe(false)
+  })
+
+  it('a file of exactly the 10 MiB sync-checks reads is written; one byte more is refused', async () => {
+    const base = `${JSON.stringify([{ name: 'big', url: 'https://b.example.com/', notes: '' }], null, 2)}\n`
+    const fill = 10 * 1024 * 1024 - Buffer.byteLength(base)
+    const exact = contextFor([{ id: 'b0', name: 'big', url: 'https://b.example.com/', notes: 'x'.repeat(fill) }], {
+      checksFile: 'exact.json'
+    })
+    await exportChecks(exact.ctx)
+    expect((await readFile(join(workspace, 'exact.json'))).length).toBe(10 * 1024 * 1024)
+    const over = contextFor([{ id: 'b0', name: 'big', url: 'https://b.example.com/', notes: 'x'.repeat(fill + 1) }], {
+      checksFile: 'over.json'
+    })
+    expect((await failure(exportChecks(over.ctx))).message).toContain(
+      `the checks file would be ${10 * 1024 * 1024 + 1} bytes, more than the 10485760 bytes (10 MiB)`
+    )
+    expect(existsSync(join(workspace, 'over.json'))).toBe(false)
   })
 
   it('a file larger than sync-checks reads (10 MiB)', async () => {

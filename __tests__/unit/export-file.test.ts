@@ -316,7 +316,8 @@ describe('tokenLike: long, URL-safe, letters and digits, few separators, random-
     ['aZ3k-P9qR7sT.1uV5wX8y_', false], // 3
     ['ab12ab12ab12ab12ab12', false], // 2 bits a character: not random
     ['abcd1234abcd1234abcd', false], // 3 bits
-    ['abcdefgh1234abcdefgh', true] // 3.58 bits
+    ['abcdefgh1234abcdefgh', true], // 3.58 bits
+    ['aaaabbbbccccdddd1122334455667788', true] // exactly 3.5 bits
   ])('%s: %s', (segment, expected) => {
     expect(tokenLike(segment)).toBe(expected)
   })
@@ -344,7 +345,8 @@ describe('heldSecret: the first field of the entries that still holds a known se
 describe('checksFileText: the exact file', () => {
   const entries = [
     { name: 'web', url: 'https://w.example.com/?token=${secret:CHECK_WEB_TOKEN}', interval: 30, enabled: true },
-    { name: 'yes', url: 'https://y.example.com/', owner: 'null', tags: ['0x10', '1e3', '~', ' padded '] }
+    { name: 'yes', url: 'https://y.example.com/', owner: 'null', tags: ['0x10', '1e3', '~', ' padded '] },
+    { name: 'long', url: `https://l.example.com/${'segment/'.repeat(12)}end`, notes: 'a b '.repeat(30) }
   ]
 
   it('YAML: a header saying where it came from and how to use it, every string double-quoted', () => {
@@ -371,6 +373,9 @@ describe('checksFileText: the exact file', () => {
         '    - "1e3"',
         '    - "~"',
         '    - " padded "',
+        '- name: "long"',
+        `  url: "https://l.example.com/${'segment/'.repeat(12)}end"`,
+        `  notes: "${'a b '.repeat(30)}"`,
         ''
       ].join('\n')
     )
