@@ -118,6 +118,23 @@ describe('PackedValues: what is made again is what was kept', () => {
   })
 })
 
+describe('one store for a file’s entries and the service’s checks (the sync keeps both in the file’s buffer)', () => {
+  it('each keeps its own places, whatever was added between', () => {
+    const store = new PackedValues(Buffer.alloc(300))
+    const specs = new PackedSpecs(store)
+    const keep = packer<Check>(store)
+    const rows: Array<PackedRow<Check>> = []
+    for (let i = 0; i < 40; i++) {
+      specs.push({ name: `fleet-${i}`, url: `https://fleet.example.com/${i}` })
+      if (i % 3 === 0) rows.push(keep({ id: `chk_${i}`, name: `fleet-${i}`, interval: i }))
+    }
+    expect(specs.length).toBe(40)
+    expect(specs.names[39]).toBe('fleet-39')
+    expect(specs.spec(39)).toEqual({ name: 'fleet-39', url: 'https://fleet.example.com/39' })
+    expect(rows.map(row => row.whole().interval)).toEqual(Array.from({ length: 14 }, (_, k) => 3 * k))
+  })
+})
+
 describe('a packed row', () => {
   it('has its id and name at hand; whole() makes the row again, holding the handle’s own id', () => {
     const keep = packer<Check>()

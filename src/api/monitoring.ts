@@ -7,7 +7,7 @@ import type { ApiClient } from './client.js'
 import type { AttemptWatch, RequestTally } from './types.js'
 import { Created, createResource } from './create.js'
 import type { ListRead } from './pagination.js'
-import { type PackedRow, packer } from './packed.js'
+import { type PackedRow, type PackedValues, packer } from './packed.js'
 import {
   Check,
   CheckSchema,
@@ -99,11 +99,11 @@ export class MonitoringApi {
   }
   /**
    * A full read of the checks (as `readChecks`) whose rows are kept packed
-   * (packed.ts): for a fleet's plan, which needs each check whole only while
-   * it compares it.
+   * (packed.ts), in `values` when given: for a fleet's plan, which needs each
+   * check whole only while it compares it.
    */
-  readPackedChecks(): Promise<ListRead<PackedRow<Check>>> {
-    return this.client.read(paths.checks, CheckSchema, 'check', { keep: packer<Check>() })
+  readPackedChecks(values?: PackedValues): Promise<ListRead<PackedRow<Check>>> {
+    return this.client.read(paths.checks, CheckSchema, 'check', { keep: packer<Check>(values) })
   }
   getCheck(id: string): Promise<Check | null> {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')

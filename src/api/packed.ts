@@ -152,9 +152,8 @@ export class PackedRow<T extends Named> {
   }
 }
 
-/** Packs rows as they are read: gives each row its handle (one store for the whole read). */
-export function packer<T extends Named>(): (row: T) => PackedRow<T> {
-  const values = new PackedValues()
+/** Packs rows as they are read: gives each row its handle (one store for the whole read, or the one given). */
+export function packer<T extends Named>(values = new PackedValues()): (row: T) => PackedRow<T> {
   return row => new PackedRow<T>(row.id, row.name, values, values.add(row))
 }
 

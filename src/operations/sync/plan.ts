@@ -103,16 +103,14 @@ function entryFor(name: string, spec: Mapping, body: Mapping, current: Check): P
  */
 export class PackedSpecs {
   readonly names: string[] = []
-  private readonly specs: PackedValues
+  private readonly places: number[] = []
 
-  /** `room`: a buffer whose bytes are no longer needed (the file's, once read), to keep the first entries in. */
-  constructor(room?: Buffer) {
-    this.specs = new PackedValues(room)
-  }
+  /** `specs`: where the entries are kept (the sync keeps the list's checks there too, after them). */
+  constructor(private readonly specs = new PackedValues()) {}
 
   push(spec: Mapping): void {
     this.names.push(String(spec.name))
-    this.specs.add(spec)
+    this.places.push(this.specs.add(spec))
   }
 
   get length(): number {
@@ -121,7 +119,7 @@ export class PackedSpecs {
 
   /** The i-th entry: a new object each call. */
   spec(i: number): Mapping {
-    return this.specs.value(i) as Mapping
+    return this.specs.value(this.places[i]) as Mapping
   }
 }
 

@@ -6,6 +6,7 @@
 import * as path from 'node:path'
 import { parseChecksFileLoading } from './checks-file.js'
 import { readChecksFile } from './checks-file-read.js'
+import { PackedValues } from '../../api/packed.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
@@ -95,15 +96,15 @@ async function convergeMade(
  */
 async function serverChecks(
   ctx: OperationContext,
-  wanted: PackedSpecs
+  wanted: PackedSpecs,
+  packed: PackedValues
 ): Promise<{ server: Listed[]; proven: ReadonlySet<string> | undefined }> {
   // Through the list's index, which the plan then uses: a fleet's names are not gathered again for each read.
   const holdsAll = (list: Listed[]) => {
     const index = indexChecks(list)
     return wanted.names.every(name => index.has(name))
   }
-  // Packed (packed.ts): a fleet's checks are made whole only while the plan compares each.
-  const look = await lookUp(() => ctx.api.readPackedChecks(), holdsAll)
+  const look = await lookUp(() => ctx.api.readPackedChecks(packed), holdsAll)
   if (look.reads > 1 && holdsAll(look.items)) {
     ctx.log.info(
       'The first read of the checks did not show every name of the file; a later read did (the list moved while it was read): the plan is made from that read.'
@@ -132,8 +133,11 @@ function warnAlike(ctx: OperationContext, wanted: PackedSpecs, server: readonly 
 export const syncChecks: Operation = async ctx => {
   const { config } = ctx
   const file = path.resolve(ctx.workspace, config.checksFile as string)
-  let room: Buffer | undefined
-  const text = await readChecksFile(config.checksFile as string, file, spare => (room = spare))
+  // Packed (packed.ts): the file's entries as each part is read, then the service's checks as each page comes,
+  // first in the buffer the file was read into (readAtMost says why): a fleet's entries and checks are made
+  // whole again only while the plan reads each.
+  let packed = new PackedValues()
+  const text = await readChecksFile(config.checksFile as string, file, room => (packed = new PackedValues(room)))
   const relative = path.relative(ctx.workspace, file)
   const wanted = await parseChecksFileLoading(
     text,
@@ -147,14 +151,7 @@ export const syncChecks: Operation = async ctx => {
       // job-wide only when registrable (context.ts): never a word, a number or a short value.
       secret: value => ctx.declareSecret(value)
     },
-    // Packed as each part is read (plan.ts), in the file's buffer first (readAtMost says why): a fleet's entries are
-    // made whole again only while the plan reads each. The buffer is handed over once: a second way of reading
-    // the file (the YAML parser, after a problem) starts afresh.
-    () => {
-      const given = room
-      room = undefined
-      return new PackedSpecs(given)
-    }
+    () => new PackedSpecs(packed)
   )
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
@@ -165,7 +162,7 @@ export const syncChecks: Operation = async ctx => {
     config.approvedPlan === undefined
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
-  const { server, proven } = await serverChecks(ctx, wanted)
+  const { server, proven } = await serverChecks(ctx, wanted, packed)
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const alike = warnAlike(ctx, wanted, server, plan)
   const changes = plan.filter(e => e.action !== 'unchanged')
