@@ -194,7 +194,7 @@ describe('warnings', () => {
   it('are told once, even when the file is read again whole after a problem further down', () => {
     const entries = (n: number, from = 0) =>
       Array.from({ length: n }, (_, i) => `- name: e-${from + i}\n  url: https://e/${from + i}\n`).join('')
-    // The slip is in the first part (200 entries), the repeated name in the third.
+    // The slip is in the first part (50 entries), the repeated name in the tenth.
     const text = `- name: slip\n  url: https://s/\n  intervl: 5\n${entries(450)}- name: e-3\n  url: https://x/\n`
     const { error, warnings } = told(text)
     expect(error?.message).toBe('checks-file checks.yml: entry 452 (line 904): the name "e-3" is also used by entry 5')

@@ -4,16 +4,20 @@
  * of what each collection freed (as fleet-file-scale.test.ts counts the
  * checks file's reading). Checking the file's entries keeps nothing through
  * young-generation collections; the plan of unchanged checks holds one small
- * entry each; its `result` output and job summary hold no copy of it; and a
+ * entry each; a fleet's listed checks and the file's entries, kept packed,
+ * hold little more than their ids and names in V8's heap; its `result`
+ * output and job summary hold no copy of it; and a
  * list output too large for the 512 KiB an output holds is measured item by
  * item, never serialised whole only to be replaced by the note.
  */
 import { describe, expect, it } from '@jest/globals'
 import { GCProfiler } from 'node:v8'
 import { Writable } from 'node:stream'
-import type { Check } from '../../src/api/schemas.js'
+import { packer } from '../../src/api/packed.js'
+import { readPages } from '../../src/api/pagination.js'
+import { type Check, CheckSchema } from '../../src/api/schemas.js'
 import { planOutputs, planSummary } from '../../src/operations/sync/outcome.js'
-import { computePlan } from '../../src/operations/sync/plan.js'
+import { PackedSpecs, computePlan } from '../../src/operations/sync/plan.js'
 import { MAX_TABLE_ROWS, type OperationContext } from '../../src/operations/types.js'
 import { MAX_RESULT_BYTES, writeOutputs } from '../../src/report/outputs.js'
 import { redactValue } from '../../src/secrets.js'
@@ -45,6 +49,15 @@ function heldBy<T>(build: () => T): { bytes: number; value: T } {
   gc()
   const before = process.memoryUsage().heapUsed
   const value = build()
+  gc()
+  return { bytes: process.memoryUsage().heapUsed - before, value }
+}
+
+/** `heldBy` for a build that awaits. */
+async function heldAfter<T>(build: () => Promise<T>): Promise<{ bytes: number; value: T }> {
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const value = await build()
   gc()
   return { bytes: process.memoryUsage().heapUsed - before, value }
 }
@@ -86,9 +99,10 @@ describe('a dry-run sync of a fleet of unchanged checks, in bytes', () => {
     const { server, wanted } = fleet(N)
     const plan = heldBy(() => computePlan(wanted, server, { prune: false }))
     expect(plan.value.every(e => e.action === 'unchanged')).toBe(true)
-    // An entry, its place in the list and the list's index by name: some 140 bytes (they were some 335: an
-    // empty list and mapping of its own each, a map by id, a list for every name).
-    expect(plan.bytes / N).toBeLessThan(200)
+    // An entry of five fields written out, its place in the list and the list's index by name: some 80 bytes
+    // (some 140 with its fields spread from one shared pair, which left them in an array beside it; some 335
+    // with an empty list and mapping of its own each, a map by id, a list for every name).
+    expect(plan.bytes / N).toBeLessThan(120)
     const shown = heldBy(() => ({
       outputs: planOutputs(plan.value, N, false),
       summary: planSummary(ctx, 'Sync plan', plan.value, [])
@@ -99,6 +113,44 @@ describe('a dry-run sync of a fleet of unchanged checks, in bytes', () => {
     // Some 22 bytes an entry (they were some 260: a copy in `result`, a row of the table each).
     expect(shown.bytes / N).toBeLessThan(48)
     expect((shown.value.outputs.result as unknown[])[7]).toBe(plan.value[7])
+  })
+
+  it("a fleet's read kept packed holds a handle, an id and a name a check in V8's heap, not the schema's copy", async () => {
+    // The service's pages as JSON, read as the client reads them: each row checked by the schema, then kept.
+    const PAGE = 500
+    const pages = Array.from({ length: N / PAGE }, (_, p) =>
+      JSON.stringify(fleet(N).server.slice(p * PAGE, (p + 1) * PAGE))
+    )
+    const read = <K>(keep?: (row: Check) => K) =>
+      readPages<Check, K>({
+        first: new URL('http://api.example.com/checks?page=0'),
+        base: new URL('http://api.example.com/'),
+        maxPages: 100,
+        what: 'check',
+        pathOf: url => url.pathname,
+        fetch: async url => {
+          const page = Number(url.searchParams.get('page'))
+          const next = page + 1 < pages.length ? { link: `</checks?page=${page + 1}>; rel="next"` } : {}
+          return { status: 200, headers: next, body: JSON.parse(pages[page]) as unknown }
+        },
+        parse: row => CheckSchema.parse(row),
+        keep
+      })
+    const whole = await heldAfter(() => read())
+    const packed = await heldAfter(() => read(packer<Check>()))
+    expect(packed.value.items).toHaveLength(N)
+    // Some 100 bytes a check (the handle, its id and name; the row's text is outside the heap), against some 300
+    // for the schema's copy of each row with its strings: what kept V8's young generation doubling at 10,000.
+    expect(packed.bytes / N).toBeLessThan(150)
+    expect(whole.bytes / N).toBeGreaterThan(2 * (packed.bytes / N))
+    // The file's entries kept packed hold their names in the heap, and little else.
+    const specs = heldBy(() => {
+      const kept = new PackedSpecs()
+      for (const spec of fleet(N).wanted) kept.push(spec)
+      return kept
+    })
+    expect(specs.value.length).toBe(N)
+    expect(specs.bytes / N).toBeLessThan(64)
   })
 
   it('a `result` too large for an output is measured item by item: no string of the whole, the note its exact size', () => {

@@ -9,7 +9,7 @@ import { HttpClient, getProxyUrl } from '@actions/http-client'
 import type * as z from 'zod/mini'
 import { BodyNames, jsonOf, parseAs, pathUnder, readOne } from './body.js'
 import { ApiError, httpError, noAnswer, pacingError, rateLimitError, withAttempts } from './errors.js'
-import { type ListRead, readPages } from './pagination.js'
+import { type ListRead, type PageReader, readPages } from './pagination.js'
 import { Clock, Pacer, ServerBudget, realClock } from './pacer.js'
 import { Failure, Method, decide, isFailure, retryLine, retryWhy, serverBudget, statedLimit } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
@@ -272,23 +272,23 @@ export class ApiClient {
     what: string,
     enough?: (page: Array<z.output<S>>) => boolean
   ): Promise<Array<z.output<S>>> {
-    return (await this.read(path, schema, what, enough)).items
+    return (await this.read(path, schema, what, { enough })).items
   }
 
-  /** A full read of a collection (as `list`), saying whether it shifted while it was paged (ListRead). */
-  read<S extends z.ZodMiniType>(
+  /** A full read of a collection (as `list`), saying whether it shifted (ListRead); rows kept as `keep` gives them. */
+  read<S extends z.ZodMiniType, K = z.output<S>>(
     path: string,
     schema: S,
     what: string,
-    enough?: (page: Array<z.output<S>>) => boolean
-  ): Promise<ListRead<z.output<S>>> {
+    kept: Pick<PageReader<z.output<S>, K>, 'enough' | 'keep'> = {}
+  ): Promise<ListRead<K>> {
     const names = this.names
-    return readPages({
+    return readPages<z.output<S>, K>({
       first: this.url(path),
       base: this.base,
       maxPages: this.maxPages,
       what,
-      enough,
+      ...kept,
       pathOf: url => this.pathOf(url),
       fetch: async url => {
         const response = await this.send('GET', url)

@@ -7,6 +7,7 @@ import type { ApiClient } from './client.js'
 import type { AttemptWatch, RequestTally } from './types.js'
 import { Created, createResource } from './create.js'
 import type { ListRead } from './pagination.js'
+import { type PackedRow, type PackedValues, packer } from './packed.js'
 import {
   Check,
   CheckSchema,
@@ -94,13 +95,21 @@ export class MonitoringApi {
    * page in turn, may end it early (a read that needs only some rows).
    */
   readChecks(enough?: (page: Check[]) => boolean): Promise<ListRead<Check>> {
-    return this.client.read(paths.checks, CheckSchema, 'check', enough)
+    return this.client.read(paths.checks, CheckSchema, 'check', { enough })
+  }
+  /**
+   * A full read of the checks (as `readChecks`) whose rows are kept packed
+   * (packed.ts), in `values` when given: for a fleet's plan, which needs each
+   * check whole only while it compares it.
+   */
+  readPackedChecks(values?: PackedValues): Promise<ListRead<PackedRow<Check>>> {
+    return this.client.read(paths.checks, CheckSchema, 'check', { keep: packer<Check>(values) })
   }
   getCheck(id: string): Promise<Check | null> {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')
   }
-  /** `existing` is the list read before the create (what was there before). */
-  async createCheck(body: Body, existing: Check[]): Promise<Created<Check>> {
+  /** `existing` is the list read before the create (what was there before): its ids. */
+  async createCheck(body: Body, existing: ReadonlyArray<{ id: string }>): Promise<Created<Check>> {
     return createResource(this.client, paths.checks, body, CheckSchema, 'check', {
       before: ids(existing),
       matches: c => c.name === body.name && c.url === body.url

@@ -197,18 +197,20 @@ export interface Page {
 }
 
 /** What a full read of a collection needs of the client: one GET of a page, rows parsed, paths named. */
-export interface PageReader<T> {
+export interface PageReader<T, K = T> {
   first: URL
   base: URL
   maxPages: number
   /** How a row is named in messages ("check"). */
   what: string
-  /** Given each page's rows in turn: true = the rest is not needed; no next page is read. */
-  enough?: (page: T[]) => boolean
+  /** Given each page's rows in turn (as kept): true = the rest is not needed; no next page is read. */
+  enough?: (page: K[]) => boolean
   pathOf: (url: URL) => string
   /** One page: its answer's status and headers, and its body parsed (its text is not kept: a fleet's pages are many). */
   fetch: (url: URL) => Promise<Page>
   parse: (row: unknown, index: number, url: URL) => T
+  /** What is kept of a parsed row (packed.ts: a handle to its packed text); the row itself when not given. */
+  keep?: (row: T) => K
 }
 
 /**
@@ -216,8 +218,9 @@ export interface PageReader<T> {
  * most `maxPages`, never to another origin, never a page twice), each id
  * once, and whether the read shifted while it was paged (ListRead).
  */
-export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> {
-  const rows = new RowsById<T>()
+export async function readPages<T, K = T>(reader: PageReader<T, K>): Promise<ListRead<K>> {
+  const keep = reader.keep ?? ((row: T) => row as unknown as K)
+  const rows = new RowsById<K>()
   const seen = new Set<string>()
   const stop = (at: URL, detail: string) =>
     new ApiError({ kind: 'pagination', method: 'GET', path: reader.pathOf(at), detail })
@@ -230,7 +233,12 @@ export async function readPages<T>(reader: PageReader<T>): Promise<ListRead<T>> 
     const { status, headers, body } = await reader.fetch(current)
     const page = collectionOf(body)
     if (page === undefined) throw notAList(reader.pathOf(current), status)
-    const parsed = page.map((row, i) => reader.parse(row, i, current))
+    // Each row checked and kept (packed or whole), then let go of in the page: a page's rows are not all held twice.
+    const parsed = page.map((row, i) => {
+      const kept = keep(reader.parse(row, i, current))
+      page[i] = undefined
+      return kept
+    })
     parsed.forEach(row => rows.add(row))
     const cut = reader.enough?.(parsed) ?? false
     // A read cut short on purpose holds fewer rows than the whole: its total proves nothing.

@@ -4,6 +4,7 @@
  * outputs and summary table, and converging with concurrent creates.
  */
 import { UnsafeIdError, paths } from '../api/monitoring.js'
+import { type PackedRow, wholeOf } from '../api/packed.js'
 import type { Check } from '../api/schemas.js'
 import { type Mapping, didYouMean, idProblem } from '../values.js'
 import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
@@ -75,10 +76,14 @@ export interface CheckIndex {
   byName: (name: string, where?: string) => Named
   /** Does a check of the list have this name? */
   has: (name: string) => boolean
+  /** How many of the list's rows have this name (an id listed twice counts twice): no check is made whole. */
+  count: (name: string) => number
 }
 
+/** A check as a list read keeps it: whole, or packed (packed.ts) and made whole where a lookup answers with it. */
+export type Listed = Check | PackedRow<Check>
 /** Indexes of lists already indexed: the plan and sync index the same list once between them. */
-const indexes = new WeakMap<readonly Check[], CheckIndex>()
+const indexes = new WeakMap<readonly Listed[], CheckIndex>()
 
 /**
  * Index a list once (the same id listed twice under one name is one check) for
@@ -86,10 +91,10 @@ const indexes = new WeakMap<readonly Check[], CheckIndex>()
  * same index: its named checks sorted by name (stable: list order among equal
  * names) and searched by halves, one array rather than a map of five times its size.
  */
-export function indexChecks(checks: readonly Check[]): CheckIndex {
+export function indexChecks(checks: readonly Listed[]): CheckIndex {
   const known = indexes.get(checks)
   if (known) return known
-  const named = checks.filter((c): c is Check & { name: string } => typeof c.name === 'string')
+  const named = checks.filter((c): c is Listed & { name: string } => typeof c.name === 'string')
   named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   /** Where the checks named `name` begin in `named` (the first whose name is not before it). */
   const first = (name: string) => {
@@ -104,9 +109,10 @@ export function indexChecks(checks: readonly Check[]): CheckIndex {
   const index: CheckIndex = {
     byName: (name, where = '') => {
       const [start, end] = [first(name), first(`${name}\0`)]
-      return resolveNamed(uniqueById(named.slice(start, end)), name, where)
+      return resolveNamed(uniqueById(named.slice(start, end)).map(wholeOf), name, where)
     },
-    has: name => named[first(name)]?.name === name
+    has: name => named[first(name)]?.name === name,
+    count: name => first(`${name}\0`) - first(name)
   }
   indexes.set(checks, index)
   return index
@@ -145,9 +151,9 @@ function resolveNamed(matches: Check[], name: string, where: string): Named {
  * sync-checks), a name that differs from existing checks' only in case (a typo, most likely) is
  * warned about, naming each. Returns the lines.
  */
-export function warnCaseTwins(ctx: OperationContext, names: readonly string[], checks: readonly Check[]): string[] {
+export function warnCaseTwins(ctx: OperationContext, names: readonly string[], checks: readonly Listed[]): string[] {
   if (names.length === 0) return []
-  const folded = new Map<string, Check[]>()
+  const folded = new Map<string, Listed[]>()
   for (const c of uniqueById(checks)) {
     if (typeof c.name !== 'string') continue
     const same = folded.get(c.name.toLowerCase())

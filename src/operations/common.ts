@@ -23,9 +23,12 @@ function normal(field: string, value: unknown): string {
   return canonical(value ?? null)
 }
 
-/** The fields of `wanted` whose values differ in `current`. */
+/** The fields of `wanted` whose values differ in `current` (a value the same on both sides is not turned into JSON). */
 export function differences(wanted: Mapping, current: Mapping): string[] {
-  return Object.keys(wanted).filter(field => normal(field, wanted[field]) !== normal(field, current[field]))
+  return Object.keys(wanted).filter(field => {
+    const [a, b] = [wanted[field], current[field]]
+    return a !== b && normal(field, a) !== normal(field, b)
+  })
 }
 
 /**

@@ -18,8 +18,13 @@ export interface Part {
   index: number
 }
 
-/** Entries per part (see entryParts). */
-const PART_ENTRIES = 200
+/**
+ * Entries per part (see entryParts). Few: a part's entries and its lines' readings are held
+ * until the part is checked (sync then keeps them packed: plan.ts), and a part that outlives two
+ * of V8's young-generation collections is promoted. With 200, a fleet's file of 10,000 entries
+ * left some 2.5 MiB promoted in its reading, against some 1 with 50 (docs/benchmark-rows.md).
+ */
+const PART_ENTRIES = 50
 
 const [SPACE, TAB, CR, LF, HASH, DASH] = [' ', '\t', '\r', '\n', '#', '-'].map(c => c.charCodeAt(0))
 

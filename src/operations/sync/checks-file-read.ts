@@ -18,9 +18,10 @@ export const MAX_CHECKS_FILE_BYTES = 10 * 1024 * 1024
 
 /**
  * A checks file's text: a regular file of at most MAX_CHECKS_FILE_BYTES, never
- * read past that.
+ * read past that. `spare` is given the buffer the file was read into, once
+ * its text is decoded (a copy): room the caller may reuse (see readAtMost).
  */
-export async function readChecksFile(given: string, file: string): Promise<string> {
+export async function readChecksFile(given: string, file: string, spare?: (room: Buffer) => void): Promise<string> {
   const cannot = (why: string) => new ChecksFileError(`checks-file ${given}: ${why}`)
   let handle: FileHandle
   try {
@@ -43,7 +44,7 @@ export async function readChecksFile(given: string, file: string): Promise<strin
         `${file} is ${size}, more than the ${MAX_CHECKS_FILE_BYTES} bytes (10 MiB) a checks file may have; split it`
       )
     if (info.size > MAX_CHECKS_FILE_BYTES) throw tooBig(`${info.size} bytes`)
-    const text = await readAtMost(handle, info.size, MAX_CHECKS_FILE_BYTES)
+    const text = await readAtMost(handle, info.size, MAX_CHECKS_FILE_BYTES, spare)
     if (text === undefined) throw tooBig('over that size')
     return text
   } finally {
@@ -65,13 +66,23 @@ export const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ?
  * it has more). The buffer starts at the size stat() gave and one byte more,
  * so that a file that grew since is seen and read on (in a larger buffer): a
  * small file never costs the limit's 10 MiB.
+ *
+ * `spare` is then given the buffer, whose bytes the text no longer needs: a
+ * fleet's file is a megabyte or more, and a buffer that large that is freed
+ * while the step runs makes glibc's malloc raise its threshold for giving an
+ * allocation a mapping of its own to that size, and the threshold for handing
+ * memory back to the system to twice it, for the rest of the process. What
+ * V8's compilers and Node free afterwards then stays in the process: some 2 to
+ * 3 MiB more at a sync's peak at 10,000 checks (docs/benchmark-rows.md). The
+ * sync keeps the checks file's entries in it instead (plan.ts `PackedSpecs`).
  */
 export async function readAtMost(
   handle: {
     read: (buffer: Buffer, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>
   },
   size: number,
-  max: number
+  max: number,
+  spare?: (room: Buffer) => void
 ): Promise<string | undefined> {
   let buffer = Buffer.allocUnsafe(Math.min(size, max) + 1)
   let length = 0
@@ -82,7 +93,11 @@ export async function readAtMost(
       buffer = larger
     }
     const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
-    if (bytesRead === 0) return textOf(buffer.subarray(0, length))
+    if (bytesRead === 0) {
+      const text = textOf(buffer.subarray(0, length))
+      spare?.(buffer)
+      return text
+    }
     length += bytesRead
     if (length > max) return undefined
   }

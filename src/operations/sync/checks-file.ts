@@ -46,20 +46,34 @@ export function parseChecksFile(text: string, file: string, options: ChecksFileO
   return withoutDocument(bare, file, options, parsePart) ?? parsePart(bare, file, options, wholeFile())
 }
 
+/** Where a file's entries go as they are checked: a list, or one that keeps them packed (plan.ts `PackedSpecs`). */
+export interface SpecList {
+  push(spec: Mapping): unknown
+}
+
 /**
  * parseChecksFile, loading the YAML parser only when the file needs it: a
  * file read whole by JSON.parse or line by line (as export-checks and most
  * hands write one) is read without it, so such a sync never compiles the parser.
+ * The entries go into a list `into` makes (a new one for each way the file is
+ * read), a part at a time when the file is read in parts.
  */
-export async function parseChecksFileLoading(
+export async function parseChecksFileLoading<L extends SpecList = Mapping[]>(
   text: string,
   file: string,
-  options: ChecksFileOptions = {}
-): Promise<Mapping[]> {
-  const read = withoutDocument(withoutBom(text), file, options)
+  options: ChecksFileOptions = {},
+  into: () => L = () => [] as unknown as L
+): Promise<L> {
+  const read = withoutDocument(withoutBom(text), file, options, undefined, into)
   if (read) return read
   await load('yaml')
-  return parseChecksFile(text, file, options)
+  return pushed(into(), parseChecksFile(text, file, options))
+}
+
+/** `list` with `specs` pushed into it. */
+function pushed<L extends SpecList>(list: L, specs: Mapping[]): L {
+  for (const spec of specs) list.push(spec)
+  return list
 }
 
 /** Where a part begins (lines and entries before it), and the names of the entries so far. */
@@ -81,21 +95,23 @@ type PartParser = (text: string, file: string, options: ChecksFileOptions, at: P
  * problem: the whole file's parse then names it, at its line, as for any
  * file. Warnings and secrets are told only once the whole file is read.
  */
-function withoutDocument(
+function withoutDocument<L extends SpecList = Mapping[]>(
   text: string,
   file: string,
   options: ChecksFileOptions,
-  yamlPart?: PartParser
-): Mapping[] | undefined {
+  yamlPart?: PartParser,
+  into: () => L = () => [] as unknown as L
+): L | undefined {
   const told: Array<() => void> = []
   const quiet: ChecksFileOptions = {
     ...options,
     warn: (message, place) => told.push(() => options.warn?.(message, place)),
     secret: value => told.push(() => options.secret?.(value))
   }
-  let specs: Mapping[] | undefined
+  let specs: L | undefined
   try {
-    specs = jsonFile(text, file, quiet) ?? inParts(text, file, quiet, yamlPart)
+    const json = jsonFile(text, file, quiet)
+    specs = json ? pushed(into(), json) : inParts(text, file, quiet, yamlPart, into)
   } catch {
     return undefined
   }
@@ -104,16 +120,17 @@ function withoutDocument(
 }
 
 /** The parts of a file (entryParts), each read line by line, else by `yamlPart`; undefined when one cannot be. */
-function inParts(
+function inParts<L extends SpecList>(
   text: string,
   file: string,
   options: ChecksFileOptions,
-  yamlPart: PartParser | undefined
-): Mapping[] | undefined {
+  yamlPart: PartParser | undefined,
+  into: () => L
+): L | undefined {
   const cut = entryParts(text)
   if (!cut) return undefined
   const names = new Map<string, number>()
-  const specs: Mapping[] = []
+  const specs = into()
   for (const part of cut.parts) {
     const at = { ...part, names }
     const lines = secretsKept(options, fill => lineEntries(part.text, part.line, cut.indent, fill))

@@ -5,7 +5,8 @@
  */
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { indexChecks, isPaused } from '../check-targets.js'
+import { PackedValues, wholeOf } from '../../api/packed.js'
+import { Listed, indexChecks, isPaused } from '../check-targets.js'
 import { uniqueById } from '../converge.js'
 import { alikeOf } from '../duplicates.js'
 import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
@@ -73,26 +74,73 @@ function deleted(check: Check): Pick<PlanEntry, 'fields' | 'changes'> {
 }
 
 /** The entry that makes `current` (of the entry's name) match `spec` (`body`: spec with its defaults). */
-function entryFor(spec: Mapping, body: Mapping, current: Check): PlanEntry {
-  const name = String(spec.name)
+function entryFor(name: string, spec: Mapping, body: Mapping, current: Check): PlanEntry {
   const fields = differences(body, current)
   const changes = Object.fromEntries(fields.map(field => [field, { from: current[field] ?? null, to: body[field] }]))
   // A check paused by hand that the file states as running: kept paused, shown as drift.
-  const paused = !('status' in spec) && isPaused(current) ? { paused: true } : {}
-  return fields.length > 0
-    ? { action: 'update', name, id: current.id, fields, changes, body: { ...writableOf(current), ...body }, ...paused }
-    : { action: 'unchanged', name, id: current.id, ...NOTHING, ...paused }
+  const paused = !('status' in spec) && isPaused(current)
+  if (fields.length > 0) {
+    const update: PlanEntry = {
+      action: 'update',
+      name,
+      id: current.id,
+      fields,
+      changes,
+      body: { ...writableOf(current), ...body }
+    }
+    return paused ? { ...update, paused } : update
+  }
+  // Written out, not spread from NOTHING: a fleet's entry holds its fields in the object itself, no array of them beside it.
+  const id = current.id
+  return paused
+    ? { action: 'unchanged', name, id, fields: NOTHING.fields, changes: NOTHING.changes, paused }
+    : { action: 'unchanged', name, id, fields: NOTHING.fields, changes: NOTHING.changes }
 }
+
+/**
+ * A checks file's entries kept packed (packed.ts) as they are read: each
+ * name at hand, each entry made whole again where the plan reads it.
+ */
+export class PackedSpecs {
+  readonly names: string[] = []
+  private readonly places: number[] = []
+
+  /** `specs`: where the entries are kept (the sync keeps the list's checks there too, after them). */
+  constructor(private readonly specs = new PackedValues()) {}
+
+  push(spec: Mapping): void {
+    this.names.push(String(spec.name))
+    this.places.push(this.specs.add(spec))
+  }
+
+  get length(): number {
+    return this.names.length
+  }
+
+  /** The i-th entry: a new object each call. */
+  spec(i: number): Mapping {
+    return this.specs.value(this.places[i]) as Mapping
+  }
+}
+
+/** The file's entries a plan is made from: as read, or packed. */
+export type Wanted = readonly Mapping[] | PackedSpecs
+
+/** The names of the file's entries, in order. */
+export const wantedNames = (wanted: Wanted): readonly string[] =>
+  wanted instanceof PackedSpecs ? wanted.names : wanted.map(spec => String(spec.name))
 
 /**
  * What to do to make `server` equal `wanted`: an entry per check, so a name
  * with identical duplicates (duplicates.ts) has an entry for each id.
  */
-export function computePlan(wanted: Mapping[], server: Check[], options: PlanOptions): PlanEntry[] {
+export function computePlan(wanted: Wanted, server: readonly Listed[], options: PlanOptions): PlanEntry[] {
   const plan: PlanEntry[] = []
   const index = indexChecks(server)
-  for (const spec of wanted) {
-    const name = String(spec.name)
+  const names = wantedNames(wanted)
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]
+    const spec = wanted instanceof PackedSpecs ? wanted.spec(i) : wanted[i]
     const named = index.byName(name, ' on the service')
     const body = withDefaultType(spec)
     if (!named.check) {
@@ -101,15 +149,15 @@ export function computePlan(wanted: Mapping[], server: Check[], options: PlanOpt
       continue
     }
     // Identical checks of one name are changed alike, an entry for each, and never deleted here.
-    for (const current of alikeOf(named)) plan.push(entryFor(spec, body, current))
+    for (const current of alikeOf(named)) plan.push(entryFor(name, spec, body, current))
   }
   if (options.prune) {
-    const listed = new Set(wanted.map(s => String(s.name)))
+    const listed = new Set(names)
     for (const check of uniqueById(server)) {
       const name = str(check.name)
       if (listed.has(name)) continue
       if (options.prunePrefix !== undefined && !name.startsWith(options.prunePrefix)) continue
-      plan.push({ action: 'delete', name, id: check.id, ...deleted(check) })
+      plan.push({ action: 'delete', name, id: check.id, ...deleted(wholeOf(check)) })
     }
   }
   return plan

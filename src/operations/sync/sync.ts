@@ -6,15 +6,16 @@
 import * as path from 'node:path'
 import { parseChecksFileLoading } from './checks-file.js'
 import { readChecksFile } from './checks-file-read.js'
+import { PackedValues } from '../../api/packed.js'
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values.js'
-import { convergeChecks, indexChecks, warnCaseTwins } from '../check-targets.js'
+import { Listed, convergeChecks, indexChecks, warnCaseTwins } from '../check-targets.js'
 import { planAlikeLine } from '../duplicates.js'
 import { keptLine, unprovenLine } from '../converge.js'
 import { lookUp } from '../snapshot.js'
 import { differences, dryRunSkips, writableOf } from '../common.js'
-import { PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
+import { PackedSpecs, PlanEntry, computePlan, countOf, describeChanges, drifting, shownAction } from './plan.js'
 import { readApprovedPlan, writePlanFile } from './plan-file.js'
 import { driftMessage, halfWayMessage, planOutputs, planSummary, refusal } from './outcome.js'
 import { shownEntry, shownPlan } from './shown.js'
@@ -34,7 +35,11 @@ interface Made {
   recovered: boolean
 }
 
-async function applyEntry(ctx: OperationContext, entry: PlanEntry, before: Check[]): Promise<Made | undefined> {
+async function applyEntry(
+  ctx: OperationContext,
+  entry: PlanEntry,
+  before: readonly Listed[]
+): Promise<Made | undefined> {
   const api = ctx.api
   if (entry.action === 'create') {
     const { item, tookMs, recovered } = await api.createCheck(entry.body as Mapping, before)
@@ -91,14 +96,15 @@ async function convergeMade(
  */
 async function serverChecks(
   ctx: OperationContext,
-  wanted: Mapping[]
-): Promise<{ server: Check[]; proven: ReadonlySet<string> | undefined }> {
+  wanted: PackedSpecs,
+  packed: PackedValues
+): Promise<{ server: Listed[]; proven: ReadonlySet<string> | undefined }> {
   // Through the list's index, which the plan then uses: a fleet's names are not gathered again for each read.
-  const holdsAll = (list: Check[]) => {
+  const holdsAll = (list: Listed[]) => {
     const index = indexChecks(list)
-    return wanted.every(spec => index.has(String(spec.name)))
+    return wanted.names.every(name => index.has(name))
   }
-  const look = await lookUp(() => ctx.api.readChecks(), holdsAll)
+  const look = await lookUp(() => ctx.api.readPackedChecks(packed), holdsAll)
   if (look.reads > 1 && holdsAll(look.items)) {
     ctx.log.info(
       'The first read of the checks did not show every name of the file; a later read did (the list moved while it was read): the plan is made from that read.'
@@ -109,11 +115,13 @@ async function serverChecks(
 }
 
 /** Warn of each name of the file that identical checks share (the plan changes them alike); the lines. */
-function warnAlike(ctx: OperationContext, wanted: Mapping[], server: Check[], plan: PlanEntry[]): string[] {
+function warnAlike(ctx: OperationContext, wanted: PackedSpecs, server: readonly Listed[], plan: PlanEntry[]): string[] {
   const index = indexChecks(server)
   const lines: string[] = []
-  for (const spec of wanted) {
-    const named = index.byName(String(spec.name))
+  for (const name of wanted.names) {
+    // One check of the name (the most): nothing to say, and nothing made whole to find that out.
+    if (index.count(name) < 2) continue
+    const named = index.byName(name)
     if (!named.check || named.duplicates.length === 0) continue
     const changed = plan.some(e => e.name === named.check?.name && e.action === 'update')
     lines.push(planAlikeLine({ ...named, check: named.check }, changed))
@@ -125,17 +133,26 @@ function warnAlike(ctx: OperationContext, wanted: Mapping[], server: Check[], pl
 export const syncChecks: Operation = async ctx => {
   const { config } = ctx
   const file = path.resolve(ctx.workspace, config.checksFile as string)
-  const text = await readChecksFile(config.checksFile as string, file)
+  // Packed (packed.ts): the file's entries as each part is read, then the service's checks as each page comes,
+  // first in the buffer the file was read into (readAtMost says why): a fleet's entries and checks are made
+  // whole again only while the plan reads each.
+  let packed = new PackedValues()
+  const text = await readChecksFile(config.checksFile as string, file, room => (packed = new PackedValues(room)))
   const relative = path.relative(ctx.workspace, file)
-  const wanted = await parseChecksFileLoading(text, config.checksFile as string, {
-    env: ctx.env,
-    warn: (message, place) => ctx.log.warning(message, place),
-    notice: message => ctx.log.notice(message),
-    annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
-    // Declared by the file (`${secret:NAME}`, a secret variable name): never shown by the action; masked
-    // job-wide only when registrable (context.ts): never a word, a number or a short value.
-    secret: value => ctx.declareSecret(value)
-  })
+  const wanted = await parseChecksFileLoading(
+    text,
+    config.checksFile as string,
+    {
+      env: ctx.env,
+      warn: (message, place) => ctx.log.warning(message, place),
+      notice: message => ctx.log.notice(message),
+      annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
+      // Declared by the file (`${secret:NAME}`, a secret variable name): never shown by the action; masked
+      // job-wide only when registrable (context.ts): never a word, a number or a short value.
+      secret: value => ctx.declareSecret(value)
+    },
+    () => new PackedSpecs(packed)
+  )
   if (config.prune && config.prunePrefix === undefined && wanted.length === 0) {
     throw new OperationError(
       `sync-checks refused: checks-file ${config.checksFile} lists no checks, and prune without prune-prefix would delete every check on the service. Nothing was sent. Give prune-prefix, or list the checks to keep.`
@@ -145,7 +162,7 @@ export const syncChecks: Operation = async ctx => {
     config.approvedPlan === undefined
       ? undefined
       : await readApprovedPlan(config.approvedPlan, path.resolve(ctx.workspace, config.approvedPlan))
-  const { server, proven } = await serverChecks(ctx, wanted)
+  const { server, proven } = await serverChecks(ctx, wanted, packed)
   const plan = computePlan(wanted, server, { prune: config.prune, prunePrefix: config.prunePrefix })
   const alike = warnAlike(ctx, wanted, server, plan)
   const changes = plan.filter(e => e.action !== 'unchanged')
