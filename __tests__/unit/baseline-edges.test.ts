@@ -113,7 +113,8 @@ describe('a baseline in words and as JSON', () => {
 
   it('as JSON: null where unknown, the window as times, and why it was skipped when it was', () => {
     expect(baselineJson(undefined)).toBeNull()
-    expect(baselineJson(ofHour(five))).toEqual({
+    // Plain JSON: no key whose value is undefined (a baseline that was not skipped has no `skipped`).
+    expect(baselineJson(ofHour(five))).toStrictEqual({
       p95: 105,
       limit: 126,
       results: 5,

@@ -323,6 +323,33 @@ describe('what ends polling otherwise', () => {
   })
 })
 
+describe('where the log has a progress line (the command)', () => {
+  it("a round is one line (checks passed, whole seconds left, rounded up); each check's line goes to debug, no group", async () => {
+    const s = scene(upFrom(15_000), { timeoutMs: 25_500, readMs: () => 400 })
+    const progress: string[] = []
+    const debug: string[] = []
+    const log = s.polling.ctx.log as unknown as Record<string, unknown>
+    Object.assign(log, { progress: (line: string) => progress.push(line), debug: (line: string) => debug.push(line) })
+    await pollUntilDone(s.polling, s.tracks('c1', 'c2'))
+    expect(progress).toEqual([
+      'Poll 1: 0 of 2 check(s) passed, 25 s left',
+      'Poll 2: 0 of 2 check(s) passed, 14 s left',
+      'Poll 3: 2 of 2 check(s) passed, 4 s left'
+    ])
+    expect(s.lines).toEqual([])
+    expect(debug).toHaveLength(6)
+    expect(debug[0]).toContain('site c1')
+  })
+
+  it('the time left is never below 0 s, even for a round that ends past the deadline', async () => {
+    const s = scene(upFrom(60_000), { timeoutMs: 10_000, readMs: () => 10_800 })
+    const progress: string[] = []
+    Object.assign(s.polling.ctx.log, { progress: (line: string) => progress.push(line) })
+    await pollUntilDone(s.polling, s.tracks('c1'))
+    expect(progress).toEqual(['Poll 1: 0 of 1 check(s) passed, 0 s left'])
+  })
+})
+
 describe('rounds that read the list', () => {
   /** c1 up throughout; c2 and c3 down until 15 s after the start. */
   const answer = (id: string, at: number) => (id === 'c1' ? up(id, at) : upFrom(15_000)(id, at))
@@ -341,6 +368,19 @@ describe('rounds that read the list', () => {
     expect(tracks.get('c1')?.passedAfterMs).toBe(0)
     expect(s.polling.list).toEqual({ pages: 1, missed: new Set() })
     expect(s.lines).toContain('Read 2 of 2 check(s) from 1 page(s) of the list.')
+  })
+
+  it('a timer that wakes more than a second late reads no list either: polling stops early, saying why', async () => {
+    const s = scene(answer, {
+      timeoutMs: 10_000,
+      wakeLateMs: 1_001,
+      list: { missed: new Set() },
+      listRows: () => ['c2', 'c3'].map(id => answer(id, 0))
+    })
+    const polled = await pollUntilDone(s.polling, s.tracks('c2', 'c3'))
+    expect(polled).toEqual({ pending: new Set(['c2', 'c3']), cutShort: 'the time ran out during the poll' })
+    expect(s.listReads()).toBe(1)
+    expect(s.gets).toEqual([])
   })
 
   it('a list the key may not read: its checks are read by id, this round and every round after', async () => {
