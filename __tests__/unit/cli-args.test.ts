@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { UsageError, envName, readInvocation } from '../../src/cli/args.js'
+import { HELP_ROWS } from '../../src/cli/help-table.js'
+import { BOOLEAN_INPUTS } from '../../src/inputs/table.js'
 import { DOTENV_MAX_BYTES, DOTENV_MAX_VARIABLES, dotenvReport } from '../../src/cli/dotenv.js'
 
 const read = (argv: string[], env: NodeJS.ProcessEnv = {}) => readInvocation(argv, env)
@@ -18,6 +20,13 @@ const usage = (argv: string[]) => {
 }
 
 describe('the command line', () => {
+  it('a flag alone means true exactly for the inputs whose default action.yml states as true or false', () => {
+    const stated = HELP_ROWS.filter(row => row.default === 'true' || row.default === 'false').map(row => row.name)
+    expect([...BOOLEAN_INPUTS].sort()).toEqual(stated.sort())
+    expect(BOOLEAN_INPUTS.has('dry-run')).toBe(true)
+    expect(BOOLEAN_INPUTS.has('max-retries')).toBe(false)
+  })
+
   it('names each variable MONITORING_ + the input upper-cased, _ for -', () => {
     expect(envName('api-key')).toBe('MONITORING_API_KEY')
     expect(envName('max-response-time-increase')).toBe('MONITORING_MAX_RESPONSE_TIME_INCREASE')

@@ -7,9 +7,8 @@
  * anything: a mistake is a UsageError that names the flag and its variable.
  */
 import { parseArgs } from 'node:util'
-import { INPUTS, InputName, RawInputs } from '../inputs/table.js'
+import { BOOLEAN_INPUTS, INPUTS, InputName, RawInputs } from '../inputs/table.js'
 import { didYouMean } from '../values.js'
-import { HELP_ROWS } from './help-table.js'
 
 /** A mistake in how the command was called: exit status 2, nothing sent. */
 export class UsageError extends Error {
@@ -45,11 +44,6 @@ export const envName = (name: string): string => `MONITORING_${name.toUpperCase(
 
 /** A flag as the user types it, with the variable that can stand for it. */
 export const flagAndVariable = (name: string): string => `--${name} (or ${envName(name)})`
-
-/** Inputs that are true or false: their flag alone means true. */
-export const BOOLEAN_INPUTS: ReadonlySet<string> = new Set(
-  HELP_ROWS.filter(row => row.default === 'true' || row.default === 'false').map(row => row.name)
-)
 
 const TRUTH = /^(true|false)$/i
 

@@ -2,13 +2,14 @@
  * `monitoring-ci --help` and `monitoring-ci <operation> --help`: the
  * operations from the registry, and an operation's flags (the inputs it reads,
  * then those every operation reads) from the table that writes action.yml's
- * reference (help-table.ts), each with its default and its variable.
+ * reference (help-table.ts), each with its default and its variable. The
+ * table is loaded only for the help: it is most of the command's code, and
+ * data alone (it imports nothing), so the action's bundle stays whole.
  */
 import { APPLIES_TO } from '../inputs/warnings.js'
 import type { InputName } from '../inputs/table.js'
 import { OPERATIONS, entryOf, isOperationName } from '../operations/registry.js'
 import { envName } from './args.js'
-import { HELP_ROWS } from './help-table.js'
 import type { HelpRow } from './help-table.js'
 
 const USAGE = 'Usage: monitoring-ci <operation> [--<input> <value>]... [-- <command> [args...]]'
@@ -26,7 +27,7 @@ function flagLines(row: HelpRow): string[] {
   return [`  --${row.name} (${envName(row.name)})`, `      ${row.description}${fact}`]
 }
 
-export function helpText(operation?: string): string {
+export async function helpText(operation?: string): Promise<string> {
   const name = operation?.trim() ?? ''
   if (!isOperationName(name)) {
     const width = Math.max(...OPERATIONS.map(op => op.length))
@@ -47,6 +48,7 @@ export function helpText(operation?: string): string {
       ''
     ].join('\n')
   }
+  const { HELP_ROWS } = await import('./help-table.js')
   const reads = (row: HelpRow) => (APPLIES_TO[row.name as InputName] ?? []).includes(name)
   const everyone = (row: HelpRow) => APPLIES_TO[row.name as InputName] === undefined && row.name !== 'operation'
   return [

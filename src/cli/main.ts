@@ -48,7 +48,7 @@ export async function command(io: CommandIo): Promise<number> {
   try {
     invocation = readInvocation(io.argv, io.env)
     if (invocation.help || invocation.operation === undefined) {
-      io.stdout.write(helpText(invocation.operation))
+      io.stdout.write(await helpText(invocation.operation))
       return invocation.help ? 0 : usage(io, write, 'name an operation: monitoring-ci <operation> [flags]')
     }
     await checkInvocation(invocation, io.env)

@@ -53,6 +53,13 @@ const optional = <T>(parse: (value: string) => T) => z.optional(z.pipe(z.string(
 const yamlMapping = optional(parseMapping)
 const withDefault = <T>(parse: (value: string) => T, fallback: string) =>
   z.pipe(z._default(z.string(), fallback), z.transform(using(parse)))
+/** The inputs that are true or false (their schemas, for BOOLEAN_INPUTS). */
+const yesOrNo = new Set<unknown>()
+const flag = (fallback: 'true' | 'false') => {
+  const made = withDefault(parseBoolean, fallback)
+  yesOrNo.add(made)
+  return made
+}
 const required = <T>(parse: (value: string) => T) =>
   z.pipe(z.string({ error: 'is required' }), z.transform(using(parse)))
 
@@ -79,20 +86,20 @@ export const schema = z.strictObject({
   'alert-channels': optional(parseList),
   'check-status': optional(oneLine),
   'checks-file': optional(oneLine),
-  'auto-resume': withDefault(parseBoolean, 'false'),
-  prune: withDefault(parseBoolean, 'false'),
+  'auto-resume': flag('false'),
+  prune: flag('false'),
   'prune-prefix': text,
   'name-prefix': text,
-  'fail-on-drift': withDefault(parseBoolean, 'false'),
-  'drift-issue': withDefault(parseBoolean, 'false'),
+  'fail-on-drift': flag('false'),
+  'drift-issue': flag('false'),
   'max-deletions': withDefault(v => parseWholeNumber(v, 0, 1_000_000), '10'),
   'plan-file': optional(oneLine),
   'approved-plan': optional(oneLine),
-  'pr-comment': withDefault(parseBoolean, 'false'),
+  'pr-comment': flag('false'),
   'github-token': text,
   'expected-status': withDefault(oneLine, 'up'),
   'max-response-time': optional(parseMilliseconds),
-  'require-fresh': withDefault(parseBoolean, 'true'),
+  'require-fresh': flag('true'),
   timeout: withDefault(parseDuration, '5m'),
   'poll-interval': withDefault(parseDuration, '10s'),
   'consecutive-passes': withDefault(v => parseWholeNumber(v, 1, 100), '1'),
@@ -111,11 +118,11 @@ export const schema = z.strictObject({
   'status-page': yamlMapping,
   'status-page-id': optional(anId),
   'status-page-name': optional(oneLine),
-  'dry-run': withDefault(parseBoolean, 'false'),
-  'fail-on-error': withDefault(parseBoolean, 'true'),
+  'dry-run': flag('false'),
+  'fail-on-error': flag('true'),
   'max-retries': withDefault(v => parseWholeNumber(v, 0, 10), '3'),
   'request-timeout': withDefault(parseDuration, '30s'),
-  'job-summary': withDefault(parseBoolean, 'true')
+  'job-summary': flag('true')
 })
 
 export type Parsed = z.output<typeof schema>
@@ -123,6 +130,9 @@ export type Parsed = z.output<typeof schema>
 /** Every input of action.yml, by its kebab-case name. */
 export const INPUTS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 export type InputName = (typeof INPUTS)[number]
+
+/** The inputs that are true or false (the command's flag alone means true). */
+export const BOOLEAN_INPUTS: ReadonlySet<string> = new Set(INPUTS.filter(name => yesOrNo.has(schema.shape[name])))
 export type RawInputs = Partial<Record<InputName, string>>
 
 /** The inputs written in YAML or JSON. */
