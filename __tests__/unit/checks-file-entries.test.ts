@@ -201,6 +201,15 @@ describe('warnings', () => {
     expect(warnings.map(([, place]) => place.line)).toEqual([3])
   })
 
+  it('are told once when a later part needs the YAML parser (a flow entry after the first 50)', async () => {
+    const entries = Array.from({ length: 50 }, (_, i) => `- name: e-${i}\n  url: https://e/${i}\n`).join('')
+    const text = `- name: slip\n  url: https://s/\n  intervl: 5\n${entries}- {name: flow, url: "https://f/"}\n`
+    const warned: Array<number | undefined> = []
+    const specs = await parseChecksFileLoading(text, 'checks.yml', { warn: (_, place) => warned.push(place?.line) })
+    expect(specs).toHaveLength(52)
+    expect(warned).toEqual([3])
+  })
+
   it('and secrets once, when the file is read again whole after a problem', () => {
     const { error, secrets } = told(
       '- name: a\n  url: https://a/?t=${API_TOKEN}\n- name: a\n  url: https://b/?t=${secret:OTHER}\n',

@@ -15,8 +15,10 @@
  * text of the whole JSON. JSON holds every value a row read from JSON or YAML
  * holds (strings, finite numbers, booleans, null, lists and mappings) with the
  * order of its keys, so the row made again is equal to the row kept, key for
- * key. (-0 comes back as 0, which every output, body and comparison writes as
- * JSON alike.)
+ * key. (-0 comes back as 0, and a number too large for a double, which
+ * JSON.parse reads as Infinity, comes back as null: every output, body and
+ * comparison writes each as JSON alike. A deleted check's plan lists no such
+ * field, as it lists no null one.)
  */
 import { type Mapping, isMapping } from '../values.js'
 

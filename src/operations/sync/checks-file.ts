@@ -115,6 +115,8 @@ function withoutDocument<L extends SpecList = Mapping[]>(
   } catch {
     return undefined
   }
+  // A part the lines cannot read: the whole file is read again (by the YAML parser), which tells its own.
+  if (specs === undefined) return undefined
   for (const tell of told) tell()
   return specs
 }
