@@ -25,7 +25,6 @@ const MARKER = markerOf(IDENTITY)
 const TITLE = 'Monitoring drift: checks.yml'
 const PLAN = '### Plan\n| update | app-web | interval: 60 → 30 |'
 const CLOSING = 'No drift any more: the service matches `checks.yml` again. Closing.'
-const never = new AbortController().signal
 
 /** Keeps the drift issue once; what it returned and every line it logged. */
 async function keep(change: Partial<DriftIssueRequest> = {}): Promise<{ url: string | undefined; lines: string[] }> {
@@ -42,7 +41,7 @@ async function keep(change: Partial<DriftIssueRequest> = {}): Promise<{ url: str
       info: m => void lines.push(`info: ${m}`),
       warning: m => void lines.push(`warning: ${m}`)
     },
-    signal: never,
+    signal: new AbortController().signal,
     timeoutMs: 5_000,
     waitsEndBy: () => Date.now() + 60_000,
     env: { GITHUB_EVENT_NAME: 'schedule' },
@@ -73,6 +72,8 @@ describe('drift, and no issue of ours yet', () => {
     // the one just opened shows this run's plan already: no edit follows
     expect(sent('PATCH')).toEqual([])
     expect(sent('POST')).toHaveLength(1)
+    // one page of issues is one request: the list before, the list after the create
+    expect(sent('GET', /\/issues\?/)).toHaveLength(2)
     // every state (a closed one of ours is found too), the recently updated first (a live one is on the first pages)
     const query = new URL(sent('GET', /\/issues\?/)[0].path, 'http://x').searchParams
     expect([query.get('state'), query.get('sort'), query.get('direction')]).toEqual(['all', 'updated', 'desc'])
@@ -279,6 +280,13 @@ describe('GitHub refusing the issue altogether, or no token: a warning, never a 
     ])
   })
 
+  it('a rate limit GitHub asks a short wait for: waited, told as info under the issue’s label', async () => {
+    github.fail({ failure: 'secondary-rate-limit', retryAfterSeconds: 1, method: 'POST' })
+    const { url, lines } = await keep()
+    expect(url).toBe(issues()[0].html_url)
+    expect(lines[0]).toMatch(/^info: drift-issue: GitHub's secondary rate limit \(POST .*\); trying again in 1 s\.$/)
+  })
+
   it('a job cancelled: nothing written, the warning says so', async () => {
     const job = new AbortController()
     job.abort()
@@ -305,7 +313,7 @@ describe('the pull-request comment on an event that names no pull request', () =
         warning: m => void lines.push(`warning: ${m}`),
         notice: m => void lines.push(`notice: ${m}`)
       },
-      signal: never,
+      signal: new AbortController().signal,
       timeoutMs: 5_000,
       waitsEndBy: () => Date.now() + 60_000,
       // the event's name says pull request, its payload (this file's) names none

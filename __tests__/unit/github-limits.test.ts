@@ -73,6 +73,8 @@ describe("the run's stamp in the comment", () => {
     const line = stampLine(stamp(5101, 2, NOW))
     expect(line).toBe(`<!-- monitoring-action run: 5101.2 at ${NOW} -->`)
     expect(stampIn(`<!-- marker -->\n${line}\n### Plan`)).toEqual(stamp(5101, 2, NOW))
+    // a re-run past the ninth attempt, a run id of any length: read back whole
+    expect(stampIn(stampLine(stamp(2 ** 40, 12, NOW)))).toEqual(stamp(2 ** 40, 12, NOW))
     expect(stampIn('### Plan')).toBeUndefined()
     expect(stampIn(undefined)).toBeUndefined()
     // values out of range are written as 0, never as something a person could take for a run
@@ -84,6 +86,7 @@ describe("the run's stamp in the comment", () => {
     expect(laterRun(stamp(101, 1, 0), stamp(100, 5, 9))).toBe(true)
     expect(laterRun(stamp(100, 5, 9), stamp(101, 1, 0))).toBe(false)
     expect(laterRun(stamp(100, 2, 0), stamp(100, 1, 9))).toBe(true)
+    expect(laterRun(stamp(100, 1, 9), stamp(100, 2, 0))).toBe(false)
     expect(laterRun(stamp(100, 1, 10), stamp(100, 1, 9))).toBe(true)
     expect(laterRun(stamp(100, 1, 9), stamp(100, 1, 9))).toBe(false)
     expect(laterRun(stamp(0, 0, 0), undefined)).toBe(true)

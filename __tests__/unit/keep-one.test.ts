@@ -6,7 +6,8 @@
  * GitHub's answer, and the rest are still tidied. Driven here with plain
  * in-memory writings, no HTTP.
  */
-import { describe, expect, it } from '@jest/globals'
+import { describe, expect, it, jest } from '@jest/globals'
+import { getEventListeners } from 'node:events'
 import { type Writings, keepOne, oursAfterMaking, refusalOf, tidy } from '../../src/github/keep-one.js'
 
 interface Item {
@@ -297,6 +298,43 @@ describe('oursAfterMaking: the list read again until it shows the one made', () 
       )
     ).rejects.toThrow('cancelled')
     expect(reads).toBe(1)
+  })
+
+  it('its waits leave nothing behind: no timer after a cancel, no listener on the job’s signal once they end', async () => {
+    jest.useFakeTimers()
+    try {
+      const made = { id: 100 }
+      let reads = 0
+      const ended = new AbortController()
+      // the one made shows at the third read, after two waits
+      const settled = oursAfterMaking(
+        made,
+        async () => (++reads >= 3 ? [made] : []),
+        item => item.id,
+        ended.signal
+      )
+      await jest.advanceTimersByTimeAsync(1_000)
+      expect(ids(await settled)).toEqual([100])
+      expect(reads).toBe(3)
+      expect(getEventListeners(ended.signal, 'abort')).toEqual([])
+
+      const cancelled = new AbortController()
+      const waiting = oursAfterMaking(
+        { id: 1 },
+        async () => [],
+        item => item.id,
+        cancelled.signal
+      )
+      await jest.advanceTimersByTimeAsync(100) // in the first wait (250 ms)
+      expect(jest.getTimerCount()).toBe(1)
+      cancelled.abort(new Error('cancelled'))
+      await expect(waiting).rejects.toThrow('cancelled')
+      // nothing holds the step's process after a cancel, nor listens on the signal
+      expect(jest.getTimerCount()).toBe(0)
+      expect(getEventListeners(cancelled.signal, 'abort')).toEqual([])
+    } finally {
+      jest.useRealTimers()
+    }
   })
 })
 

@@ -21,7 +21,6 @@ const BOT = { login: 'github-actions[bot]', type: 'Bot' }
 const IDENTITY = ['Deploy', 'deploy', 'sync-checks', 'checks.yml', 'https://api.example.com/v1']
 const MARKER = markerOf(IDENTITY)
 const PLAN = '### Plan\n| create | app-web |'
-const never = new AbortController().signal
 
 const stamp = (runId: number, attempt = 1, startedAt = 1000): RunStamp => ({ runId, attempt, startedAt })
 const stampText = (s: RunStamp) => `<!-- monitoring-action run: ${s.runId}.${s.attempt} at ${s.startedAt} -->`
@@ -42,7 +41,7 @@ async function comment(change: Partial<CommentRequest> = {}): Promise<{ url: str
       warning: m => void lines.push(`warning: ${m}`),
       notice: m => void lines.push(`notice: ${m}`)
     },
-    signal: never,
+    signal: new AbortController().signal,
     timeoutMs: 5_000,
     waitsEndBy: () => Date.now() + 60_000,
     env: { GITHUB_EVENT_NAME: 'pull_request' },
@@ -64,7 +63,8 @@ const warnings = (lines: string[]) => lines.filter(line => line.startsWith('warn
 describe('when a comment is written at all', () => {
   it.each([
     ['push', 'this is a push'],
-    ['', 'this is a run without an event']
+    ['', 'this is a run without an event'],
+    [undefined, 'this is a run without an event']
   ])('on %j: a notice, nothing sent to GitHub', async (event, said) => {
     const { url, lines } = await comment({ env: { GITHUB_EVENT_NAME: event } })
     expect(url).toBeUndefined()
