@@ -4,7 +4,7 @@
  * wiring is in step/: the context an operation gets (context.ts), how a
  * failure is told (failure.ts), and the GitHub side (github.ts).
  */
-import type { Config } from './config.js'
+import type { Config } from './run/config.js'
 import { failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs/read.js'
 import { InputError } from './inputs/table.js'
 import { expectedStatusWarning, inputsNotApplying } from './inputs/warnings.js'
@@ -14,8 +14,8 @@ import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
-import { redact } from './secrets.js'
-import { secretsIn } from './secret-positions.js'
+import { redact } from './secrets/secrets.js'
+import { secretsIn } from './secrets/secret-positions.js'
 import { Dependencies, addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
 import { RunnerFileError, debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'

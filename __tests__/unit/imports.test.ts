@@ -10,7 +10,7 @@ describe('import directions (docs/design-map.md)', () => {
     expect(check('src/api/client.ts', "import { parseConfig } from '../inputs/read.js'")).toEqual([
       expect.stringContaining('src/api/client.ts:1: imports src/inputs/read.ts; not allowed')
     ])
-    expect(check('src/operations/gate/gate.ts', "import type { CoreLike } from '../../runner.js'")).toHaveLength(1)
+    expect(check('src/operations/gate/gate.ts', "import type { CoreLike } from '../../run/runner.js'")).toHaveLength(1)
     expect(check('src/report/log.ts', "import { run } from '../main.js'")).toHaveLength(1)
     expect(check('emulator/server.ts', "import { paths } from '../src/api/monitoring.js'")).toHaveLength(1)
     expect(check('src/operations/gate/gate.ts', "import { ApiError } from '../../api/errors.js'")).toEqual([])

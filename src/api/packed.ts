@@ -18,7 +18,7 @@
  * key. (-0 comes back as 0, which every output, body and comparison writes as
  * JSON alike.)
  */
-import { type Mapping, isMapping } from '../values.js'
+import { type Mapping, isMapping } from '../values/values.js'
 
 /** Room for rows: a buffer is allocated this size, or a row's own when longer. */
 const CHUNK_BYTES = 256 * 1024

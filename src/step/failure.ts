@@ -6,9 +6,9 @@
  */
 import { statSync } from 'node:fs'
 import { ApiError } from '../api/errors.js'
-import type { Config } from '../config.js'
+import type { Config } from '../run/config.js'
 import { InputError } from '../inputs/table.js'
-import { quote } from '../parse.js'
+import { quote } from '../values/parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'

@@ -4,7 +4,7 @@
  */
 import type * as github from '@actions/github'
 import { getProxyUrl } from '@actions/http-client'
-import { load } from './lazy/modules.cjs'
+import { load } from '../lazy/modules.cjs'
 
 export interface RunContext {
   workflow: string
