@@ -36,8 +36,8 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/cli\//,
-    may: [/^src\/(?!index\.ts$)/],
-    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main)"
+    may: [/^src\/(?!index\.ts$|step\/)/],
+    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main, run/); never the step's wiring (step/)"
   },
   {
     room: /^src\/step\//,
@@ -54,6 +54,11 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
       /^src\/lazy\//
     ],
     why: 'inputs read strings into a Config, checked against the registry'
+  },
+  {
+    room: /^src\/run\/dependencies\.ts$/,
+    may: [/^src\/run\//, /^src\/api\//, /^src\/operations\/types\.ts$/],
+    why: "what run() is given, by either door: the run's own room, the API client and an operation's log; never a door"
   },
   { room: /^src\/run\/config\.ts$/, may: [/^src\/values\/values\.ts$/], why: 'the Config type is plain data' },
   {
@@ -98,9 +103,9 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
     why: 'the ground floor: secrets by value and by position, over plain values and their markup'
   },
   {
-    room: /^src\/run\/(specs|run-context|runner)\.ts$/,
+    room: /^src\/run\/(specs|run-context|runner|message)\.ts$/,
     may: [/^src\/values\//, /^src\/lazy\//],
-    why: "the ground floor: the specs a user writes, the run's facts, what a door gives the core"
+    why: "the ground floor: the specs a user writes, the run's facts, what a door gives the core, a failure's words"
   },
   {
     room: /^src\/values\//,

@@ -16,6 +16,17 @@ describe('import directions (docs/design-map.md)', () => {
     expect(check('src/operations/gate/gate.ts', "import { ApiError } from '../../api/errors.js'")).toEqual([])
   })
 
+  it("keep the doors apart: the command's door imports nothing of the step's wiring, nor the step's of the command's; operations neither", () => {
+    expect(check('src/cli/main.ts', "import { makeApi } from '../step/context.js'")).toHaveLength(1)
+    expect(check('src/cli/main.ts', "import { makeApi } from '../run/dependencies.js'")).toEqual([])
+    expect(check('src/step/context.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
+    expect(check('src/main.ts', "import { command } from './cli/main.js'")).toHaveLength(1)
+    expect(check('src/run/dependencies.ts', "import { defaultDependencies } from '../step/context.js'")).toHaveLength(1)
+    for (const door of ['../../step/failure.js', '../../cli/main.js']) {
+      expect(check('src/operations/gate/gate.ts', `import { x } from '${door}'`)).toHaveLength(1)
+    }
+  })
+
   it('keep the story rooms apart: a story imports shared modules, never another story; shared ones import no story', () => {
     expect(check('src/operations/gate/gate.ts', "import { checkTargets } from '../check-targets.js'")).toEqual([])
     expect(check('src/operations/gate/gate.ts', "import { junitXml } from './junit.js'")).toEqual([])
