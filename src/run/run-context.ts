@@ -1,82 +1,37 @@
 /**
- * Facts about the workflow run, for incident text and summaries. Read from
- * `@actions/github`'s context (the runner's GITHUB_* variables).
+ * The run's facts, whatever the CI: for incident text, `{placeholders}` and
+ * summaries. GitHub Actions is one CI among others: the step reads its facts
+ * from the runner (github/run-facts.ts); the command reads them there under
+ * GitHub Actions, from another CI's variables elsewhere (cli/ci.ts), and
+ * has none outside any CI (every fact empty).
  */
-import type * as github from '@actions/github'
-import { getProxyUrl } from '@actions/http-client'
-import { load } from '../lazy/modules.cjs'
 
 export interface RunContext {
+  /** The workflow, or another CI's pipeline (its name; the CI's own name when it has none). */
   workflow: string
+  /** The job, as the CI names it. */
   job: string
+  /** The repository or project (`owner/name`). */
   repository: string
+  /** The full ref (`refs/heads/main`, `refs/tags/v1`). */
   ref: string
-  /** The branch or tag name (GITHUB_REF_NAME; else the ref without refs/heads/ or refs/tags/). */
+  /** The branch or tag name (the ref without refs/heads/ or refs/tags/). */
   refName: string
   sha: string
   shortSha: string
+  /** The run's (or pipeline's) id. */
   runId: string
   runNumber: string
   runAttempt: string
+  /** Who started the run, where the CI says. */
   actor: string
+  /** What started it (`push`, `pull_request`), where the CI says. */
   eventName: string
+  /** The CI's server, where a page of the run is built from it (GitHub's, GitHub Enterprise Server's). */
   serverUrl: string
-  /** Link to the run, built from the server URL (GitHub Enterprise Server too); another CI's pipeline or job page. */
+  /** Link to the run: built from the server URL under GitHub Actions; another CI's pipeline or job page. */
   runUrl: string
   commitUrl: string
   /** The CI the run is in, when not GitHub Actions (its name; '' outside any CI); absent under GitHub Actions. */
   ci?: string
-}
-
-type ContextLike = Pick<
-  typeof github.context,
-  'workflow' | 'job' | 'ref' | 'sha' | 'runId' | 'runNumber' | 'runAttempt' | 'actor' | 'eventName' | 'serverUrl'
->
-
-/**
- * The run's facts. `@actions/github` (and its Octokit) is loaded only when an
- * operation asks for them, which keeps every other step's start-up fast.
- */
-export async function loadRunContext(env: NodeJS.ProcessEnv = process.env): Promise<RunContext> {
-  const { context } = await importGithub(env)
-  return runContextOf(context, env)
-}
-
-/**
- * `@actions/github`, a chunk of its own. Its import builds Octokit's fetch for
- * the GitHub API, which reads undici's ProxyAgent when a proxy applies to that
- * URL: undici is loaded first then, and only then (evaluating it costs about
- * as much as the rest of the start).
- */
-export async function importGithub(env: NodeJS.ProcessEnv = process.env): Promise<typeof github> {
-  if (getProxyUrl(env.GITHUB_API_URL || 'https://api.github.com')) await load('undici')
-  return import('@actions/github')
-}
-
-export function runContextOf(ctx: ContextLike, env: NodeJS.ProcessEnv = process.env): RunContext {
-  const serverUrl = (ctx.serverUrl || env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
-  const repository = env.GITHUB_REPOSITORY ?? ''
-  const runId = ctx.runId ? String(ctx.runId) : ''
-  const runAttempt = ctx.runAttempt ? String(ctx.runAttempt) : (env.GITHUB_RUN_ATTEMPT ?? '')
-  const sha = ctx.sha ?? ''
-  return {
-    workflow: ctx.workflow ?? '',
-    job: ctx.job ?? '',
-    repository,
-    ref: ctx.ref ?? '',
-    refName: env.GITHUB_REF_NAME || (ctx.ref ?? '').replace(/^refs\/(heads|tags)\//, ''),
-    sha,
-    shortSha: sha.slice(0, 7),
-    runId,
-    runNumber: ctx.runNumber ? String(ctx.runNumber) : '',
-    runAttempt,
-    actor: ctx.actor ?? '',
-    eventName: ctx.eventName ?? '',
-    serverUrl,
-    runUrl:
-      repository && runId
-        ? `${serverUrl}/${repository}/actions/runs/${runId}${runAttempt ? `/attempts/${runAttempt}` : ''}`
-        : '',
-    commitUrl: repository && sha ? `${serverUrl}/${repository}/commit/${sha}` : ''
-  }
 }
