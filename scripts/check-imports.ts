@@ -127,20 +127,26 @@ function sources(dir: string): string[] {
   })
 }
 
+/**
+ * An import or re-export (one line, or its names over several: `import {` ... `} from '../x.js'`), a bare
+ * import (`import './x.js'`), or a dynamic one (`import('./x.js')`): the relative path it names is its last group.
+ */
+const IMPORT =
+  /^[ \t]*(?:(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s+from\s+|import\s+)['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
+
 /** The imports of one file (its path from the root, and its text) that break a rule, as "file:line: ...". */
 export function check(file: string, text: string): string[] {
   const rule = RULES.find(r => r.room.test(file))
   const found: string[] = []
-  text.split('\n').forEach((line, index) => {
-    const match = /^\s*(?:import|export)\b[^'"]*from\s+['"](\.[^'"]+)['"]/.exec(line)
-    if (!match) return
-    const to = relative('.', normalize(join(dirname(file), match[1])).replace(/\.js$/, '.ts'))
+  for (const match of text.matchAll(IMPORT)) {
+    const line = text.slice(0, match.index).split('\n').length
+    const to = relative('.', normalize(join(dirname(file), match[1] ?? match[2])).replace(/\.js$/, '.ts'))
     if (!rule) {
-      found.push(`${file}:${index + 1}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
+      found.push(`${file}:${line}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
     } else if (!rule.may.some(allowed => allowed.test(to))) {
-      found.push(`${file}:${index + 1}: imports ${to}; not allowed (${rule.why})`)
+      found.push(`${file}:${line}: imports ${to}; not allowed (${rule.why})`)
     }
-  })
+  }
   return found
 }
 

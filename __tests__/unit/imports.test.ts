@@ -16,6 +16,16 @@ describe('import directions (docs/design-map.md)', () => {
     expect(check('src/operations/gate/gate.ts', "import { ApiError } from '../../api/errors.js'")).toEqual([])
   })
 
+  it('read an import over several lines, a bare import and a dynamic one', () => {
+    const api = 'src/api/client.ts'
+    expect(check(api, "const a = 1\nimport {\n  parseConfig,\n  readInputs\n} from '../inputs/read.js'")).toEqual([
+      expect.stringContaining('src/api/client.ts:2: imports src/inputs/read.ts; not allowed')
+    ])
+    expect(check(api, "import '../inputs/read.js'")).toHaveLength(1)
+    expect(check(api, "const { parseConfig } = await import('../inputs/read.js')")).toHaveLength(1)
+    expect(check(api, "// a value read from '../inputs/read.js'")).toEqual([])
+  })
+
   it("keep the doors apart: the command's door imports nothing of the step's wiring, nor the step's of the command's; operations neither", () => {
     expect(check('src/cli/main.ts', "import { makeApi } from '../step/context.js'")).toHaveLength(1)
     expect(check('src/cli/main.ts', "import { makeApi } from '../run/dependencies.js'")).toEqual([])
