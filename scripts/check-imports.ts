@@ -13,11 +13,13 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url))
 /** The story rooms under src/operations/, each a folder (docs/design.md, "The operations floor"). */
 export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
 
-/** What every operation module may use beneath it: the API, lazy modules and the ground floor. */
+/** What every operation module may use beneath it: the API, lazy modules and the ground floor (values, secrets, the run's facts). */
 const OPERATIONS_GROUND = [
   /^src\/api\//,
   /^src\/lazy\//,
-  /^src\/(config|parse|parse-yaml|specs|values|run-context|secrets|secret-positions|markup|url-reading)\.ts$/
+  /^src\/values\//,
+  /^src\/secrets\//,
+  /^src\/run\/(config|specs|run-context)\.ts$/
 ]
 
 /** Room (a file pattern) -> what it may import (relative imports; packages are free). Data flows down this list. */
@@ -34,8 +36,8 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/cli\//,
-    may: [/^src\/(?!index\.ts$)/],
-    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main)"
+    may: [/^src\/(?!index\.ts$|step\/)/],
+    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main, run/); never the step's wiring (step/)"
   },
   {
     room: /^src\/step\//,
@@ -46,13 +48,19 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
     room: /^src\/inputs\//,
     may: [
       /^src\/inputs\//,
-      /^src\/(config|parse|parse-yaml|specs|values)\.ts$/,
+      /^src\/values\//,
+      /^src\/run\/(config|specs)\.ts$/,
       /^src\/operations\/registry\.ts$/,
       /^src\/lazy\//
     ],
     why: 'inputs read strings into a Config, checked against the registry'
   },
-  { room: /^src\/config\.ts$/, may: [/^src\/values\.ts$/], why: 'the Config type is plain data' },
+  {
+    room: /^src\/run\/dependencies\.ts$/,
+    may: [/^src\/run\//, /^src\/api\//, /^src\/operations\/types\.ts$/],
+    why: "what run() is given, by either door: the run's own room, the API client and an operation's log; never a door"
+  },
+  { room: /^src\/run\/config\.ts$/, may: [/^src\/values\/values\.ts$/], why: 'the Config type is plain data' },
   {
     room: /^src\/operations\/registry\.ts$/,
     may: [/^src\/operations\//, ...OPERATIONS_GROUND],
@@ -70,27 +78,39 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/api\//,
-    may: [/^src\/api\//, /^src\/(values|secrets|secret-positions)\.ts$/],
+    may: [/^src\/api\//, /^src\/values\/values\.ts$/, /^src\/secrets\//],
     why: 'the API client knows HTTP, not operations, inputs or the runner'
   },
   {
     room: /^src\/github\//,
-    may: [/^src\/github\//, /^src\/lazy\//, /^src\/run-context\.ts$/, /^src\/api\/types\.ts$/],
+    may: [/^src\/github\//, /^src\/lazy\//, /^src\/run\/run-context\.ts$/, /^src\/api\/types\.ts$/],
     why: 'the GitHub calls (the comment, the job page) talk to GitHub only; they are handed Markdown and facts, never operations or inputs'
   },
   {
     room: /^src\/report\//,
     may: [
       /^src\/report\//,
-      /^src\/(secrets|secret-positions|runner|values|markup)\.ts$/,
+      /^src\/secrets\//,
+      /^src\/values\/(values|markup)\.ts$/,
+      /^src\/run\/runner\.ts$/,
       /^src\/operations\/types\.ts$/
     ],
     why: 'reports turn operation results into log lines, outputs and Markdown'
   },
   {
-    room: /^src\/(parse|parse-yaml|specs|values|secrets|secret-positions|run-context|runner|markup|url-reading)\.ts$/,
-    may: [/^src\/(parse|values|markup|url-reading)\.ts$/, /^src\/lazy\//],
-    why: 'the ground floor: plain values, parsers, secrets, facts of the run'
+    room: /^src\/secrets\//,
+    may: [/^src\/secrets\//, /^src\/values\//],
+    why: 'the ground floor: secrets by value and by position, over plain values and their markup'
+  },
+  {
+    room: /^src\/run\/(specs|run-context|runner|message)\.ts$/,
+    may: [/^src\/values\//, /^src\/lazy\//],
+    why: "the ground floor: the specs a user writes, the run's facts, what a door gives the core, a failure's words"
+  },
+  {
+    room: /^src\/values\//,
+    may: [/^src\/values\//, /^src\/lazy\//],
+    why: 'the ground floor: plain values, their parsers and their markup'
   },
   {
     room: /^emulator\//,
@@ -107,20 +127,26 @@ function sources(dir: string): string[] {
   })
 }
 
+/**
+ * An import or re-export (one line, or its names over several: `import {` ... `} from '../x.js'`), a bare
+ * import (`import './x.js'`), or a dynamic one (`import('./x.js')`): the relative path it names is its last group.
+ */
+const IMPORT =
+  /^[ \t]*(?:(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s+from\s+|import\s+)['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
+
 /** The imports of one file (its path from the root, and its text) that break a rule, as "file:line: ...". */
 export function check(file: string, text: string): string[] {
   const rule = RULES.find(r => r.room.test(file))
   const found: string[] = []
-  text.split('\n').forEach((line, index) => {
-    const match = /^\s*(?:import|export)\b[^'"]*from\s+['"](\.[^'"]+)['"]/.exec(line)
-    if (!match) return
-    const to = relative('.', normalize(join(dirname(file), match[1])).replace(/\.js$/, '.ts'))
+  for (const match of text.matchAll(IMPORT)) {
+    const line = text.slice(0, match.index).split('\n').length
+    const to = relative('.', normalize(join(dirname(file), match[1] ?? match[2])).replace(/\.js$/, '.ts'))
     if (!rule) {
-      found.push(`${file}:${index + 1}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
+      found.push(`${file}:${line}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
     } else if (!rule.may.some(allowed => allowed.test(to))) {
-      found.push(`${file}:${index + 1}: imports ${to}; not allowed (${rule.why})`)
+      found.push(`${file}:${line}: imports ${to}; not allowed (${rule.why})`)
     }
-  })
+  }
   return found
 }
 

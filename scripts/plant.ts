@@ -99,7 +99,7 @@ const BUGS: Bug[] = [
   {
     name: 'shorter-first',
     bug: 'the shorter of two secret forms replaced first (abcd1234 shows as ***1234)',
-    file: 'src/secrets.ts',
+    file: 'src/secrets/secrets.ts',
     from: '(a, b) => b.length - a.length',
     to: '(a, b) => a.length - b.length',
     tests: ['unit/secret-positions', 'unit/trust'],
@@ -108,7 +108,7 @@ const BUGS: Bug[] = [
   {
     name: 'bearer-letters',
     bug: 'Authorization: Bearer abcdefgh (letters only, under 16 characters) not masked',
-    file: 'src/secret-positions.ts',
+    file: 'src/secrets/secret-positions.ts',
     from: '(scheme !== undefined || secretLooking(v))',
     to: 'secretLooking(v)',
     tests: ['unit/secret-positions'],
@@ -117,7 +117,7 @@ const BUGS: Bug[] = [
   {
     name: 'encoded-name',
     bug: 'a parameter named api%5Fkey not masked',
-    file: 'src/secret-positions.ts',
+    file: 'src/secrets/secret-positions.ts',
     from: 'const decoded = decodedName(name)',
     to: 'const decoded = name',
     tests: ['unit/secret-positions'],
@@ -126,7 +126,7 @@ const BUGS: Bug[] = [
   {
     name: 'proxy-password',
     bug: 'a proxy URL with a password and no user kept',
-    file: 'src/secret-positions.ts',
+    file: 'src/secrets/secret-positions.ts',
     from: 'if (!parsed.username && !parsed.password) return url',
     to: 'if (!parsed.username) return url',
     tests: ['unit/secret-positions'],

@@ -1,10 +1,11 @@
 /**
  * run(): read inputs -> config -> perform the operation -> outputs and summary.
  * One try/catch/finally; every thrown value becomes one clear failure. The
- * wiring is in step/: the context an operation gets (context.ts), how a
- * failure is told (failure.ts), and the GitHub side (github.ts).
+ * core both doors call: what it is given is run/dependencies.ts; the wiring
+ * is in step/: the context an operation gets (context.ts), how a failure is
+ * told (failure.ts), and the GitHub side (github.ts).
  */
-import type { Config } from './config.js'
+import type { Config } from './run/config.js'
 import { failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs/read.js'
 import { InputError } from './inputs/table.js'
 import { expectedStatusWarning, inputsNotApplying } from './inputs/warnings.js'
@@ -14,15 +15,18 @@ import { OperationError } from './operations/types.js'
 import { ActionLog, actionLog } from './report/log.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
-import { redact } from './secrets.js'
-import { secretsIn } from './secret-positions.js'
-import { Dependencies, addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
-import { RunnerFileError, debugStack, failureSummary, hintFor, messageOf, placeOf } from './step/failure.js'
+import { redact } from './secrets/secrets.js'
+import { secretsIn } from './secrets/secret-positions.js'
+import type { Dependencies } from './run/dependencies.js'
+import { messageOf } from './run/message.js'
+import { addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
+import { RunnerFileError, debugStack, failureSummary, hintFor, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'
 
-export type { Dependencies } from './step/context.js'
-export { defaultDependencies, makeApi } from './step/context.js'
-export { messageOf } from './step/failure.js'
+export type { Dependencies } from './run/dependencies.js'
+export { makeApi } from './run/dependencies.js'
+export { defaultDependencies } from './step/context.js'
+export { messageOf } from './run/message.js'
 
 /**
  * Which stage of the step this process is: the runner starts dist/index.js

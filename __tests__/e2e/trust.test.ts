@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KEY, until, useEmulator } from '../helpers/harness.js'
 import { StepResult, runStep } from '../helpers/runner.js'
-import { formsOf } from '../../src/secrets.js'
+import { formsOf } from '../../src/secrets/secrets.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'trust-'))
 const emulator = useEmulator()

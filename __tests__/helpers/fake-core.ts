@@ -1,5 +1,5 @@
 /** A CoreLike that records everything, for in-process runs of run(). */
-import type { Annotation, CoreLike } from '../../src/runner.js'
+import type { Annotation, CoreLike } from '../../src/run/runner.js'
 
 export interface FakeCore extends CoreLike {
   inputs: Record<string, string>

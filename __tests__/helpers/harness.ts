@@ -9,7 +9,7 @@ import { ApiClient } from '../../src/api/client.js'
 import { MonitoringApi } from '../../src/api/monitoring.js'
 import { Clock, Pacer, realClock } from '../../src/api/pacer.js'
 import { Dependencies, run } from '../../src/main.js'
-import { runContextOf } from '../../src/run-context.js'
+import { runContextOf } from '../../src/github/run-facts.js'
 import { Emulator, EmulatorOptions } from '../../emulator/server.js'
 import { FakeCore, fakeCore } from './fake-core.js'
 

@@ -8,7 +8,7 @@
 import type { Emulator } from '../../emulator/server.js'
 import { ApiClient } from '../../src/api/client.js'
 import { MonitoringApi } from '../../src/api/monitoring.js'
-import type { Config } from '../../src/config.js'
+import type { Config } from '../../src/run/config.js'
 import type { OperationContext } from '../../src/operations/types.js'
 import { KEY } from './harness.js'
 

@@ -117,7 +117,7 @@ describe('reference tables', () => {
 
   it("the durations' bounds are the parsers' own: every duration input, at its limit and no further", async () => {
     const { durationBounds } = await import('../../scripts/docs.js')
-    const { MAX_DURATION_MS, MAX_SLO_WINDOW_MS } = await import('../../src/parse.js')
+    const { MAX_DURATION_MS, MAX_SLO_WINDOW_MS } = await import('../../src/values/parse.js')
     const bounds = Object.fromEntries(durationBounds().map(b => [b.input, b]))
     expect(Object.keys(bounds).sort()).toEqual(
       [

@@ -1,4 +1,4 @@
-/** The error budget's figures (src/operations/gate/budget.ts) and its inputs (src/parse.ts). */
+/** The error budget's figures (src/operations/gate/budget.ts) and its inputs (src/values/parse.ts). */
 import { describe, expect, it } from '@jest/globals'
 import {
   type Budget,
@@ -8,7 +8,7 @@ import {
   budgetText,
   worstBudget
 } from '../../src/operations/gate/budget.js'
-import { parseSlo, parseSloWindow } from '../../src/parse.js'
+import { parseSlo, parseSloWindow } from '../../src/values/parse.js'
 
 const TO = Date.parse('2026-11-23T08:00:00Z')
 const FROM = TO - 30 * 86_400_000

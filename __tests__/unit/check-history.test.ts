@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { HistoryEntry } from '../../src/api/schemas.js'
-import type { Since } from '../../src/config.js'
+import type { Since } from '../../src/run/config.js'
 import { checkHistory, uptimeOf } from '../../src/operations/gate/history.js'
 import { sparkline } from '../../src/operations/gate/stats.js'
 import type { OperationContext } from '../../src/operations/types.js'

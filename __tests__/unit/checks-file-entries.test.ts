@@ -16,7 +16,7 @@ import {
 } from '../../src/operations/sync/checks-file.js'
 import { NO_LINES, checkEntries } from '../../src/operations/sync/checks-file-entries.js'
 import type { FilePlace } from '../../src/operations/types.js'
-import type { Mapping } from '../../src/values.js'
+import type { Mapping } from '../../src/values/values.js'
 
 beforeAll(() => load('yaml'))
 

@@ -14,7 +14,7 @@ import { ChecksFileError, parseChecksFile } from '../../src/operations/sync/chec
 import type { FilePlace } from '../../src/operations/types.js'
 import { FLEET_SHAPES, FleetShape, fleetText } from '../../scripts/lib/fleet-files.js'
 import type { Check } from '../../src/api/schemas.js'
-import type { Mapping } from '../../src/values.js'
+import type { Mapping } from '../../src/values/values.js'
 
 let yaml: { parseDocument: (text: string, options?: unknown) => unknown }
 beforeAll(async () => {

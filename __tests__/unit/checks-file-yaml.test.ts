@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { ChecksFileError, parseChecksFile } from '../../src/operations/sync/checks-file.js'
-import { MAX_ALIASED, parseMapping } from '../../src/parse-yaml.js'
-import type { Mapping } from '../../src/values.js'
+import { MAX_ALIASED, parseMapping } from '../../src/values/parse-yaml.js'
+import type { Mapping } from '../../src/values/values.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import { ChecksFileError, parseChecksFile, suggestField } from '../../src/operations/sync/checks-file.js'
-import { editDistance } from '../../src/values.js'
+import { editDistance } from '../../src/values/values.js'
 import type { FilePlace } from '../../src/operations/types.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).

@@ -13,7 +13,7 @@ import type { Check } from '../../src/api/schemas.js'
 import { parseChecksFile } from '../../src/operations/sync/checks-file.js'
 import { exportChecks } from '../../src/operations/sync/export.js'
 import { OperationError, type OperationContext, type OperationResult } from '../../src/operations/types.js'
-import { redact } from '../../src/secrets.js'
+import { redact } from '../../src/secrets/secrets.js'
 
 let workspace = ''
 // The YAML parser is not loaded here: export-checks loads it itself before it writes a YAML file.

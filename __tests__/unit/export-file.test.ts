@@ -18,7 +18,7 @@ import {
   heldSecret,
   tokenLike
 } from '../../src/operations/sync/export-file.js'
-import { userinfoRanges } from '../../src/url-reading.js'
+import { userinfoRanges } from '../../src/secrets/url-reading.js'
 
 // The YAML parser is loaded before a file is written or read, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))

@@ -20,9 +20,9 @@ import { planOutputs, planSummary } from '../../src/operations/sync/outcome.js'
 import { PackedSpecs, computePlan } from '../../src/operations/sync/plan.js'
 import { MAX_TABLE_ROWS, type OperationContext } from '../../src/operations/types.js'
 import { MAX_RESULT_BYTES, writeOutputs } from '../../src/report/outputs.js'
-import { redactValue } from '../../src/secrets.js'
-import { CheckEntrySchema, specProblem } from '../../src/specs.js'
-import { stdoutDrained } from '../../src/step/context.js'
+import { redactValue } from '../../src/secrets/secrets.js'
+import { CheckEntrySchema, specProblem } from '../../src/run/specs.js'
+import { stdoutDrained } from '../../src/run/dependencies.js'
 import { allocatedBy, gc } from '../helpers/heap.js'
 
 const N = 10_000

@@ -9,7 +9,7 @@ import type { Check } from '../../src/api/schemas.js'
 import { findByName, indexChecks } from '../../src/operations/check-targets.js'
 import { convergeCreated } from '../../src/operations/converge.js'
 import { computePlan } from '../../src/operations/sync/plan.js'
-import { redact, redactValue } from '../../src/secrets.js'
+import { redact, redactValue } from '../../src/secrets/secrets.js'
 
 /** A list that counts the reads of its elements (and of its methods, by name). */
 function counted<T>(items: T[]): { list: T[]; reads: () => number; calls: Record<string, number> } {

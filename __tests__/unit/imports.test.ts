@@ -10,10 +10,31 @@ describe('import directions (docs/design-map.md)', () => {
     expect(check('src/api/client.ts', "import { parseConfig } from '../inputs/read.js'")).toEqual([
       expect.stringContaining('src/api/client.ts:1: imports src/inputs/read.ts; not allowed')
     ])
-    expect(check('src/operations/gate/gate.ts', "import type { CoreLike } from '../../runner.js'")).toHaveLength(1)
+    expect(check('src/operations/gate/gate.ts', "import type { CoreLike } from '../../run/runner.js'")).toHaveLength(1)
     expect(check('src/report/log.ts', "import { run } from '../main.js'")).toHaveLength(1)
     expect(check('emulator/server.ts', "import { paths } from '../src/api/monitoring.js'")).toHaveLength(1)
     expect(check('src/operations/gate/gate.ts', "import { ApiError } from '../../api/errors.js'")).toEqual([])
+  })
+
+  it('read an import over several lines, a bare import and a dynamic one', () => {
+    const api = 'src/api/client.ts'
+    expect(check(api, "const a = 1\nimport {\n  parseConfig,\n  readInputs\n} from '../inputs/read.js'")).toEqual([
+      expect.stringContaining('src/api/client.ts:2: imports src/inputs/read.ts; not allowed')
+    ])
+    expect(check(api, "import '../inputs/read.js'")).toHaveLength(1)
+    expect(check(api, "const { parseConfig } = await import('../inputs/read.js')")).toHaveLength(1)
+    expect(check(api, "// a value read from '../inputs/read.js'")).toEqual([])
+  })
+
+  it("keep the doors apart: the command's door imports nothing of the step's wiring, nor the step's of the command's; operations neither", () => {
+    expect(check('src/cli/main.ts', "import { makeApi } from '../step/context.js'")).toHaveLength(1)
+    expect(check('src/cli/main.ts', "import { makeApi } from '../run/dependencies.js'")).toEqual([])
+    expect(check('src/step/context.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
+    expect(check('src/main.ts', "import { command } from './cli/main.js'")).toHaveLength(1)
+    expect(check('src/run/dependencies.ts', "import { defaultDependencies } from '../step/context.js'")).toHaveLength(1)
+    for (const door of ['../../step/failure.js', '../../cli/main.js']) {
+      expect(check('src/operations/gate/gate.ts', `import { x } from '${door}'`)).toHaveLength(1)
+    }
   })
 
   it('keep the story rooms apart: a story imports shared modules, never another story; shared ones import no story', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../src/operations/incidents/evidence.js'
 import { failureMessage, resolvedMessage } from '../../src/operations/incidents/incident-text.js'
 import { byTitle } from '../../src/operations/incidents/titles.js'
-import { runContextOf } from '../../src/run-context.js'
+import { runContextOf } from '../../src/github/run-facts.js'
 import { GITHUB_ENV } from '../helpers/harness.js'
 
 const run = runContextOf(

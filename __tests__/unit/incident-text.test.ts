@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { failureMessage, fillRunFacts } from '../../src/operations/incidents/incident-text.js'
 import { newestUnresolved } from '../../src/operations/incidents/titles.js'
-import { runContextOf } from '../../src/run-context.js'
+import { runContextOf } from '../../src/github/run-facts.js'
 import { GITHUB_ENV } from '../helpers/harness.js'
 
 describe('incident helpers', () => {

@@ -9,7 +9,7 @@ import { parseConfig } from '../../src/inputs/read.js'
 import { INPUTS, InputError, RawInputs } from '../../src/inputs/table.js'
 import { run } from '../../src/main.js'
 import { OPERATIONS } from '../../src/operations/registry.js'
-import { parseDuration } from '../../src/parse.js'
+import { parseDuration } from '../../src/values/parse.js'
 import { hintFor } from '../../src/step/failure.js'
 import { fakeCore } from '../helpers/fake-core.js'
 

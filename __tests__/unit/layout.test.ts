@@ -1,7 +1,8 @@
 /**
  * The house's layout holds (docs/design.md): no file in src/ or emulator/
- * over 300 lines unless design.md gives the reason, and every story folder
- * under src/operations/ exists and is named in the map.
+ * over 300 lines unless design.md gives the reason, src/'s root holds the
+ * entry points only, and every story folder under src/operations/ exists and
+ * is named in the map.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync, readdirSync, statSync } from 'node:fs'
@@ -28,6 +29,11 @@ describe('the layout of the house', () => {
       }))
       .filter(({ file, lines }) => lines > MAX_LINES && !design.includes(`\`${file}\` (${lines} lines)`))
     expect(long).toEqual([])
+  })
+
+  it("src/'s root holds the entry points only: the doors (index.ts) and the core both call (main.ts)", () => {
+    const loose = readdirSync(join(ROOT, 'src')).filter(name => !statSync(join(ROOT, 'src', name)).isDirectory())
+    expect(loose.sort()).toEqual(['index.ts', 'main.ts'])
   })
 
   it('every story folder exists, holds its operations, and is named in the map', () => {

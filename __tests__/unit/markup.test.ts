@@ -5,7 +5,7 @@
  * of these forms (secrets.ts), so each must be what the writers write.
  */
 import { describe, expect, it } from '@jest/globals'
-import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from '../../src/markup.js'
+import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from '../../src/values/markup.js'
 
 const Z = '\u200B'
 

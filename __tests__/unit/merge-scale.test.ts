@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { load } from '../../src/lazy/modules.cjs'
 import yaml from '../../src/lazy/yaml.cjs'
-import { valueProblem, yamlDocument, yamlValue } from '../../src/parse-yaml.js'
+import { valueProblem, yamlDocument, yamlValue } from '../../src/values/parse-yaml.js'
 import { gc } from '../helpers/heap.js'
 
 beforeAll(() => load('yaml'))

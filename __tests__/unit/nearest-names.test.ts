@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { nearestNames } from '../../src/operations/by-prefix.js'
-import { editDistance } from '../../src/values.js'
+import { editDistance } from '../../src/values/values.js'
 
 /** Every name scored in full (three tables each), then all of them sorted: the suggestions as they are defined. */
 function reference(prefix: string, names: string[], limit = 3): string[] {

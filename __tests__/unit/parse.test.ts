@@ -7,8 +7,8 @@ import {
   parseList,
   parseMilliseconds,
   parseWholeNumber
-} from '../../src/parse.js'
-import { parseMapping } from '../../src/parse-yaml.js'
+} from '../../src/values/parse.js'
+import { parseMapping } from '../../src/values/parse-yaml.js'
 
 // The YAML parser is loaded before parsing, as main does (src/lazy/modules.cjs).
 beforeAll(() => load('yaml'))

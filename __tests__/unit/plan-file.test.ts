@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtemp, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Mapping } from '../../src/values.js'
+import type { Mapping } from '../../src/values/values.js'
 import { type PlanEntry, computePlan } from '../../src/operations/sync/plan.js'
 import {
   PLAN_VERSION,
@@ -18,7 +18,7 @@ import {
   writePlanFile
 } from '../../src/operations/sync/plan-file.js'
 import { shownPlan } from '../../src/operations/sync/shown.js'
-import { redactValue } from '../../src/secrets.js'
+import { redactValue } from '../../src/secrets/secrets.js'
 
 let dir = ''
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Secrets by position (src/secret-positions.ts): which names are a secret's, which
+ * Secrets by position (src/secrets/secret-positions.ts): which names are a secret's, which
  * values no position makes secret, what free text keeps, and the path
  * segment that looks like a token (src/operations/sync/export-file.ts).
  */
@@ -11,8 +11,8 @@ import {
   secretName,
   secretSpans,
   withoutCredentials
-} from '../../src/secret-positions.js'
-import { redact, redactValue, registrable } from '../../src/secrets.js'
+} from '../../src/secrets/secret-positions.js'
+import { redact, redactValue, registrable } from '../../src/secrets/secrets.js'
 import { tokenLike } from '../../src/operations/sync/export-file.js'
 
 describe('secretName: the whole name or its last word', () => {

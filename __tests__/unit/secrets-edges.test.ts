@@ -1,5 +1,5 @@
 /**
- * The secret grammar at its edges (src/secret-positions.ts, src/secrets.ts;
+ * The secret grammar at its edges (src/secrets/secret-positions.ts, src/secrets/secrets.ts;
  * contract: "Secrets"): every secret word as a name's last word, every word
  * that stands for no value, each spacing a header or pair may be written
  * with, empty values, a URL without credentials, a value of exactly the
@@ -16,8 +16,8 @@ import {
   secretSpans,
   secretsIn,
   withoutCredentials
-} from '../../src/secret-positions.js'
-import { redact, redactValue, registrable } from '../../src/secrets.js'
+} from '../../src/secrets/secret-positions.js'
+import { redact, redactValue, registrable } from '../../src/secrets/secrets.js'
 
 describe('names: a secret word as the last word, however the name is written', () => {
   const WORDS = ['token', 'key', 'secret', 'password', 'passwd', 'pass', 'pwd', 'signature', 'sig', 'auth']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { parseSince } from '../../src/parse.js'
+import { parseSince } from '../../src/values/parse.js'
 import { ago, percentile, sparkline, spreadOf } from '../../src/operations/gate/stats.js'
 
 describe('since', () => {

@@ -16,7 +16,7 @@ import {
 import { PAUSED_NOTE, type PlanEntry, computePlan } from '../../src/operations/sync/plan.js'
 import { planDocument } from '../../src/operations/sync/plan-file.js'
 import type { OperationContext } from '../../src/operations/types.js'
-import { redactValue } from '../../src/secrets.js'
+import { redactValue } from '../../src/secrets/secrets.js'
 
 /** What outcome.ts reads of the context: the config's file names and limit, and redaction of the step's secrets. */
 const contextWith = (config: Record<string, unknown> = {}, secrets: string[] = []): OperationContext =>

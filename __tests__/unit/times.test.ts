@@ -12,10 +12,10 @@ import { ROOT } from '../helpers/runner.js'
 /** Run `body` (an async function body that returns JSON-able data) in a child Node under `tz`. */
 function under(tz: string, body: string): unknown {
   const script = `
-    const values = await import('./src/values.ts')
+    const values = await import('./src/values/values.ts')
     const judge = await import('./src/operations/gate/judge.ts')
     const ledger = await import('./src/operations/gate/ledger.ts')
-    const parse = await import('./src/parse.ts')
+    const parse = await import('./src/values/parse.ts')
     const out = await (async () => { ${body} })()
     process.stdout.write(JSON.stringify(out))`
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

@@ -9,9 +9,9 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { maskPositions, maskText, secretSpans, secretsIn } from '../../src/secret-positions.js'
-import { formsOf, redact } from '../../src/secrets.js'
-import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from '../../src/markup.js'
+import { maskPositions, maskText, secretSpans, secretsIn } from '../../src/secrets/secret-positions.js'
+import { formsOf, redact } from '../../src/secrets/secrets.js'
+import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from '../../src/values/markup.js'
 
 /** What Node's URL reads as the user name and password of `text` (undefined: not a URL). */
 function credentialsOf(text: string): { username: string; password: string } | undefined {

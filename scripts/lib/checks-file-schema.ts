@@ -1,12 +1,12 @@
 /**
  * The JSON Schema of a checks file, generated from the zod schema the action
- * validates entries with (src/specs.ts), so editors can validate and complete
+ * validates entries with (src/run/specs.ts), so editors can validate and complete
  * the file. `npm run docs` writes it to schemas/checks-file.schema.json; a test
  * fails when the committed file is stale.
  */
 import * as prettier from 'prettier'
 import * as z from 'zod/mini'
-import { CheckEntrySchema } from '../../src/specs.js'
+import { CheckEntrySchema } from '../../src/run/specs.js'
 
 /** What each known field means (the schema's structure comes from zod). */
 const DESCRIPTIONS: Record<string, string> = {

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NoOperationTraceWriter, convertWorkflowTemplate, parseWorkflow } from '@actions/workflow-parser'
 import { parse, parseDocument, isMap, isSeq, isScalar, LineCounter, type Node } from 'yaml'
-import { didYouMean } from '../../src/values.js'
+import { didYouMean } from '../../src/values/values.js'
 import { isThisAction } from './this-action.js'
 
 export interface Finding {

@@ -3,7 +3,7 @@
  * checked against the API's schema. Errors name the method and path.
  */
 import type * as z from 'zod/mini'
-import { isMapping } from '../values.js'
+import { isMapping } from '../values/values.js'
 import { ApiError } from './errors.js'
 import type { Method } from './retry.js'
 import type { RawResponse } from './types.js'

@@ -14,8 +14,8 @@ import { Clock, Pacer, ServerBudget, realClock } from './pacer.js'
 import { Failure, Method, decide, isFailure, retryLine, retryWhy, serverBudget, statedLimit } from './retry.js'
 import { TransportOptions, exchangeFollowing } from './transport.js'
 import { AttemptWatch, ClientOptions, Logger, RawResponse, RequestTally, silentLogger } from './types.js'
-import { redact } from '../secrets.js'
-import { withoutCredentials } from '../secret-positions.js'
+import { redact } from '../secrets/secrets.js'
+import { withoutCredentials } from '../secrets/secret-positions.js'
 
 export const RATE_LIMIT = { limit: 100, windowMs: 60_000 }
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024

@@ -2,7 +2,7 @@
  * One method per endpoint of the monitoring API (seed document), on top of
  * the generic client. Ids are always path-encoded.
  */
-import { idProblem, timeOf } from '../values.js'
+import { idProblem, timeOf } from '../values/values.js'
 import type { ApiClient } from './client.js'
 import type { AttemptWatch, RequestTally } from './types.js'
 import { Created, createResource } from './create.js'

@@ -20,7 +20,7 @@
  * comparison writes each as JSON alike. A deleted check's plan lists no such
  * field, as it lists no null one.)
  */
-import { type Mapping, isMapping } from '../values.js'
+import { type Mapping, isMapping } from '../values/values.js'
 
 /** Room for rows: a buffer is allocated this size, or a row's own when longer. */
 const CHUNK_BYTES = 256 * 1024

@@ -5,7 +5,7 @@
  */
 import { ApiError } from './errors.js'
 import type { RawResponse } from './types.js'
-import { isMapping } from '../values.js'
+import { isMapping } from '../values/values.js'
 
 /** Rows of a collection: a bare array, or `data` / `items` / `results`. */
 export function collectionOf(body: unknown): unknown[] | undefined {

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util'
 import { BOOLEAN_INPUTS, INPUTS, InputName, RawInputs } from '../inputs/table.js'
-import { didYouMean } from '../values.js'
+import { didYouMean } from '../values/values.js'
 
 /** A mistake in how the command was called: exit status 2, nothing sent. */
 export class UsageError extends Error {

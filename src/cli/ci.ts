@@ -7,7 +7,8 @@
  * asked for. Outside any CI every fact is empty, and the text says so.
  */
 import type { CiFound } from 'env-ci'
-import { RunContext, loadRunContext } from '../run-context.js'
+import { loadRunContext } from '../github/run-facts.js'
+import type { RunContext } from '../run/run-context.js'
 
 export const isGitHubActions = (env: NodeJS.ProcessEnv): boolean => env.GITHUB_ACTIONS === 'true'
 

@@ -5,7 +5,7 @@
  * object on standard output; state stays in the process (the post stage runs
  * in it, after the wrapped command); the summary is kept for `--summary`.
  */
-import type { Annotation, CoreLike } from '../runner.js'
+import type { Annotation, CoreLike } from '../run/runner.js'
 import type { RawInputs } from '../inputs/table.js'
 
 export interface CommandHost extends CoreLike {

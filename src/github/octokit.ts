@@ -6,7 +6,7 @@
  * GitHub.
  */
 import { load } from '../lazy/modules.cjs'
-import { importGithub } from '../run-context.js'
+import { importGithub } from './run-facts.js'
 import type { Logger } from '../api/types.js'
 import { mayWait, serverErrorRetries } from './limits.js'
 

@@ -3,11 +3,11 @@
  * every problem with the inputs is found, and named, before the first one.
  */
 import * as z from 'zod/mini'
-import { parseBoolean, parseList, quote } from '../parse.js'
+import { parseBoolean, parseList, quote } from '../values/parse.js'
 import { OperationName, entryOf } from '../operations/registry.js'
-import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from '../specs.js'
-import { Mapping, idProblem } from '../values.js'
-import type { Config } from '../config.js'
+import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from '../run/specs.js'
+import { Mapping, idProblem } from '../values/values.js'
+import type { Config } from '../run/config.js'
 import { INPUTS, InputError, Parsed, RawInputs, YAML_INPUTS, parseInput, schema } from './table.js'
 
 export { loadParsers } from './table.js'

@@ -21,10 +21,10 @@ import {
   parseSloWindow,
   parseWholeNumber,
   quote
-} from '../parse.js'
-import { parseMapping } from '../parse-yaml.js'
+} from '../values/parse.js'
+import { parseMapping } from '../values/parse-yaml.js'
 import { OPERATIONS, OperationName, isOperationName } from '../operations/registry.js'
-import { didYouMean } from '../values.js'
+import { didYouMean } from '../values/values.js'
 import { load } from '../lazy/modules.cjs'
 
 /** A bad input: the message always starts with the input's name. */

@@ -4,9 +4,9 @@
  * default; an expected-status the service never reports.
  */
 import { isDeepStrictEqual } from 'node:util'
-import type { Config } from '../config.js'
+import type { Config } from '../run/config.js'
 import type { OperationName } from '../operations/registry.js'
-import { didYouMean } from '../values.js'
+import { didYouMean } from '../values/values.js'
 import { InputName, RawInputs, parseInput } from './table.js'
 
 const CHECK_WRITES: OperationName[] = ['create-check', 'update-check', 'upsert-check']

@@ -7,7 +7,7 @@
 import { UnsafeIdError } from '../api/monitoring.js'
 import type { ListRead } from '../api/pagination.js'
 import type { Check } from '../api/schemas.js'
-import { idProblem } from '../values.js'
+import { idProblem } from '../values/values.js'
 import { str } from './common.js'
 import { uniqueById } from './converge.js'
 import { wholeRead } from './snapshot.js'

@@ -6,7 +6,7 @@
 import { UnsafeIdError, paths } from '../api/monitoring.js'
 import { type PackedRow, wholeOf } from '../api/packed.js'
 import type { Check } from '../api/schemas.js'
-import { type Mapping, didYouMean, idProblem } from '../values.js'
+import { type Mapping, didYouMean, idProblem } from '../values/values.js'
 import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
 import { differences, signature, str, withDefaultType, writableOf } from './common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'

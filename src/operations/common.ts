@@ -1,8 +1,8 @@
 /** Helpers shared by the operations: comparing, planning writes, describing. */
-import type { Mapping } from '../values.js'
+import type { Mapping } from '../values/values.js'
 import { READ_ONLY_FIELDS } from '../api/schemas.js'
 import type { OperationContext } from './types.js'
-import { maskPositions } from '../secret-positions.js'
+import { maskPositions } from '../secrets/secret-positions.js'
 
 /** JSON with sorted keys, so that equal values print equal. */
 export function canonical(value: unknown): string {

@@ -21,7 +21,7 @@
 import type { ListRead } from '../api/pagination.js'
 import type { Logger } from '../api/types.js'
 import { steadyRead } from './snapshot.js'
-import { timeOf } from '../values.js'
+import { timeOf } from '../values/values.js'
 
 export interface Ranked {
   id: string

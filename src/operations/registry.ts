@@ -5,7 +5,7 @@
  * Input validation, the action.yml and docs checks and the post step's
  * dispatch all read this table; nothing else lists operations.
  */
-import type { Config } from '../config.js'
+import type { Config } from '../run/config.js'
 import * as checks from './checks/checks.js'
 import { checkHistory } from './gate/history.js'
 import * as pause from './checks/pause.js'

@@ -2,8 +2,8 @@
 import type { Clock } from '../api/pacer.js'
 import type { Logger } from '../api/types.js'
 import type { MonitoringApi } from '../api/monitoring.js'
-import type { Config } from '../config.js'
-import type { RunContext } from '../run-context.js'
+import type { Config } from '../run/config.js'
+import type { RunContext } from '../run/run-context.js'
 
 /** A place in a file of the repository: a warning or error about it is annotated there. */
 export interface FilePlace {

@@ -4,10 +4,10 @@
  * workflow command (see logLine). Only the calls below issue commands
  * (warning, error, group), through @actions/core, which escapes them too.
  */
-import type { Annotation, CoreLike } from '../runner.js'
+import type { Annotation, CoreLike } from '../run/runner.js'
 import type { FilePlace, OperationLog } from '../operations/types.js'
-import { redact } from '../secrets.js'
-import { maskText } from '../secret-positions.js'
+import { redact } from '../secrets/secrets.js'
+import { maskText } from '../secrets/secret-positions.js'
 import { logLine } from './text.js'
 
 export interface ActionLog extends OperationLog {

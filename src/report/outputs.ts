@@ -1,7 +1,7 @@
 /** Outputs: every value a string, the key never in any of them, sizes bounded. */
 import type { Outputs } from '../operations/types.js'
-import { redact, redactValue } from '../secrets.js'
-import { maskPositions, maskText } from '../secret-positions.js'
+import { redact, redactValue } from '../secrets/secrets.js'
+import { maskPositions, maskText } from '../secrets/secret-positions.js'
 import { cutToBytes } from './text.js'
 
 /** Every output of action.yml. */

@@ -4,9 +4,9 @@
  * the runner's 1 MiB step-summary limit, counted in bytes.
  */
 import { MAX_TABLE_ROWS, type Summary } from '../operations/types.js'
-import { redact, redactValue } from '../secrets.js'
-import { maskText } from '../secret-positions.js'
-import { defused } from '../markup.js'
+import { redact, redactValue } from '../secrets/secrets.js'
+import { maskText } from '../secrets/secret-positions.js'
+import { defused } from '../values/markup.js'
 import { cutToBytes, logLine, markdownText } from './text.js'
 
 /** The runner drops a step summary over 1 MiB; stay well under it. */

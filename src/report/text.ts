@@ -3,7 +3,7 @@
  * action writes it: the job log (where a line that starts with `::` is a
  * workflow command) and the job summary (Markdown with HTML).
  */
-import { markdownEscaped } from '../markup.js'
+import { markdownEscaped } from '../values/markup.js'
 
 /** Every character the runner or a Markdown renderer treats as the end of a line. */
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g

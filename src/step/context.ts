@@ -1,64 +1,25 @@
 /**
- * The step's wiring: what run() is given (the runner, the clock, the API
- * client's maker, the signals), what an operation is given (its context),
- * the step's secrets, and the runner's cancel signals.
+ * The step's wiring: what run() is given by the runner's door
+ * (defaultDependencies: @actions/core, the clock, the process; the interface
+ * is the core's, run/dependencies.ts), what an operation is given (its
+ * context), the step's secrets, and the runner's cancel signals.
  */
 import * as core from '@actions/core'
-import { ApiClient } from '../api/client.js'
-import { MonitoringApi } from '../api/monitoring.js'
-import { Clock, realClock } from '../api/pacer.js'
-import type { Config } from '../config.js'
-import type { OperationContext, OperationLog } from '../operations/types.js'
+import { realClock } from '../api/pacer.js'
+import type { Config } from '../run/config.js'
+import type { OperationContext } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-import { formsOf, redact, redactValue, registrable } from '../secrets.js'
-import { RunContext, loadRunContext } from '../run-context.js'
-import type { CoreLike } from '../runner.js'
-import { Door, RunnerFileError } from './failure.js'
+import { formsOf, redact, redactValue, registrable } from '../secrets/secrets.js'
+import { Dependencies, makeApi, stdoutDrained } from '../run/dependencies.js'
+import { loadRunContext } from '../github/run-facts.js'
+import type { CoreLike } from '../run/runner.js'
+import { RunnerFileError } from './failure.js'
 import type { GitHubSide } from './github.js'
-
-export interface Dependencies {
-  core: CoreLike
-  clock: Clock
-  env: NodeJS.ProcessEnv
-  runContext: () => Promise<RunContext>
-  /** The API client; `secrets` (the step's, growing) are redacted from server text before it is shortened. */
-  makeApi: (config: Config, log: OperationLog, signal: AbortSignal, secrets?: readonly string[]) => MonitoringApi
-  /** Where SIGINT and SIGTERM arrive (the process); absent in tests that do not cancel. */
-  signals?: NodeJS.EventEmitter
-  /** Ends the process at once (on SIGTERM). */
-  exit?: (code: number) => void
-  /** Resolves once the runner has read what the step printed, up to what a stream buffers (absent: nothing to wait for). */
-  drained?: () => Promise<void>
-  /** Which door the run came in by (absent: the runner's); the hints a failure gets say what that door reads. */
-  door?: Door
-  /** The job's page when this door knows it without asking GitHub (another CI's job URL). */
-  jobUrl?: () => Promise<string | undefined>
-}
 
 /** Call `fn` at most once; later calls get the same promise. */
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined
   return () => (value ??= fn())
-}
-
-export function makeApi(
-  config: Config,
-  log: OperationLog,
-  signal: AbortSignal,
-  secrets: readonly string[] = []
-): MonitoringApi {
-  return new MonitoringApi(
-    new ApiClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      secrets,
-      maxRetries: config.maxRetries,
-      requestTimeoutMs: config.requestTimeoutMs,
-      log,
-      signal,
-      userAgent: 'monitoring-action/1'
-    })
-  )
 }
 
 export function defaultDependencies(): Dependencies {
@@ -71,37 +32,6 @@ export function defaultDependencies(): Dependencies {
     signals: process,
     exit: code => process.exit(code),
     drained: stdoutDrained(process.stdout)
-  }
-}
-
-/** How long the log waits for a lagging reader before it stops waiting for good. */
-export const DRAIN_PATIENCE_MS = 2000
-
-/**
- * A wait until `stdout` (a pipe the runner reads) holds no more than its
- * buffer's mark: at once, or at its next 'drain'. A write to a pipe the reader
- * has not emptied waits in memory; a fleet's thousands of lines would all wait
- * there. A reader that takes nothing for `patience` ms is not waited for again
- * (the lines then wait in memory, as they would without this): the step never
- * hangs on the log.
- */
-export function stdoutDrained(stdout: NodeJS.WriteStream, patience = DRAIN_PATIENCE_MS): () => Promise<void> {
-  let gaveUp = false
-  return () => {
-    if (gaveUp || !stdout.writableNeedDrain) return Promise.resolve()
-    return new Promise<void>(done => {
-      const timer = setTimeout(() => {
-        gaveUp = true
-        stdout.off('drain', drained)
-        done()
-      }, patience)
-      timer.unref?.()
-      const drained = (): void => {
-        clearTimeout(timer)
-        done()
-      }
-      stdout.once('drain', drained)
-    })
   }
 }
 

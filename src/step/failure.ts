@@ -1,28 +1,19 @@
 /**
- * A failure, told so a user can act on it: one line for any thrown value,
- * a hint where the message alone would leave them guessing, the place in a
- * file to annotate, the stack of an unexpected error in the debug log, and
- * the summary of a step that failed.
+ * A failure, told so a user can act on it: a hint where its one line
+ * (run/message.ts, messageOf) would leave them guessing, the place in a
+ * file to annotate, the stack of an unexpected error in the debug log, the
+ * summary of a step that failed, and a runner's file that could not be written.
  */
 import { statSync } from 'node:fs'
 import { ApiError } from '../api/errors.js'
-import type { Config } from '../config.js'
+import type { Config } from '../run/config.js'
 import { InputError } from '../inputs/table.js'
-import { quote } from '../parse.js'
+import { quote } from '../values/parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-
-/** Any thrown value, as one line a user can act on (never only a stack trace). */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  if (typeof error === 'string') return error
-  try {
-    return `unexpected failure: ${JSON.stringify(error)}`
-  } catch {
-    return `unexpected failure: ${String(error)}`
-  }
-}
+import type { Door } from '../run/dependencies.js'
+import { messageOf } from '../run/message.js'
 
 /**
  * What the user can do about an error, when the message alone would leave
@@ -70,9 +61,6 @@ export function hintFor(
   }
   return ''
 }
-
-/** Which door the run came in by: the Actions runner (the step) or the command (monitoring-ci). */
-export type Door = 'runner' | 'command'
 
 /** The API's resources: a base-url path that reaches one of them went past the root. */
 const RESOURCES = new Set(['checks', 'incidents', 'status-pages'])

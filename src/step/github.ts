@@ -3,18 +3,18 @@
  * incident's `{job_url}`) and the pull-request comment. Both go through
  * src/github/ (Octokit), only when asked, and never fail the step.
  */
-import type { Config } from '../config.js'
+import type { Config } from '../run/config.js'
 import { OperationName, entryOf } from '../operations/registry.js'
 import type { Summary } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
 import { PR_COMMENT, markdownValue, renderSummary } from '../report/summary.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/secrets.js'
 import { findJobUrl } from '../github/job-url.js'
 import { keepDriftIssue } from '../github/drift-issue.js'
 import { waitsEndBy } from '../github/limits.js'
 import { MARKER_BYTES, STAMP_BYTES, commentOnPullRequest } from '../github/pr-comment.js'
 import { APPLIES_TO } from '../inputs/warnings.js'
-import type { RunContext } from '../run-context.js'
+import type { RunContext } from '../run/run-context.js'
 
 export interface GitHubSide {
   /** The job's page on GitHub: asked once, and only when something wants it. */

@@ -9,7 +9,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, relative } from 'node:path'
-import { parseList } from '../../../src/parse.js'
+import { parseList } from '../../../src/values/parse.js'
 import { entryOf, isOperationName } from '../../../src/operations/registry.js'
 import { CannotEvaluate, Contexts, condition, interpolate } from './expressions.js'
 import { GithubOverride, localValues, runnerEnv } from './context.js'

@@ -5,7 +5,7 @@
  */
 import type { Json } from '../../../emulator/http.js'
 import { type Stored, storedTitle } from '../../../emulator/store.js'
-import { formsOf } from '../../../src/secrets.js'
+import { formsOf } from '../../../src/secrets/secrets.js'
 import type { FakeComment, FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
 import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'

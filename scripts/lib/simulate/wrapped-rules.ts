@@ -21,7 +21,7 @@
  * lists the checks a wrapper said it left paused, or whose pause it said was
  * never answered: the same excuses, as the action's are its warnings.
  */
-import { formsOf } from '../../../src/secrets.js'
+import { formsOf } from '../../../src/secrets/secrets.js'
 import type { Before } from './invariants.js'
 import { WORKING, type WrappedEnd } from './wrapped.js'
 

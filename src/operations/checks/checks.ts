@@ -6,7 +6,7 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import {
   type Named,
   checkOutputs,

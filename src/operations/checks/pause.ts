@@ -4,7 +4,7 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import {
   PAUSED,
   type Targets,

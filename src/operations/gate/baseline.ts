@@ -7,7 +7,7 @@
  * latency: only results that were up (or carry no status) count.
  */
 import type { HistoryEntry } from '../../api/schemas.js'
-import type { Increase } from '../../config.js'
+import type { Increase } from '../../run/config.js'
 import { str } from '../common.js'
 import { windowRows } from './ledger.js'
 import { percentile } from './stats.js'

@@ -7,7 +7,7 @@
  * at or below 0) closes the gate before any poll: outcome `budget-exhausted`.
  */
 import type { HistoryEntry } from '../../api/schemas.js'
-import type { Slo } from '../../config.js'
+import type { Slo } from '../../run/config.js'
 import { str } from '../common.js'
 import { windowText } from './baseline.js'
 import { windowRows } from './ledger.js'

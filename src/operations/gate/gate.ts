@@ -8,7 +8,7 @@
  * it). Every path reports the failing checks.
  */
 import type { RequestTally } from '../../api/types.js'
-import type { Config } from '../../config.js'
+import type { Config } from '../../run/config.js'
 import { str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
 import type { Operation, OperationResult } from '../types.js'

@@ -2,7 +2,7 @@
 import type { HistoryEntry } from '../../api/schemas.js'
 import { checkOutputs, targetCheck } from '../check-targets.js'
 import { canonical, str } from '../common.js'
-import { timeOf } from '../../values.js'
+import { timeOf } from '../../values/values.js'
 import { ago, percentile, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
 import type { Operation } from '../types.js'
 

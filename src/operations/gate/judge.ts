@@ -6,7 +6,7 @@
  * module obeys it.
  */
 import type { Check } from '../../api/schemas.js'
-import type { Increase } from '../../config.js'
+import type { Increase } from '../../run/config.js'
 import { str } from '../common.js'
 import { Baseline, increaseText } from './baseline.js'
 import type { Budget } from './budget.js'

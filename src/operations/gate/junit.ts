@@ -3,7 +3,7 @@
  * per check with the time it took, a failure (or an error) with the reason.
  * The shape the common test-report actions read.
  */
-import { xmlEscaped } from '../../markup.js'
+import { xmlEscaped } from '../../values/markup.js'
 
 export interface TestCase {
   name: string

@@ -18,7 +18,7 @@
  * apart the gate counts fewer passes, never more.
  */
 import type { Check, HistoryEntry } from '../../api/schemas.js'
-import { placeTime } from '../../values.js'
+import { placeTime } from '../../values/values.js'
 import { canonical } from '../common.js'
 
 /** A reading as far as the probe rule goes: when, how exactly, how long its probe took, and its status. */

@@ -4,7 +4,7 @@
  * the summary renderer escapes it like any other value.
  */
 import { str } from '../common.js'
-import { timeOf } from '../../values.js'
+import { timeOf } from '../../values/values.js'
 
 export interface Spread {
   min: number

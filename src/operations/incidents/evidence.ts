@@ -15,7 +15,7 @@
  * (another workflow, `acme/shop-eu` for `acme/shop`, the words in another
  * order) does not make it.
  */
-import type { RunContext } from '../../run-context.js'
+import type { RunContext } from '../../run/run-context.js'
 
 /** What marks this step's incidents; a part left '' cannot be shown. */
 export interface Evidence {

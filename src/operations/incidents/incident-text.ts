@@ -1,5 +1,5 @@
 /** The text of incidents the action writes: the run's facts, in a user's message or in the action's own. */
-import type { RunContext } from '../../run-context.js'
+import type { RunContext } from '../../run/run-context.js'
 
 /** The placeholders a user's incident text may hold. */
 export const PLACEHOLDERS = [

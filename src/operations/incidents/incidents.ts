@@ -4,8 +4,8 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Incident } from '../../api/schemas.js'
-import { type Mapping, closest } from '../../values.js'
-import type { RunContext } from '../../run-context.js'
+import { type Mapping, closest } from '../../values/values.js'
+import type { RunContext } from '../../run/run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { type Evidence, evidenceOf, withEvidence } from './evidence.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'

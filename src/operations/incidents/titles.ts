@@ -11,7 +11,7 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Incident } from '../../api/schemas.js'
-import { type Mapping, timeOf } from '../../values.js'
+import { type Mapping, timeOf } from '../../values/values.js'
 import { dryRunSkips, signature, str, writableOf } from '../common.js'
 import { survivorOf, uniqueById } from '../converge.js'
 import type { OperationContext, OperationResult } from '../types.js'

@@ -1,7 +1,7 @@
 /** Status page operations: create, get, list. */
 import { paths } from '../../api/monitoring.js'
 import type { StatusPage } from '../../api/schemas.js'
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import { canonical, dryRunSkips, str } from '../common.js'
 import type { Operation, Summary } from '../types.js'
 import { OperationError } from '../types.js'

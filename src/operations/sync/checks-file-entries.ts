@@ -3,8 +3,8 @@
  * part read line by line, JSON): each checked the same way, with errors and
  * warnings that name the file, the entry and its line.
  */
-import { CheckEntrySchema, specProblem } from '../../specs.js'
-import { Mapping, closest, isMapping } from '../../values.js'
+import { CheckEntrySchema, specProblem } from '../../run/specs.js'
+import { Mapping, closest, isMapping } from '../../values/values.js'
 import type { FilePlace } from '../types.js'
 
 export class ChecksFileError extends Error {

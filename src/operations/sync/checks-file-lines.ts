@@ -9,7 +9,7 @@
  * a tab, a repeated key, a value YAML would read otherwise) gives undefined,
  * and the YAML parser reads the part.
  */
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import type { EntryLines } from './checks-file-entries.js'
 
 /** A value's text with its templates filled (checks-file-templates.ts filledValue; `plain`: not quoted). */

@@ -5,8 +5,8 @@
  */
 import type { Document, YAMLMap } from 'yaml'
 import yaml from '../../lazy/yaml.cjs'
-import { aliasTargets } from '../../parse-yaml.js'
-import { closest } from '../../values.js'
+import { aliasTargets } from '../../values/parse-yaml.js'
+import { closest } from '../../values/values.js'
 import type { Located } from './checks-file-parts.js'
 
 export interface TopLevelKey {

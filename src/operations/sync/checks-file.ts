@@ -13,10 +13,10 @@ import {
   yamlDocument,
   yamlSyntaxError,
   yamlValue
-} from '../../parse-yaml.js'
-import { ChecksFileSchema } from '../../specs.js'
-import { Mapping, isMapping } from '../../values.js'
-import { secretName } from '../../secret-positions.js'
+} from '../../values/parse-yaml.js'
+import { ChecksFileSchema } from '../../run/specs.js'
+import { Mapping, isMapping } from '../../values/values.js'
+import { secretName } from '../../secrets/secret-positions.js'
 import type { FilePlace } from '../types.js'
 import {
   ChecksFileError,

@@ -7,11 +7,11 @@
  * placeholder. Pure: the operation lists and writes.
  */
 import type { Check } from '../../api/schemas.js'
-import { specProblem, CheckEntrySchema } from '../../specs.js'
-import { type Mapping, pathOf, rewrite } from '../../values.js'
+import { specProblem, CheckEntrySchema } from '../../run/specs.js'
+import { type Mapping, pathOf, rewrite } from '../../values/values.js'
 import yaml from '../../lazy/yaml.cjs'
 import { str, writableOf } from '../common.js'
-import { plainWord, replacePositions } from '../../secret-positions.js'
+import { plainWord, replacePositions } from '../../secrets/secret-positions.js'
 
 /** A value lifted out of an entry: the variable that holds it now, and where it was. */
 export interface Lifted {

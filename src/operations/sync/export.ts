@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
-import { redact } from '../../secrets.js'
+import { redact } from '../../secrets/secrets.js'
 import { str } from '../common.js'
 import { wholeList } from '../snapshot.js'
 import type { Operation } from '../types.js'

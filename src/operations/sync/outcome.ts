@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../api/errors.js'
 import { isRetryableStatus } from '../../api/retry.js'
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import {
   PlanEntry,
   countOf,

@@ -4,7 +4,7 @@
  * plain JSON that a workflow passes between jobs as an artifact.
  */
 import { readFile, stat } from 'node:fs/promises'
-import { Mapping, isMapping } from '../../values.js'
+import { Mapping, isMapping } from '../../values/values.js'
 import { canonical } from '../common.js'
 import { PlanEntry, entryResult, sameEntry, shown } from './plan.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'

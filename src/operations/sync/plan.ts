@@ -4,7 +4,7 @@
  * later run can hold itself to (the plan file, `approved-plan`). Pure.
  */
 import type { Check } from '../../api/schemas.js'
-import type { Mapping } from '../../values.js'
+import type { Mapping } from '../../values/values.js'
 import { PackedValues, wholeOf } from '../../api/packed.js'
 import { Listed, indexChecks, isPaused } from '../check-targets.js'
 import { uniqueById } from '../converge.js'

@@ -8,7 +8,7 @@
  * still seen as a change although both sides read the same. The plan itself
  * keeps the real values: only what is shown is masked.
  */
-import { maskPositions, secretsIn } from '../../secret-positions.js'
+import { maskPositions, secretsIn } from '../../secrets/secret-positions.js'
 import { canonical } from '../common.js'
 import type { FieldChange, PlanEntry } from './plan.js'
 

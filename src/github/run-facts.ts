@@ -1,32 +1,12 @@
 /**
- * Facts about the workflow run, for incident text and summaries. Read from
- * `@actions/github`'s context (the runner's GITHUB_* variables).
+ * The run's facts under GitHub Actions (run/run-context.ts: the facts, whatever
+ * the CI), for incident text and summaries. Read from `@actions/github`'s
+ * context (the runner's GITHUB_* variables).
  */
 import type * as github from '@actions/github'
 import { getProxyUrl } from '@actions/http-client'
-import { load } from './lazy/modules.cjs'
-
-export interface RunContext {
-  workflow: string
-  job: string
-  repository: string
-  ref: string
-  /** The branch or tag name (GITHUB_REF_NAME; else the ref without refs/heads/ or refs/tags/). */
-  refName: string
-  sha: string
-  shortSha: string
-  runId: string
-  runNumber: string
-  runAttempt: string
-  actor: string
-  eventName: string
-  serverUrl: string
-  /** Link to the run, built from the server URL (GitHub Enterprise Server too); another CI's pipeline or job page. */
-  runUrl: string
-  commitUrl: string
-  /** The CI the run is in, when not GitHub Actions (its name; '' outside any CI); absent under GitHub Actions. */
-  ci?: string
-}
+import { load } from '../lazy/modules.cjs'
+import type { RunContext } from '../run/run-context.js'
 
 type ContextLike = Pick<
   typeof github.context,
@@ -34,7 +14,7 @@ type ContextLike = Pick<
 >
 
 /**
- * The run's facts. `@actions/github` (and its Octokit) is loaded only when an
+ * The run's facts under GitHub Actions. `@actions/github` (and its Octokit) is loaded only when an
  * operation asks for them, which keeps every other step's start-up fast.
  */
 export async function loadRunContext(env: NodeJS.ProcessEnv = process.env): Promise<RunContext> {

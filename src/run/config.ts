@@ -2,7 +2,7 @@
  * The validated configuration of one step: what inputs.ts makes of the
  * runner's strings, and all an operation reads of them.
  */
-import type { Mapping } from './values.js'
+import type { Mapping } from '../values/values.js'
 
 /** A moment given as a duration back from the step's start, or as a time. */
 export type Since = { agoMs: number } | { at: number }

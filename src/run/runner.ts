@@ -1,4 +1,7 @@
-/** What the action needs of the Actions runner, as @actions/core gives it. */
+/**
+ * What the core needs of the door it came in by: the Actions runner's
+ * @actions/core, or the command's host in its place (cli/host.ts).
+ */
 
 /** Where an annotation points: a file of the repository and a line (shown on the pull request's diff). */
 export interface Annotation {

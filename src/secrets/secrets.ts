@@ -12,8 +12,8 @@
  * secret survives a cut; structured values (`result`, the plan file) are
  * redacted value by value and then serialised, so the JSON stays JSON.
  */
-import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from './markup.js'
-import { type Leaf, NUMERIC, percentDecoded, rewrite } from './values.js'
+import { defused, htmlEscaped, markdownEscaped, xmlEscaped } from '../values/markup.js'
+import { type Leaf, NUMERIC, percentDecoded, rewrite } from '../values/values.js'
 
 /** Shorter secrets are not masked (they would mask everywhere); the runner has the same rule. */
 const MIN_SECRET_LENGTH = 4

@@ -4,7 +4,7 @@
  * are validated; every other field passes through untouched.
  */
 import * as z from 'zod/mini'
-import { quote } from './parse.js'
+import { quote } from '../values/parse.js'
 
 /** A required field that is missing says "needs a <field>"; a wrong one says what it must be. */
 const required = (field: string, otherwise: string) => (issue: { input?: unknown }) =>

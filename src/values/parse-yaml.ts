@@ -5,7 +5,7 @@
  * user must look at.
  */
 import type { Alias, Document, Node, YAMLMap } from 'yaml'
-import yaml from './lazy/yaml.cjs'
+import yaml from '../lazy/yaml.cjs'
 import { ValueError } from './parse.js'
 import { Mapping, isMapping } from './values.js'
 

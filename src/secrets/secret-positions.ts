@@ -14,7 +14,7 @@
  * `author` are not.
  */
 import { type TextKind, userinfoRanges } from './url-reading.js'
-import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, percentDecoded, rewrite } from './values.js'
+import { type Mapping, NUMERIC, type Trail, isMapping, pathOf, percentDecoded, rewrite } from '../values/values.js'
 
 const SECRET_WORDS = new Set([
   ...['token', 'key', 'secret', 'password', 'passwd', 'pass', 'pwd', 'signature', 'sig', 'auth', 'credential'],
