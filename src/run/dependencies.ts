@@ -8,7 +8,7 @@
 import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'
 import type { Clock } from '../api/pacer.js'
-import type { OperationLog } from '../operations/types.js'
+import type { Logger } from '../api/types.js'
 import type { Config } from './config.js'
 import type { RunContext } from './run-context.js'
 import type { CoreLike } from './runner.js'
@@ -22,7 +22,7 @@ export interface Dependencies {
   env: NodeJS.ProcessEnv
   runContext: () => Promise<RunContext>
   /** The API client; `secrets` (the step's, growing) are redacted from server text before it is shortened. */
-  makeApi: (config: Config, log: OperationLog, signal: AbortSignal, secrets?: readonly string[]) => MonitoringApi
+  makeApi: (config: Config, log: Logger, signal: AbortSignal, secrets?: readonly string[]) => MonitoringApi
   /** Where SIGINT and SIGTERM arrive (the process); absent in tests that do not cancel. */
   signals?: NodeJS.EventEmitter
   /** Ends the process at once (on SIGTERM). */
@@ -37,7 +37,7 @@ export interface Dependencies {
 
 export function makeApi(
   config: Config,
-  log: OperationLog,
+  log: Logger,
   signal: AbortSignal,
   secrets: readonly string[] = []
 ): MonitoringApi {
