@@ -3,11 +3,11 @@
  * quoted `${NAME}` read by the YAML parser stays text, a filled value with
  * blanks around a boolean word is that boolean, the error's name, and how a
  * file is read from disk (buffers that grow with the file, never toward the
- * limit; the buffer handed back to the caller; a file that grows past the
- * limit while it is read).
+ * limit; the buffer handed back to the caller; no file left open; a file
+ * that grows past the limit while it is read).
  */
 import { beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { load } from '../../src/lazy/modules.cjs'
@@ -90,6 +90,21 @@ describe('reading a checks file from disk', () => {
     expect(room?.subarray(0, text.length).toString()).toBe(text)
     room?.fill(0x21)
     expect(await readChecksFile('spare.yml', join(dir, 'spare.yml'))).toBe(text)
+  })
+})
+
+describe('the files readChecksFile opens', () => {
+  const openFiles = () => readdirSync('/proc/self/fd').length
+
+  ;(process.platform === 'linux' ? it : it.skip)('are closed once read, or once refused', async () => {
+    writeFileSync(join(dir, 'closed.yml'), '- name: a\n  url: https://a/\n')
+    await readChecksFile('closed.yml', join(dir, 'closed.yml'))
+    const before = openFiles()
+    for (let i = 0; i < 20; i++) {
+      await readChecksFile('closed.yml', join(dir, 'closed.yml'))
+      await expect(readChecksFile('dir', dir)).rejects.toThrow('is not a regular file')
+    }
+    expect(openFiles()).toBe(before)
   })
 })
 
