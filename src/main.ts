@@ -1,7 +1,7 @@
 /**
  * run(): read inputs -> config -> perform the operation -> outputs and summary.
  * One try/catch/finally; every thrown value becomes one clear failure. The
- * core both doors call: what it is given is run/dependencies.ts; the wiring
+ * core both doors call: what it is given is core/dependencies.ts; the wiring
  * is in step/: the context an operation gets (context.ts), how a failure is
  * told (failure.ts), and the GitHub side (github.ts).
  */
@@ -17,16 +17,16 @@ import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
 import { redact } from './secrets/secrets.js'
 import { secretsIn } from './secrets/secret-positions.js'
-import type { Dependencies } from './run/dependencies.js'
-import { messageOf } from './run/message.js'
+import type { Dependencies } from './core/dependencies.js'
+import { messageOf } from './core/message.js'
 import { addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
 import { RunnerFileError, debugStack, failureSummary, hintFor, placeOf } from './step/failure.js'
 import { GitHubSide, gitHubSide } from './step/github.js'
 
-export type { Dependencies } from './run/dependencies.js'
-export { makeApi } from './run/dependencies.js'
+export type { Dependencies } from './core/dependencies.js'
+export { makeApi } from './core/dependencies.js'
 export { defaultDependencies } from './step/context.js'
-export { messageOf } from './run/message.js'
+export { messageOf } from './core/message.js'
 
 /**
  * Which stage of the step this process is: the runner starts dist/index.js

@@ -1,7 +1,7 @@
 /**
  * The step's wiring: what run() is given by the runner's door
  * (defaultDependencies: @actions/core, the clock, the process; the interface
- * is the core's, run/dependencies.ts), what an operation is given (its
+ * is the core's, core/dependencies.ts), what an operation is given (its
  * context), the step's secrets, and the runner's cancel signals.
  */
 import * as core from '@actions/core'
@@ -10,7 +10,7 @@ import type { Config } from '../run/config.js'
 import type { OperationContext } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
 import { formsOf, redact, redactValue, registrable } from '../secrets/secrets.js'
-import { Dependencies, makeApi, stdoutDrained } from '../run/dependencies.js'
+import { Dependencies, makeApi, stdoutDrained } from '../core/dependencies.js'
 import { loadRunContext } from '../github/run-facts.js'
 import type { CoreLike } from '../run/runner.js'
 import { RunnerFileError } from './failure.js'

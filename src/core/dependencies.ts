@@ -9,9 +9,9 @@ import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'
 import type { Clock } from '../api/pacer.js'
 import type { Logger } from '../api/types.js'
-import type { Config } from './config.js'
-import type { RunContext } from './run-context.js'
-import type { CoreLike } from './runner.js'
+import type { Config } from '../run/config.js'
+import type { RunContext } from '../run/run-context.js'
+import type { CoreLike } from '../run/runner.js'
 
 /** Which door the run came in by: the Actions runner (the step) or the command (monitoring-ci). */
 export type Door = 'runner' | 'command'
