@@ -42,7 +42,7 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   {
     room: /^src\/step\//,
     may: [/^src\/(?!main\.ts$|index\.ts$|cli\/)/],
-    why: "main's wiring (the context, failures, the GitHub side) serves main only, and never the command's door"
+    why: "the runner's door: the runner's dependencies (@actions/core, the process) over the core; never main, nor the command's door"
   },
   {
     room: /^src\/inputs\//,

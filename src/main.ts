@@ -1,9 +1,10 @@
 /**
  * run(): read inputs -> config -> perform the operation -> outputs and summary.
  * One try/catch/finally; every thrown value becomes one clear failure. The
- * core both doors call: what it is given is core/dependencies.ts; the wiring
- * is in step/: the context an operation gets (context.ts), how a failure is
- * told (failure.ts), and the GitHub side (github.ts).
+ * core both doors call: what it is given is core/dependencies.ts; the rest of
+ * the core is in core/: the context an operation gets (context.ts), how a
+ * failure is told (failure.ts), and the GitHub side (github.ts). The runner's
+ * dependencies are step/dependencies.ts.
  */
 import type { Config } from './run/config.js'
 import { failOnErrorOf, loadParsers, parseConfig, readInputs } from './inputs/read.js'
@@ -19,13 +20,14 @@ import { redact } from './secrets/secrets.js'
 import { secretsIn } from './secrets/secret-positions.js'
 import type { Dependencies } from './core/dependencies.js'
 import { messageOf } from './core/message.js'
-import { addFoundSecret, addSecret, contextFor, defaultDependencies, onCancel } from './step/context.js'
-import { RunnerFileError, debugStack, failureSummary, hintFor, placeOf } from './step/failure.js'
-import { GitHubSide, gitHubSide } from './step/github.js'
+import { addFoundSecret, addSecret, contextFor, onCancel } from './core/context.js'
+import { RunnerFileError, debugStack, failureSummary, hintFor, placeOf } from './core/failure.js'
+import { GitHubSide, gitHubSide } from './core/github.js'
+import { defaultDependencies } from './step/dependencies.js'
 
 export type { Dependencies } from './core/dependencies.js'
 export { makeApi } from './core/dependencies.js'
-export { defaultDependencies } from './step/context.js'
+export { defaultDependencies } from './step/dependencies.js'
 export { messageOf } from './core/message.js'
 
 /**

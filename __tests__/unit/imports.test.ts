@@ -27,12 +27,12 @@ describe('import directions (docs/design-map.md)', () => {
   })
 
   it("keep the doors apart: the command's door imports nothing of the step's wiring, nor the step's of the command's; operations neither", () => {
-    expect(check('src/cli/main.ts', "import { makeApi } from '../step/context.js'")).toHaveLength(1)
+    expect(check('src/cli/main.ts', "import { makeApi } from '../step/dependencies.js'")).toHaveLength(1)
     expect(check('src/cli/main.ts', "import { makeApi } from '../core/dependencies.js'")).toEqual([])
-    expect(check('src/step/context.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
+    expect(check('src/step/dependencies.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
     expect(check('src/main.ts', "import { command } from './cli/main.js'")).toHaveLength(1)
-    expect(check('src/core/dependencies.ts', "import { defaultDependencies } from '../step/context.js'")).toHaveLength(1)
-    for (const door of ['../../step/failure.js', '../../cli/main.js']) {
+    expect(check('src/core/dependencies.ts', "import { defaultDependencies } from '../step/dependencies.js'")).toHaveLength(1)
+    for (const door of ['../../step/dependencies.js', '../../cli/main.js']) {
       expect(check('src/operations/gate/gate.ts', `import { x } from '${door}'`)).toHaveLength(1)
     }
   })

@@ -3,7 +3,7 @@
  * its place, the clock, the environment, the run's facts, the API client's
  * maker, the signals, and a wait for the log's reader. The pieces both doors
  * use are here (makeApi, stdoutDrained); each door fills in the rest
- * (step/context.ts for the runner, cli/main.ts for the command).
+ * (step/dependencies.ts for the runner, cli/main.ts for the command).
  */
 import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'

@@ -12,8 +12,8 @@ import { quote } from '../values/parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-import type { Door } from '../core/dependencies.js'
-import { messageOf } from '../core/message.js'
+import type { Door } from './dependencies.js'
+import { messageOf } from './message.js'
 
 /**
  * What the user can do about an error, when the message alone would leave
