@@ -2,7 +2,8 @@
  * `npm run lint:imports`: the house's import directions (docs/design-map.md),
  * checked. Every relative import in src/ and emulator/ must go where its
  * room may import; anything else is an error naming the file, the line and
- * the rule. Part of `npm run lint`, so CI fails on an import against the grain.
+ * the rule; and no circle may run among src/'s rooms (an arrow back up). Part
+ * of `npm run lint`, so CI fails on an import against the grain.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
@@ -31,18 +32,18 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   {
     room: /^src\/main\.ts$/,
-    may: [/^src\/(?!cli\/)/],
-    why: 'main orchestrates: inputs -> config -> operation -> outputs, for either door; it knows neither'
+    may: [/^src\/(core|step)\//],
+    why: "the step's entry: the core's run() with the runner's dependencies, and what tests and scripts import of them; no logic of its own, never the command's door"
   },
   {
     room: /^src\/cli\//,
-    may: [/^src\/(?!index\.ts$|step\/)/],
-    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (main, run/); never the step's wiring (step/)"
+    may: [/^src\/(?!index\.ts$|main\.ts$|step\/)/],
+    why: "the command's door: where its inputs come from and where outputs, logs and the summary go, over the core (core/, run/); never the step's entry (main) nor the runner's door (step/)"
   },
   {
     room: /^src\/step\//,
     may: [/^src\/(?!main\.ts$|index\.ts$|cli\/)/],
-    why: "main's wiring (the context, failures, the GitHub side) serves main only, and never the command's door"
+    why: "the runner's door: the runner's dependencies (@actions/core, the process) over the core; never main, nor the command's door"
   },
   {
     room: /^src\/inputs\//,
@@ -56,9 +57,9 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
     why: 'inputs read strings into a Config, checked against the registry'
   },
   {
-    room: /^src\/run\/dependencies\.ts$/,
-    may: [/^src\/run\//, /^src\/api\//, /^src\/operations\/types\.ts$/],
-    why: "what run() is given, by either door: the run's own room, the API client and an operation's log; never a door"
+    room: /^src\/core\//,
+    may: [/^src\/(?!index\.ts$|main\.ts$|step\/|cli\/)/],
+    why: 'the core: what a run does whatever the door (what run() is given, a failure told); it knows neither door'
   },
   { room: /^src\/run\/config\.ts$/, may: [/^src\/values\/values\.ts$/], why: 'the Config type is plain data' },
   {
@@ -103,9 +104,9 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
     why: 'the ground floor: secrets by value and by position, over plain values and their markup'
   },
   {
-    room: /^src\/run\/(specs|run-context|runner|message)\.ts$/,
+    room: /^src\/run\/(specs|run-context|runner)\.ts$/,
     may: [/^src\/values\//, /^src\/lazy\//],
-    why: "the ground floor: the specs a user writes, the run's facts, what a door gives the core, a failure's words"
+    why: "the ground floor: the specs a user writes, the run's facts, what a door gives the core"
   },
   {
     room: /^src\/values\//,
@@ -134,13 +135,19 @@ function sources(dir: string): string[] {
 const IMPORT =
   /^[ \t]*(?:(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s+from\s+|import\s+)['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
 
+/** The relative imports of one file (its path from the root, and its text): each one's line and the file it names. */
+function importsOf(file: string, text: string): Array<{ line: number; to: string }> {
+  return [...text.matchAll(IMPORT)].map(match => ({
+    line: text.slice(0, match.index).split('\n').length,
+    to: relative('.', normalize(join(dirname(file), match[1] ?? match[2])).replace(/\.js$/, '.ts'))
+  }))
+}
+
 /** The imports of one file (its path from the root, and its text) that break a rule, as "file:line: ...". */
 export function check(file: string, text: string): string[] {
   const rule = RULES.find(r => r.room.test(file))
   const found: string[] = []
-  for (const match of text.matchAll(IMPORT)) {
-    const line = text.slice(0, match.index).split('\n').length
-    const to = relative('.', normalize(join(dirname(file), match[1] ?? match[2])).replace(/\.js$/, '.ts'))
+  for (const { line, to } of importsOf(file, text)) {
     if (!rule) {
       found.push(`${file}:${line}: imports ${to}, but this file belongs to no room of scripts/check-imports.ts`)
     } else if (!rule.may.some(allowed => allowed.test(to))) {
@@ -148,6 +155,41 @@ export function check(file: string, text: string): string[] {
     }
   }
   return found
+}
+
+/** A file's room: its folder under src/ (`src/operations/` with its stories is one), or the file itself at src/'s root. */
+export function roomOf(file: string): string {
+  return /^src\/[^/]+\//.exec(file)?.[0] ?? file
+}
+
+/**
+ * The circles among src/'s rooms (each as the rooms on it, in order): an arrow
+ * that runs back up, from a room to one that imports it, directly or not.
+ * `files` maps a file's path from the root to its text (src/'s own by default).
+ */
+export function roomCycles(files: Map<string, string> = sourceTexts('src')): string[][] {
+  const arrows = new Map<string, Set<string>>()
+  for (const [file, text] of files) {
+    for (const { to } of importsOf(file, text)) {
+      const [from, into] = [roomOf(file), roomOf(to)]
+      if (from !== into) arrows.set(from, (arrows.get(from) ?? new Set()).add(into))
+    }
+  }
+  const circles: string[][] = []
+  const done = new Set<string>()
+  const walk = (room: string, path: string[]): void => {
+    const at = path.indexOf(room)
+    if (at >= 0) return void circles.push(path.slice(at))
+    if (done.has(room)) return
+    for (const next of arrows.get(room) ?? []) walk(next, [...path, room])
+    done.add(room)
+  }
+  for (const room of [...arrows.keys()].sort()) walk(room, [])
+  return circles
+}
+
+function sourceTexts(dir: string): Map<string, string> {
+  return new Map(sources(dir).map(file => [file, readFileSync(join(ROOT, file), 'utf8')]))
 }
 
 /** Every import in src/ and emulator/ that breaks a rule. */
@@ -158,7 +200,10 @@ export function violations(): string[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const problems = violations()
+  const problems = [
+    ...violations(),
+    ...roomCycles().map(circle => `a circle among the rooms: ${[...circle, circle[0]].join(' -> ')}`)
+  ]
   for (const problem of problems) console.error(problem)
   if (problems.length > 0) {
     console.error(`${problems.length} import(s) against the house's directions (docs/design-map.md)`)

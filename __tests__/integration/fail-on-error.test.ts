@@ -81,7 +81,7 @@ describe('an unexpected error', () => {
     expect(core.failed).toBe('something is not a function')
     const debug = core.logs.filter(l => l.startsWith('debug: '))
     expect(debug).toContainEqual(expect.stringContaining('unexpected error; its stack'))
-    expect(debug.some(l => /at .*main\.ts/.test(l))).toBe(true)
+    expect(debug.some(l => /at .*core\/run\.ts/.test(l))).toBe(true)
     expect(core.logs.filter(l => !l.startsWith('debug: ')).join('\n')).not.toContain(' at ')
   })
 })

@@ -22,7 +22,7 @@ import { MAX_TABLE_ROWS, type OperationContext } from '../../src/operations/type
 import { MAX_RESULT_BYTES, writeOutputs } from '../../src/report/outputs.js'
 import { redactValue } from '../../src/secrets/secrets.js'
 import { CheckEntrySchema, specProblem } from '../../src/run/specs.js'
-import { stdoutDrained } from '../../src/run/dependencies.js'
+import { stdoutDrained } from '../../src/core/dependencies.js'
 import { allocatedBy, gc } from '../helpers/heap.js'
 
 const N = 10_000

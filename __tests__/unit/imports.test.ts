@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { check, violations } from '../../scripts/check-imports.js'
+import { check, roomCycles, roomOf, violations } from '../../scripts/check-imports.js'
 
 describe('import directions (docs/design-map.md)', () => {
   it('hold for every file in src/ and emulator/', () => {
@@ -26,15 +26,64 @@ describe('import directions (docs/design-map.md)', () => {
     expect(check(api, "// a value read from '../inputs/read.js'")).toEqual([])
   })
 
-  it("keep the doors apart: the command's door imports nothing of the step's wiring, nor the step's of the command's; operations neither", () => {
-    expect(check('src/cli/main.ts', "import { makeApi } from '../step/context.js'")).toHaveLength(1)
-    expect(check('src/cli/main.ts', "import { makeApi } from '../run/dependencies.js'")).toEqual([])
-    expect(check('src/step/context.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
+  it("keep the doors apart: the command's door imports nothing of the runner's door, nor the runner's of the command's; operations neither", () => {
+    expect(check('src/cli/main.ts', "import { makeApi } from '../step/dependencies.js'")).toHaveLength(1)
+    expect(check('src/cli/main.ts', "import { makeApi } from '../core/dependencies.js'")).toEqual([])
+    expect(check('src/step/dependencies.ts', "import { commandHost } from '../cli/host.js'")).toHaveLength(1)
     expect(check('src/main.ts', "import { command } from './cli/main.js'")).toHaveLength(1)
-    expect(check('src/run/dependencies.ts', "import { defaultDependencies } from '../step/context.js'")).toHaveLength(1)
-    for (const door of ['../../step/failure.js', '../../cli/main.js']) {
+    expect(
+      check('src/core/dependencies.ts', "import { defaultDependencies } from '../step/dependencies.js'")
+    ).toHaveLength(1)
+    for (const door of ['../../step/dependencies.js', '../../cli/main.js']) {
       expect(check('src/operations/gate/gate.ts', `import { x } from '${door}'`)).toHaveLength(1)
     }
+  })
+
+  it('keep the two doors side by side over the core: the core imports neither door, nor main; each door imports the core', () => {
+    for (const door of ['../step/dependencies.js', '../cli/main.js', '../cli/host.js', '../main.js', '../index.js']) {
+      expect(check('src/core/run.ts', `import { x } from '${door}'`)).toHaveLength(1)
+    }
+    expect(check('src/core/run.ts', "import { parseConfig } from '../inputs/read.js'")).toEqual([])
+    expect(check('src/core/context.ts', "import { RunnerFileError } from './failure.js'")).toEqual([])
+    expect(check('src/cli/main.ts', "import { run } from '../core/run.js'")).toEqual([])
+    expect(check('src/cli/main.ts', "import { run } from '../main.js'")).toHaveLength(1)
+    expect(check('src/step/dependencies.ts', "import { makeApi } from '../core/dependencies.js'")).toEqual([])
+    expect(check('src/step/dependencies.ts', "import { run } from '../main.js'")).toHaveLength(1)
+  })
+
+  it("keep main.ts thin: it imports the core and the runner's door, nothing else", () => {
+    expect(check('src/main.ts', "import { run } from './core/run.js'")).toEqual([])
+    expect(check('src/main.ts', "import { defaultDependencies } from './step/dependencies.js'")).toEqual([])
+    expect(check('src/main.ts', "import { parseConfig } from './inputs/read.js'")).toHaveLength(1)
+    expect(check('src/main.ts', "import { entryOf } from './operations/registry.js'")).toHaveLength(1)
+  })
+
+  it('keep the core above what it uses: no room beneath it imports it', () => {
+    expect(check('src/report/log.ts', "import { messageOf } from '../core/message.js'")).toHaveLength(1)
+    expect(check('src/operations/gate/gate.ts', "import { addSecret } from '../../core/context.js'")).toHaveLength(1)
+    expect(check('src/operations/registry.ts', "import { run } from '../core/run.js'")).toHaveLength(1)
+    expect(check('src/github/pr-comment.ts', "import { gitHubSide } from '../core/github.js'")).toHaveLength(1)
+    expect(check('src/inputs/read.ts', "import { hintFor } from '../core/failure.js'")).toHaveLength(1)
+    expect(check('src/run/runner.ts', "import type { Dependencies } from '../core/dependencies.js'")).toHaveLength(1)
+    expect(check('src/api/client.ts', "import { messageOf } from '../core/message.js'")).toHaveLength(1)
+  })
+
+  it('find no circle among the rooms, and find one where an arrow runs back up', () => {
+    expect(roomCycles()).toEqual([])
+    expect(roomOf('src/operations/gate/gate.ts')).toBe('src/operations/')
+    expect(roomOf('src/main.ts')).toBe('src/main.ts')
+    const circle = new Map([
+      ['src/core/run.ts', "import { parseConfig } from '../inputs/read.js'"],
+      ['src/inputs/read.ts', "import { entryOf } from '../operations/registry.js'"],
+      ['src/operations/registry.ts', "import { hintFor } from '../core/failure.js'"]
+    ])
+    expect(roomCycles(circle)).toEqual([['src/core/', 'src/inputs/', 'src/operations/']])
+    // Within one room files may import each other: no circle among rooms.
+    const within = new Map([
+      ['src/operations/check-targets.ts', "import { x } from './duplicates.js'"],
+      ['src/operations/duplicates.ts', "import { y } from './check-targets.js'"]
+    ])
+    expect(roomCycles(within)).toEqual([])
   })
 
   it('keep the story rooms apart: a story imports shared modules, never another story; shared ones import no story', () => {

@@ -10,7 +10,7 @@ import { INPUTS, InputError, RawInputs } from '../../src/inputs/table.js'
 import { run } from '../../src/main.js'
 import { OPERATIONS } from '../../src/operations/registry.js'
 import { parseDuration } from '../../src/values/parse.js'
-import { hintFor } from '../../src/step/failure.js'
+import { hintFor } from '../../src/core/failure.js'
 import { fakeCore } from '../helpers/fake-core.js'
 
 const valid: RawInputs = { operation: 'list-checks', 'api-key': 'k-123456', 'base-url': 'https://api.example.com/v1' }

@@ -31,7 +31,7 @@ describe('the layout of the house', () => {
     expect(long).toEqual([])
   })
 
-  it("src/'s root holds the entry points only: the doors (index.ts) and the core both call (main.ts)", () => {
+  it("src/'s root holds the entry points only: the doors (index.ts) and the step's entry over the core (main.ts)", () => {
     const loose = readdirSync(join(ROOT, 'src')).filter(name => !statSync(join(ROOT, 'src', name)).isDirectory())
     expect(loose.sort()).toEqual(['index.ts', 'main.ts'])
   })

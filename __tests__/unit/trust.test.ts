@@ -19,7 +19,7 @@ import { writeOutputs } from '../../src/report/outputs.js'
 import { formsOf, redact, redactValue } from '../../src/secrets/secrets.js'
 import { timeOf } from '../../src/values/values.js'
 import type { CoreLike } from '../../src/run/runner.js'
-import { addFoundSecret } from '../../src/step/context.js'
+import { addFoundSecret } from '../../src/core/context.js'
 
 const NO_EVIDENCE = evidenceOf({ workflow: '', repository: '' })
 

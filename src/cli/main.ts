@@ -1,6 +1,6 @@
 /**
  * The command's door into the core: `monitoring-ci <operation> [flags] [-- command]`.
- * The core (run() in main.ts) does what the step does; this door only says
+ * The core (run() in core/run.ts) does what the step does; this door only says
  * where inputs come from (flags, MONITORING_*), where the log goes (standard
  * error), and turns the outputs into one JSON object on standard output (and
  * `--dotenv`, `--summary`) and the end into an exit status:
@@ -11,11 +11,11 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { realClock } from '../api/pacer.js'
-import { RunEnd, Stage, run } from '../main.js'
-import { makeApi, stdoutDrained } from '../run/dependencies.js'
-import type { Dependencies } from '../run/dependencies.js'
+import { RunEnd, Stage, run } from '../core/run.js'
+import { makeApi, stdoutDrained } from '../core/dependencies.js'
+import type { Dependencies } from '../core/dependencies.js'
 import { INPUTS } from '../inputs/table.js'
-import { messageOf } from '../run/message.js'
+import { messageOf } from '../core/message.js'
 import { UsageError, envName, flagAndVariable, readInvocation } from './args.js'
 import type { Invocation } from './args.js'
 import { dotenvReport } from './dotenv.js'

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import type { RunEnd, Stage } from '../main.js'
+import type { RunEnd, Stage } from '../core/run.js'
 
 export interface Wrapped {
   command: readonly string[]

@@ -24,7 +24,7 @@ function present(raw: RawInputs): Record<string, string> {
 /**
  * What an input that is required but empty most likely means: the variable or
  * secret it reads is unset (the runner passes that as ""), or withheld from the
- * run. (api-key's is told in step/failure.ts, where the run's event is known.)
+ * run. (api-key's is told in core/failure.ts, where the run's event is known.)
  */
 const EMPTY: Record<string, string> = {
   'base-url':
@@ -68,7 +68,7 @@ function targetsOf(operation: OperationName, p: Parsed): { ids: string[]; names:
     const problem = idProblem(id)
     if (problem) throw new InputError(`check-id holds ${quote(id)}: ${problem}`)
   }
-  // A list split on commas: a name that holds one was cut (step/failure.ts says so if a part is not found).
+  // A list split on commas: a name that holds one was cut (core/failure.ts says so if a part is not found).
   const byComma = multi && names.length > 1 && name !== undefined && !/[\r\n]/.test(name) ? name.trim() : undefined
   return { ids, names, byComma }
 }

@@ -52,7 +52,7 @@ export const exportChecks: Operation = async ctx => {
       )
     }
   }
-  // From now on the lifted values are secrets of this job (those that can be masked job-wide: context.ts).
+  // From now on the lifted values are secrets of this job (those that can be masked job-wide: core/context.ts).
   for (const value of values) ctx.addSecret(value)
   if (entries.length === 0) {
     ctx.log.warning(

@@ -148,7 +148,7 @@ export const syncChecks: Operation = async ctx => {
       notice: message => ctx.log.notice(message),
       annotateAs: relative.startsWith('..') || path.isAbsolute(relative) ? config.checksFile : relative,
       // Declared by the file (`${secret:NAME}`, a secret variable name): never shown by the action; masked
-      // job-wide only when registrable (context.ts): never a word, a number or a short value.
+      // job-wide only when registrable (core/context.ts): never a word, a number or a short value.
       secret: value => ctx.declareSecret(value)
     },
     () => new PackedSpecs(packed)

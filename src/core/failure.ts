@@ -1,6 +1,6 @@
 /**
  * A failure, told so a user can act on it: a hint where its one line
- * (run/message.ts, messageOf) would leave them guessing, the place in a
+ * (core/message.ts, messageOf) would leave them guessing, the place in a
  * file to annotate, the stack of an unexpected error in the debug log, the
  * summary of a step that failed, and a runner's file that could not be written.
  */
@@ -12,8 +12,8 @@ import { quote } from '../values/parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
-import type { Door } from '../run/dependencies.js'
-import { messageOf } from '../run/message.js'
+import type { Door } from './dependencies.js'
+import { messageOf } from './message.js'
 
 /**
  * What the user can do about an error, when the message alone would leave

@@ -1,17 +1,13 @@
 /**
- * The step's wiring: what run() is given by the runner's door
- * (defaultDependencies: @actions/core, the clock, the process; the interface
- * is the core's, run/dependencies.ts), what an operation is given (its
- * context), the step's secrets, and the runner's cancel signals.
+ * What an operation is given (its context), the run's secrets, and the
+ * cancel signals, whichever door the run came in by. The runner's own
+ * dependencies are step/dependencies.ts; the command's, cli/main.ts.
  */
-import * as core from '@actions/core'
-import { realClock } from '../api/pacer.js'
 import type { Config } from '../run/config.js'
 import type { OperationContext } from '../operations/types.js'
 import type { ActionLog } from '../report/log.js'
 import { formsOf, redact, redactValue, registrable } from '../secrets/secrets.js'
-import { Dependencies, makeApi, stdoutDrained } from '../run/dependencies.js'
-import { loadRunContext } from '../github/run-facts.js'
+import type { Dependencies } from './dependencies.js'
 import type { CoreLike } from '../run/runner.js'
 import { RunnerFileError } from './failure.js'
 import type { GitHubSide } from './github.js'
@@ -20,19 +16,6 @@ import type { GitHubSide } from './github.js'
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined
   return () => (value ??= fn())
-}
-
-export function defaultDependencies(): Dependencies {
-  return {
-    core,
-    clock: realClock,
-    env: process.env,
-    runContext: () => loadRunContext(),
-    makeApi,
-    signals: process,
-    exit: code => process.exit(code),
-    drained: stdoutDrained(process.stdout)
-  }
 }
 
 /**

@@ -3,15 +3,15 @@
  * its place, the clock, the environment, the run's facts, the API client's
  * maker, the signals, and a wait for the log's reader. The pieces both doors
  * use are here (makeApi, stdoutDrained); each door fills in the rest
- * (step/context.ts for the runner, cli/main.ts for the command).
+ * (step/dependencies.ts for the runner, cli/main.ts for the command).
  */
 import { ApiClient } from '../api/client.js'
 import { MonitoringApi } from '../api/monitoring.js'
 import type { Clock } from '../api/pacer.js'
 import type { Logger } from '../api/types.js'
-import type { Config } from './config.js'
-import type { RunContext } from './run-context.js'
-import type { CoreLike } from './runner.js'
+import type { Config } from '../run/config.js'
+import type { RunContext } from '../run/run-context.js'
+import type { CoreLike } from '../run/runner.js'
 
 /** Which door the run came in by: the Actions runner (the step) or the command (monitoring-ci). */
 export type Door = 'runner' | 'command'
