@@ -99,6 +99,18 @@ describe('monitoring-ci: outputs, log and exit status', () => {
     expect(tolerated.json.error).toMatch(/database on fire/)
   })
 
+  it("a refused key and a missing checks file get the command's hints, not the workflow's", async () => {
+    const refused = await cli(['list-checks'], { MONITORING_API_KEY: 'not-the-key' })
+    expect(refused.code).toBe(1)
+    expect(refused.json.error).toContain('401')
+    expect(refused.json.error).toContain("set MONITORING_API_KEY in the job's environment")
+    expect(refused.json.error).not.toContain('api-key input')
+    const missing = await cli(['sync-checks', '--checks-file', 'nowhere/checks.yml'], {}, { cwd: dir })
+    expect(missing.code).toBe(1)
+    expect(missing.json.error).toContain('(ENOENT); a relative path is relative to the directory the command runs in')
+    expect(missing.json.error).not.toContain('actions/checkout')
+  })
+
   it('a gate that closes exits 1, whatever --fail-on-error says', async () => {
     emulator.seedCheck({ id: 'chk_down', name: 'down', url: site, status: 'down' })
     const r = await cli(['wait-for-check', '--check-id', 'chk_down', '--timeout', '2s', '--poll-interval', '1s'], {

@@ -1,7 +1,7 @@
 /**
  * A checks file read from disk (checks-file-read.ts): what is refused, named
- * as the step gave the file (a missing file with the hint to check the
- * repository out, another reason it cannot be opened, a directory), and the
+ * as the step gave the file (a missing file with its code, for the door to
+ * hint where to look; another reason it cannot be opened, a directory), and the
  * files read whole (one of exactly the limit, an empty one).
  */
 import { describe, expect, it } from '@jest/globals'
@@ -14,10 +14,13 @@ import { MAX_CHECKS_FILE_BYTES, readChecksFile } from '../../src/operations/sync
 const dir = mkdtempSync(join(tmpdir(), 'checks-disk-'))
 
 describe('readChecksFile: what it refuses, named as the step gave the file', () => {
-  it('a missing file: the path read, its code, and the hint to check the repository out', async () => {
-    await expect(readChecksFile('monitoring/checks.yml', join(dir, 'absent.yml'))).rejects.toThrow(
-      `checks-file monitoring/checks.yml: cannot read ${join(dir, 'absent.yml')} (ENOENT); is the repository checked out? Add \`- uses: actions/checkout@v4\` before this step (a relative path is relative to GITHUB_WORKSPACE)`
+  it('a missing file: the path read and its code, kept on the error for the door to hint where to look', async () => {
+    const error = await readChecksFile('monitoring/checks.yml', join(dir, 'absent.yml')).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ChecksFileError)
+    expect((error as ChecksFileError).message).toBe(
+      `checks-file monitoring/checks.yml: cannot read ${join(dir, 'absent.yml')} (ENOENT)`
     )
+    expect((error as ChecksFileError).code).toBe('ENOENT')
   })
 
   it('another reason it cannot be opened: the code, and no checkout hint', async () => {

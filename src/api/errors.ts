@@ -110,8 +110,9 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout'
 }
 
+/** Where a key comes from; how to pass it depends on the door (core/failure.ts hintFor adds it). */
 export const AUTH_HINT =
-  'The API key is missing or invalid: the key is found in the monitoring service\'s account settings, under "API access"; pass it from a secret as the api-key input.'
+  'The API key is missing or invalid: the key is found in the monitoring service\'s account settings, under "API access".'
 
 export function httpError(method: string, path: string, status: number, body: string): ApiError {
   const serverMessage = serverMessageOf(body)

@@ -11,13 +11,16 @@ import { InputError } from '../inputs/table.js'
 import { quote } from '../values/parse.js'
 import type { FilePlace, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
+import { ChecksFileError } from '../operations/sync/checks-file-entries.js'
 import type { ActionLog } from '../report/log.js'
 import type { Door } from './dependencies.js'
 import { messageOf } from './message.js'
 
 /**
  * What the user can do about an error, when the message alone would leave
- * them guessing: an empty key (an unset or withheld secret), a base URL
+ * them guessing: an empty key (an unset or withheld secret), a key refused
+ * (how to pass one, as this door reads it), a checks file not there (a
+ * checkout missing, or where a relative path starts), a base URL
  * without its version segment or going past it (`.../v1/checks`), a name
  * not found in a list of names split on commas (a name that holds one).
  */
@@ -40,6 +43,16 @@ export function hintFor(
     // After base-url's own "It is empty: ..." (both unset), say which input this is about.
     const subject = error.message.includes('base-url is required') ? 'api-key' : 'It'
     return `. ${subject} is empty: the secret it reads is not set in this repository, or is withheld from this run (secrets are not passed to a workflow run for a pull request from a fork, nor to one Dependabot triggers). Store the key as a secret (Settings > Secrets and variables > Actions) and pass it: api-key: \${{ secrets.MONITORING_API_KEY }}. Keys are created in the service's account settings (API access)`
+  }
+  if (error instanceof ApiError && error.status === 401) {
+    return door === 'command'
+      ? "; set MONITORING_API_KEY in the job's environment from your CI's secret variables (or pass --api-key)"
+      : '; pass it from a secret as the api-key input: api-key: ${{ secrets.MONITORING_API_KEY }}'
+  }
+  if (error instanceof ChecksFileError && error.code === 'ENOENT') {
+    return door === 'command'
+      ? `; a relative path is relative to ${env.GITHUB_WORKSPACE ? 'GITHUB_WORKSPACE' : 'the directory the command runs in'}`
+      : '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
   }
   if (error instanceof ApiError && error.status === 404 && config) {
     const base = config.baseUrl.replace(/\/+$/, '')

@@ -11,7 +11,9 @@ export class ChecksFileError extends Error {
   constructor(
     message: string,
     /** Where in the repository the problem is, when known: the failure is annotated there. */
-    readonly place?: FilePlace
+    readonly place?: FilePlace,
+    /** The system's code when the file could not be opened (ENOENT: none there; the failure's hint says where to look). */
+    readonly code?: string
   ) {
     super(message)
     this.name = 'ChecksFileError'

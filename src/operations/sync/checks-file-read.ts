@@ -30,11 +30,8 @@ export async function readChecksFile(given: string, file: string, spare?: (room:
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     const code = (error as { code?: string }).code
-    const hint =
-      code === 'ENOENT'
-        ? '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
-        : ''
-    throw cannot(`cannot read ${file}${code ? ` (${code})` : ''}${hint}`)
+    // Where a missing file might be is the door's to say (core/failure.ts hintFor): a checkout, or the directory.
+    throw new ChecksFileError(`checks-file ${given}: cannot read ${file}${code ? ` (${code})` : ''}`, undefined, code)
   }
   try {
     const info = await handle.stat()
