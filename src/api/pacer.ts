@@ -36,7 +36,7 @@ export const realClock: Clock = {
 }
 
 /** Slack added to the window for the time a request takes to reach the server. */
-const WINDOW_SLACK_MS = 250
+export const WINDOW_SLACK_MS = 250
 /** A reset further away than this is not waited for: the server's 429 decides (and the action gives up). */
 const MAX_BUDGET_WAIT_MS = 120_000
 /** The share of each window kept for light work (see serverAllows). */
