@@ -55,6 +55,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, w
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
+import * as prettier from 'prettier'
 import { Emulator } from '../emulator/server.js'
 import { nearestNames } from '../src/operations/by-prefix.js'
 import type { Check } from '../src/api/schemas.js'
@@ -845,10 +846,10 @@ async function main(): Promise<void> {
     const marked = /(<!-- bench:start -->)[\s\S]*?(<!-- bench:end -->)/
     if (!marked.test(text))
       throw new Error('docs/benchmarks.md has no <!-- bench:start --> ... <!-- bench:end --> markers')
-    writeFileSync(
-      file,
-      text.replace(marked, (_all, start: string, end: string) => `${start}\n${table}\n${end}`)
-    )
+    const written = text.replace(marked, (_all, start: string, end: string) => `${start}\n${table}\n${end}`)
+    // As the repository's formatter writes it (npm run lint checks every Markdown file): its columns aligned.
+    const options = (await prettier.resolveConfig(file)) ?? {}
+    writeFileSync(file, await prettier.format(written, { ...options, filepath: file }))
     console.error('written to docs/benchmarks.md')
   }
 }
