@@ -3,9 +3,9 @@
  * does: arguments, MONITORING_* variables, standard output read as the one
  * JSON object it prints last, standard error as its log.
  */
-import { ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { ROOT } from './runner.js'
+import { ROOT, runNode } from './runner.js'
 
 export const COMMAND = join(ROOT, 'dist', 'cli.js')
 
@@ -30,31 +30,15 @@ export interface CommandOptions {
   file?: string
 }
 
-export function runCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
+export async function runCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) }
-  const started = Date.now()
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [options.file ?? COMMAND, ...args], {
-      env,
-      cwd: options.cwd ?? ROOT
-    })
-    options.onSpawn?.(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', d => (stdout += d))
-    child.stderr.on('data', d => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      const last = stdout.trimEnd().split('\n').pop() ?? ''
-      let json: Record<string, string>
-      try {
-        json = last.startsWith('{') ? (JSON.parse(last) as Record<string, string>) : {}
-      } catch {
-        json = {}
-      }
-      resolve({ code, signal, stdout, stderr, json, ms: Date.now() - started })
-    })
-  })
+  const ran = await runNode([options.file ?? COMMAND, ...args], { ...options, env })
+  const last = ran.stdout.trimEnd().split('\n').pop() ?? ''
+  let json: Record<string, string>
+  try {
+    json = last.startsWith('{') ? (JSON.parse(last) as Record<string, string>) : {}
+  } catch {
+    json = {}
+  }
+  return { ...ran, json }
 }

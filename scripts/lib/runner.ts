@@ -64,7 +64,7 @@ export interface StepOptions {
   onSpawn?: (child: ChildProcess) => void
 }
 
-export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
+export async function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
   const dir = mkdtempSync(join(tmpdir(), 'step-'))
   const files = {
     GITHUB_OUTPUT: join(dir, 'output'),
@@ -86,22 +86,47 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
   }
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
+  const script = join(
+    options.distDir ?? join(ROOT, 'dist'),
+    (options.post ?? options.state !== undefined) ? 'post.js' : 'index.js'
+  )
+  const ran = await runNode([...(options.nodeArgs ?? []), script], { ...options, env })
+  const read = (f: string) => readFileSync(f, 'utf8')
+  const outputs = parseCommandFile(read(files.GITHUB_OUTPUT))
+  const summary = read(files.GITHUB_STEP_SUMMARY)
+  const state = parseCommandFile(read(files.GITHUB_STATE))
+  rmSync(dir, { recursive: true, force: true })
+  return {
+    ...ran,
+    outputs,
+    summary,
+    state,
+    all: [ran.stdout, ran.stderr, JSON.stringify(outputs), summary, JSON.stringify(state)].join('\n')
+  }
+}
+
+/** A node process as a step or a shell starts it: its streams read whole, its time, killed past `timeoutMs` (60 s). */
+export interface NodeRun {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+export function runNode(
+  args: readonly string[],
+  options: {
+    env: NodeJS.ProcessEnv
+    cwd?: string
+    node?: string
+    timeoutMs?: number
+    onSpawn?: (child: ChildProcess) => void
+  }
+): Promise<NodeRun> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      options.node ?? process.execPath,
-      [
-        ...(options.nodeArgs ?? []),
-        join(
-          options.distDir ?? join(ROOT, 'dist'),
-          (options.post ?? options.state !== undefined) ? 'post.js' : 'index.js'
-        )
-      ],
-      {
-        env,
-        cwd: options.cwd ?? ROOT
-      }
-    )
+    const child = spawn(options.node ?? process.execPath, args, { env: options.env, cwd: options.cwd ?? ROOT })
     options.onSpawn?.(child)
     let stdout = ''
     let stderr = ''
@@ -111,22 +136,7 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      const read = (f: string) => readFileSync(f, 'utf8')
-      const outputs = parseCommandFile(read(files.GITHUB_OUTPUT))
-      const summary = read(files.GITHUB_STEP_SUMMARY)
-      const state = parseCommandFile(read(files.GITHUB_STATE))
-      rmSync(dir, { recursive: true, force: true })
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        outputs,
-        summary,
-        state,
-        ms: Date.now() - started,
-        all: [stdout, stderr, JSON.stringify(outputs), summary, JSON.stringify(state)].join('\n')
-      })
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started })
     })
   })
 }
