@@ -122,6 +122,7 @@ describe('reference tables', () => {
     expect(Object.keys(bounds).sort()).toEqual(
       [
         'baseline',
+        'burn-window',
         'max-response-time',
         'max-response-time-increase',
         'poll-interval',
@@ -141,6 +142,8 @@ describe('reference tables', () => {
     ])
       expect([name, bounds[name].maxMs, bounds[name].days]).toEqual([name, MAX_DURATION_MS, false])
     expect([bounds['slo-window'].maxMs, bounds['slo-window'].days]).toEqual([MAX_SLO_WINDOW_MS, true])
+    // burn-window reads as slo-window does; the inputs' pairing rule keeps it within slo-window.
+    expect([bounds['burn-window'].maxMs, bounds['burn-window'].days]).toEqual([MAX_SLO_WINDOW_MS, true])
     expect([bounds.since.maxMs, bounds.since.days]).toEqual([366 * 86_400_000, true])
   })
 })

@@ -6,14 +6,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { HistoryEntry } from '../../src/api/schemas.js'
-import {
-  baselineJson,
-  baselineOf,
-  baselineText,
-  increaseText,
-  limitOf,
-  windowText
-} from '../../src/operations/gate/baseline.js'
+import { baselineJson, baselineOf, baselineText, increaseText, limitOf } from '../../src/operations/gate/baseline.js'
+import { windowText } from '../../src/values/parse.js'
 
 const START = Date.parse('2026-11-23T08:00:00Z')
 const HOUR = 3_600_000

@@ -8,7 +8,8 @@ import {
   budgetText,
   worstBudget
 } from '../../src/operations/gate/budget.js'
-import { parseSlo, parseSloWindow } from '../../src/values/parse.js'
+import { parseSloWindow } from '../../src/values/parse.js'
+import { parseSlo } from '../../src/values/parse-objective.js'
 
 const TO = Date.parse('2026-11-23T08:00:00Z')
 const FROM = TO - 30 * 86_400_000

@@ -16,7 +16,7 @@ import {
   toleranceOf,
   windowRows
 } from '../../src/operations/gate/ledger.js'
-import { parseSlo } from '../../src/values/parse.js'
+import { parseSlo } from '../../src/values/parse-objective.js'
 
 const START = Date.parse('2026-11-23T08:00:00Z')
 const at = (s: number) => new Date(START + s * 1000).toISOString()

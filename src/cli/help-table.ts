@@ -122,6 +122,17 @@ export const HELP_ROWS: readonly HelpRow[] = [
     default: '30d'
   },
   {
+    name: 'max-burn-rate',
+    description:
+      'wait-for-check with slo: hold the release while the error budget burns faster than this multiple of the rate that would spend it exactly over slo-window (14.4, 6; a number above 0 with at most 6 decimals, below 1 / (1 - slo)). Before any poll, from the same history read as the budget: the burn rate over a window is its share of failed results (among results with a status) divided by 1 - slo. A check whose rate is over this in burn-window and in its last twelfth closes the gate at once with outcome budget-burning; with fewer than 5 results in the short window the long one alone decides, and fewer than 5 in the long one skip the rule with a warning. Rows whose time cannot be placed: outcome error.'
+  },
+  {
+    name: 'burn-window',
+    description:
+      "wait-for-check with max-burn-rate: the long window of the burn rate, ending at the step's start (1h, 6h, 3d; at least 12m, at most slo-window); the short window is its last twelfth (1h gives 5m). Set without max-burn-rate (to another value than the default), it is an input error.",
+    default: '1h'
+  },
+  {
     name: 'since',
     description:
       "check-history: only entries from this moment on: a duration back from the step's start with its unit (90m, 48h, 7d) or an ISO 8601 date or time with its offset (2026-11-23T08:00:00Z)."

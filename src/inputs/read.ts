@@ -3,7 +3,7 @@
  * every problem with the inputs is found, and named, before the first one.
  */
 import * as z from 'zod/mini'
-import { parseBoolean, parseList, quote } from '../values/parse.js'
+import { parseBoolean, parseList, quote, windowText } from '../values/parse.js'
 import { OperationName, entryOf } from '../operations/registry.js'
 import { CheckSpecSchema, IncidentSpecSchema, StatusPageSpecSchema, specProblem } from '../run/specs.js'
 import { Mapping, idProblem } from '../values/values.js'
@@ -135,6 +135,45 @@ function requireForOperation(c: Config<OperationName>): void {
   if (c.operation === 'wait-for-check') {
     baselinePair(c)
     sloPair(c)
+    burnPair(c)
+  }
+}
+
+/** The shortest `burn-window`: its short window, a twelfth, is then a minute. */
+export const MIN_BURN_WINDOW_MS = 12 * 60_000
+
+/**
+ * max-burn-rate is measured against the budget slo leaves, over a window that
+ * lies within slo-window; burn-window is read only with it (the runner passes
+ * the default, 1h, when it is not set). A multiple the objective cannot reach
+ * (every result failed burns at 1 / (1 - slo)) would never hold a release.
+ */
+function burnPair(c: Config<OperationName>): void {
+  const rate = c.maxBurnRate
+  if (rate === undefined) {
+    if (c.burnWindowMs !== parseInput('burn-window', undefined))
+      throw new InputError(
+        'burn-window needs max-burn-rate (such as 14.4): the window is what the burn rate is measured over'
+      )
+    return
+  }
+  if (c.slo === undefined)
+    throw new InputError(
+      'max-burn-rate needs slo (an objective such as 99.9%): the rate is measured against the budget slo leaves'
+    )
+  if (c.burnWindowMs < MIN_BURN_WINDOW_MS)
+    throw new InputError('burn-window must be at least 12m: its short window is its last twelfth (1h gives 5m)')
+  if (c.burnWindowMs > c.sloWindowMs)
+    throw new InputError(
+      `burn-window (${windowText(c.burnWindowMs)}) must not be longer than slo-window (${windowText(c.sloWindowMs)}): the burn rate is a share of that window's budget`
+    )
+  const whole = BigInt(100 * c.slo.scale)
+  const allowed = whole - BigInt(c.slo.scaled)
+  if (BigInt(rate.scaled) * allowed >= whole * BigInt(rate.scale)) {
+    const fastest = Math.floor((Number(whole) / Number(allowed)) * 10_000) / 10_000
+    throw new InputError(
+      `max-burn-rate ${rate.multiple} can never be exceeded with slo ${c.slo.percent}%: a window in which every result failed burns at ${fastest}. Choose a lower multiple (14.4 or 6 are usual)`
+    )
   }
 }
 
@@ -208,6 +247,8 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     maxIncrease: p['max-response-time-increase'],
     slo: p.slo,
     sloWindowMs: p['slo-window'],
+    maxBurnRate: p['max-burn-rate'],
+    burnWindowMs: p['burn-window'],
     since: p.since,
     incident: buildIncident(p),
     incidentId: p['incident-id'],

@@ -17,11 +17,11 @@ import {
   parseList,
   parseMilliseconds,
   parseSince,
-  parseSlo,
   parseSloWindow,
   parseWholeNumber,
   quote
 } from '../values/parse.js'
+import { parseBurnRate, parseSlo } from '../values/parse-objective.js'
 import { parseMapping } from '../values/parse-yaml.js'
 import { OPERATIONS, OperationName, isOperationName } from '../operations/registry.js'
 import { didYouMean } from '../values/values.js'
@@ -108,6 +108,8 @@ export const schema = z.strictObject({
   'max-response-time-increase': optional(parseIncrease),
   slo: optional(parseSlo),
   'slo-window': withDefault(parseSloWindow, '30d'),
+  'max-burn-rate': optional(parseBurnRate),
+  'burn-window': withDefault(parseSloWindow, '1h'),
   since: optional(parseSince),
   incident: yamlMapping,
   'incident-id': optional(anId),

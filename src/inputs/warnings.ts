@@ -43,6 +43,8 @@ export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'max-response-time-increase': GATE,
   slo: GATE,
   'slo-window': GATE,
+  'max-burn-rate': GATE,
+  'burn-window': GATE,
   since: ['check-history'],
   'pr-comment': [...SYNC, ...GATE],
   incident: INCIDENT_WRITES,

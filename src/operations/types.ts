@@ -87,13 +87,16 @@ export interface Outputs {
   deleted?: number
   unchanged?: number
   passed?: boolean
-  outcome?: 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
+  outcome?: 'passed' | 'timed-out' | 'budget-exhausted' | 'budget-burning' | 'error'
   'failed-checks'?: unknown[]
   'response-time-p95'?: string
   'baseline-p95'?: string
   /** wait-for-check with slo: the first target's availability and error budget left, in percent. */
   availability?: string
   'error-budget-remaining'?: string
+  /** wait-for-check with max-burn-rate: the fastest burner's rate over burn-window and over its last twelfth. */
+  'burn-rate'?: string
+  'burn-rate-short'?: string
   uptime?: string
   'comment-url'?: string
   /** sync-checks: the plan (before applying) creates, updates or deletes something. */

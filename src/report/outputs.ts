@@ -28,6 +28,8 @@ export const OUTPUTS = [
   'baseline-p95',
   'availability',
   'error-budget-remaining',
+  'burn-rate',
+  'burn-rate-short',
   'uptime',
   'comment-url',
   'drift',

@@ -17,6 +17,13 @@ export interface Slo {
   scale: number
 }
 
+/** A multiple of the sustainable burn rate, exact: `scaled / scale` (`multiple` as a number). */
+export interface BurnRate {
+  multiple: number
+  scaled: number
+  scale: number
+}
+
 /**
  * `Op` is the type of operation names: inputs.ts hands out a `Config<OperationName>`
  * (the registry's names); operations only read it as a string.
@@ -68,6 +75,10 @@ export interface Config<Op extends string = string> {
   slo?: Slo
   /** wait-for-check with slo: the window before the step's start the objective is measured over. */
   sloWindowMs: number
+  /** wait-for-check with slo: hold the release while the budget burns faster than this multiple, over both windows. */
+  maxBurnRate?: BurnRate
+  /** wait-for-check with max-burn-rate: the long window; the short one is its last twelfth. */
+  burnWindowMs: number
   /** check-history: only entries from this moment on. */
   since?: Since
   /** The wanted incident fields: the `incident` spec with the shorthand inputs applied. */

@@ -74,8 +74,17 @@ const INCREASE: DurationKind = {
   form: 'a percentage (20%) or a duration (150ms)'
 }
 
-const BARE = /^\d+(\.\d+)?$/
+/** A bare number: digits, and decimals after a point. */
+export const BARE = /^\d+(\.\d+)?$/
 const limitText = (ms: number) => (ms > MAX_DURATION_MS ? `${ms / 86_400_000}d` : `${ms / 3_600_000}h`)
+
+/** A window's length in words: `30d` (over a day), `24h`, `90m`, `45s`. */
+export function windowText(ms: number): string {
+  if (ms > 86_400_000 && ms % 86_400_000 === 0) return `${ms / 86_400_000}d`
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`
+  return `${ms / 1000}s`
+}
 
 /** A bare number where its kind refuses one, saying what to write instead: the forms within the limit. */
 function noUnit(text: string, kind: DurationKind): ValueError {
@@ -125,28 +134,6 @@ export const parseBaseline = (value: string): number => parseDuration(value, BAS
 
 /** `slo-window`: a duration with its unit (`30d`, `7d`, `720h`), at most 90 days. */
 export const parseSloWindow = (value: string): number => parseDuration(value, SLO_WINDOW)
-
-/** The rule of `slo`, said whenever a value is refused. */
-const SLO_RULE = 'a percentage with its % sign, above 0% and below 100%, with at most 6 decimals (99.9%, 99.95%)'
-
-/**
- * `slo`: an objective in percent (SLO_RULE), kept exact (`scaled / scale`
- * percent) so the budget's arithmetic never rounds. A bare number (`0.999`)
- * is refused; 100% has no budget.
- */
-export function parseSlo(value: string): { percent: number; scaled: number; scale: number } {
-  const text = value.trim()
-  const refuse = (why: string) => new ValueError(`must be ${SLO_RULE}, got ${quote(value)}: ${why}`)
-  if (BARE.test(text)) throw refuse('a bare number is refused')
-  const m = /^(\d+)(?:\.(\d+))?[ \t]*%$/.exec(text)
-  if (!m) throw refuse('not a percentage')
-  if ((m[2]?.length ?? 0) > 6) throw refuse(`${m[2].length} decimals`)
-  const scale = 10 ** (m[2]?.length ?? 0)
-  const scaled = Number(m[1]) * scale + Number(m[2] ?? 0)
-  if (scaled <= 0) throw refuse('an objective of 0% allows every failure')
-  if (scaled >= 100 * scale) throw refuse('an objective of 100% or more has no budget')
-  return { percent: scaled / scale, scaled, scale }
-}
 
 /** Booleans as the runner's YAML 1.2 core schema knows them; nothing else. */
 export function parseBoolean(value: string): boolean {

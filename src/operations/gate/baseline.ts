@@ -8,6 +8,7 @@
  */
 import type { HistoryEntry } from '../../api/schemas.js'
 import type { Increase } from '../../run/config.js'
+import { windowText } from '../../values/parse.js'
 import { str } from '../common.js'
 import { windowRows } from './ledger.js'
 import { percentile } from './stats.js'
@@ -42,14 +43,6 @@ export function limitOf(p95: number, increase: Increase): number {
   const rounded = Math.round(raw * 100) / 100
   // Near the largest number the hundredths (or the sum) overflow: the limit is held to a finite one.
   return Number.isFinite(rounded) ? rounded : Math.min(raw, Number.MAX_VALUE)
-}
-
-/** A window's length in words: `30d` (over a day), `24h`, `90m`, `45s`. */
-export function windowText(ms: number): string {
-  if (ms > 86_400_000 && ms % 86_400_000 === 0) return `${ms / 86_400_000}d`
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`
-  return `${ms / 1000}s`
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { HistoryEntry } from '../../api/schemas.js'
 import type { Slo } from '../../run/config.js'
 import { str } from '../common.js'
-import { windowText } from './baseline.js'
+import { windowText } from '../../values/parse.js'
 import { windowRows } from './ledger.js'
 
 /** Fewer results with a status than this in the window: the budget is not judged (a new check has no past). */
@@ -36,11 +36,38 @@ export interface Budget {
 }
 
 /** `numerator / denominator` in ten-thousandths, rounded down (toward minus infinity), exactly. */
-function cut(numerator: bigint, denominator: bigint): number {
+export function cut(numerator: bigint, denominator: bigint): number {
   const scaled = numerator * 10_000n
   let q = scaled / denominator
   if (scaled % denominator !== 0n && scaled < 0n !== denominator < 0n) q -= 1n
   return Number(q) / 10_000
+}
+
+/** What a window of history holds for the budget's rules: its results, the up ones, and the rows not placed. */
+export interface WindowResults {
+  /** The results, in the history's order: rows with a status, counted by the probe ledger. */
+  rows: HistoryEntry[]
+  results: number
+  up: number
+  /** Rows with a status whose time cannot be placed, and the first such form. */
+  unplaced: number
+  example?: string
+}
+
+/** Whether a result is up: `up` in any case, blanks around it aside; any other status is a failure. */
+export const isUp = (entry: HistoryEntry): boolean => str(entry.status).trim().toLowerCase() === 'up'
+
+/**
+ * The results of `[from, to)` for the error budget and the burn rate (one
+ * reading for both): the entries that carry a status (an entry without one is
+ * no result), as the probe ledger counts them (`windowRows`: a row with an id
+ * once; rows that cannot be told apart once when up, each time when failed).
+ */
+export function resultsIn(entries: HistoryEntry[], from: number, to: number): WindowResults {
+  const withStatus = entries.filter(e => str(e.status).trim() !== '')
+  const { rows, unplaced, example } = windowRows(withStatus, from, to)
+  const up = rows.filter(isUp).length
+  return { rows, results: rows.length, up, unplaced, ...(example !== undefined ? { example } : {}) }
 }
 
 /**
@@ -52,10 +79,7 @@ function cut(numerator: bigint, denominator: bigint): number {
  * time cannot be placed make the budget unknown (`unplaced`): it errs closed.
  */
 export function budgetOf(entries: HistoryEntry[], from: number, to: number, slo: Slo): Budget {
-  const withStatus = entries.filter(e => str(e.status).trim() !== '')
-  const { rows, unplaced, example } = windowRows(withStatus, from, to)
-  const results = rows.length
-  const up = rows.filter(e => str(e.status).trim().toLowerCase() === 'up').length
+  const { results, up, unplaced, example } = resultsIn(entries, from, to)
   const base = { from, to, objective: slo.percent, results, up }
   if (unplaced > 0) {
     return {

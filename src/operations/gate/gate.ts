@@ -4,7 +4,8 @@
  * in `consecutive-passes` results in a row, or the timeout passes. Outcomes:
  * passed, timed-out (a closed gate fails the step), budget-exhausted (with
  * `slo`: a check had spent its error budget, before any poll; closed too),
- * error (the API, the network, an unknown error budget or a cancel ended
+ * budget-burning (with `max-burn-rate`: a check burned its budget too fast
+ * over both windows, before any poll; closed too), error (the API, the network, an unknown error budget or a cancel ended
  * it). Every path reports the failing checks.
  */
 import type { RequestTally } from '../../api/types.js'
@@ -13,8 +14,10 @@ import { str } from '../common.js'
 import { targetChecks } from '../check-targets.js'
 import type { Operation, OperationResult } from '../types.js'
 import { OperationError } from '../types.js'
-import { increaseText, windowText } from './baseline.js'
+import { windowText } from '../../values/parse.js'
+import { increaseText } from './baseline.js'
 import { Budget, budgetText } from './budget.js'
+import { Burn, burnText } from './burn.js'
 import { GateRules, Outcome, Track, describeCheck, reasonOf } from './judge.js'
 import { openLedger } from './ledger.js'
 import { PastRead, PastRules, readPast } from './past.js'
@@ -70,7 +73,10 @@ export const waitForCheck: Operation = async untimed => {
         : { kind: 'read' }
     if (read.kind === 'error') throw new OperationError(read.message)
     const spent = [...tracks.values()].filter(t => t.budget?.spent)
+    // A spent budget is named first: a release waits for it whatever the rate is now.
     if (spent.length > 0) return budgetClosed(await ended('budget-exhausted'), spent, tracks.size)
+    const burning = [...tracks.values()].filter(t => t.burn?.burning)
+    if (burning.length > 0) return burnClosed(await ended('budget-burning'), burning, tracks.size)
     const polled: Polled =
       read.kind === 'timed-out'
         ? { pending: new Set(tracks.keys()), cutShort: read.why }
@@ -98,7 +104,8 @@ function pastRules(config: Config, rules: GateRules): PastRules {
   const windowMs = rules.increase ? config.baselineMs : undefined
   return {
     ...(rules.increase && windowMs !== undefined ? { baseline: { windowMs, increase: rules.increase } } : {}),
-    ...(config.slo ? { budget: { windowMs: config.sloWindowMs, slo: config.slo } } : {})
+    ...(config.slo ? { budget: { windowMs: config.sloWindowMs, slo: config.slo } } : {}),
+    ...(config.slo && config.maxBurnRate ? { burn: { windowMs: config.burnWindowMs, max: config.maxBurnRate } } : {})
   }
 }
 
@@ -108,6 +115,9 @@ function conditionsOf(config: Config, rules: GateRules, past: PastRules): string
   return [
     past.budget
       ? `an error budget not spent (${past.budget.slo.percent}% over ${windowText(past.budget.windowMs)})`
+      : '',
+    past.burn
+      ? `an error budget not burning faster than ${past.burn.max.multiple}x over both the ${windowText(past.burn.windowMs)} and its last ${windowText(Math.round(past.burn.windowMs / 12))}`
       : '',
     `status ${rules.expectedStatus}`,
     rules.maxResponseTimeMs !== undefined ? `response time <= ${rules.maxResponseTimeMs} ms` : '',
@@ -126,5 +136,14 @@ function budgetClosed(result: OperationResult, spent: Track[], targets: number):
   return {
     ...result,
     gateClosed: `wait-for-check: the error budget is spent for ${spent.length} of ${targets} check(s); the gate closed before any poll: ${named.join(' | ')}`
+  }
+}
+
+/** A gate closed before any poll by a budget burning too fast: the report, and the failure naming each such check. */
+function burnClosed(result: OperationResult, burning: Track[], targets: number): OperationResult {
+  const named = burning.map(t => `${str(t.check.name) || t.check.id} (${t.check.id}): ${burnText(t.burn as Burn)}`)
+  return {
+    ...result,
+    gateClosed: `wait-for-check: the error budget burns too fast for ${burning.length} of ${targets} check(s); the gate closed before any poll: ${named.join(' | ')}`
   }
 }

@@ -10,6 +10,7 @@ import type { Increase } from '../../run/config.js'
 import { str } from '../common.js'
 import { Baseline, increaseText } from './baseline.js'
 import type { Budget } from './budget.js'
+import type { Burn } from './burn.js'
 import { Ledger, Placement, Reading, checkReading, decide, record } from './ledger.js'
 
 export interface Verdict {
@@ -68,7 +69,7 @@ export function describeCheck(check: Check): string {
   } ms, checked ${str(check.lastCheckedAt) || 'never'}`
 }
 
-export type Outcome = 'passed' | 'timed-out' | 'budget-exhausted' | 'error'
+export type Outcome = 'passed' | 'timed-out' | 'budget-exhausted' | 'budget-burning' | 'error'
 
 /** One check through the gate. */
 export interface Track {
@@ -88,6 +89,8 @@ export interface Track {
   baseline?: Baseline
   /** Its error budget, read once at the gate's start (with `slo`). */
   budget?: Budget
+  /** Its burn rate, from the same read (with `max-burn-rate`). */
+  burn?: Burn
 }
 
 /** A check's count as shown: results in a row against the target, never past it (`2/2`, not `3/2`). */

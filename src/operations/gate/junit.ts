@@ -10,7 +10,7 @@ export interface TestCase {
   classname: string
   /** Seconds. */
   time: number
-  failure?: { type: 'timed-out' | 'budget-exhausted' | 'error'; message: string; details?: string }
+  failure?: { type: 'timed-out' | 'budget-exhausted' | 'budget-burning' | 'error'; message: string; details?: string }
   /** Not run (why): a check the gate never polled, as it closed before any poll. */
   skipped?: string
 }

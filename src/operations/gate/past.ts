@@ -12,11 +12,13 @@ import { ApiError } from '../../api/errors.js'
 import type { MonitoringApi } from '../../api/monitoring.js'
 import type { RequestTally } from '../../api/types.js'
 import type { HistoryEntry } from '../../api/schemas.js'
-import type { Increase, Slo } from '../../run/config.js'
+import type { BurnRate, Increase, Slo } from '../../run/config.js'
 import { str } from '../common.js'
 import type { OperationContext } from '../types.js'
-import { baselineOf, baselineText, windowText } from './baseline.js'
+import { windowText } from '../../values/parse.js'
+import { baselineOf, baselineText } from './baseline.js'
 import { budgetOf, budgetText } from './budget.js'
+import { burnOf, burnText } from './burn.js'
 import type { Track } from './judge.js'
 
 /**
@@ -29,6 +31,8 @@ export const BUDGET_MAX_PAGES = 10_000
 export interface PastRules {
   baseline?: { windowMs: number; increase: Increase }
   budget?: { windowMs: number; slo: Slo }
+  /** With the budget: the burn rate's long window (its short one is within it). */
+  burn?: { windowMs: number; max: BurnRate }
 }
 
 /** A request the deadline stopped (not sent, or cut off): the gate's time is up, not the API down. */
@@ -63,7 +67,8 @@ export async function readPast(
   rules: PastRules,
   tally: RequestTally
 ): Promise<PastRead> {
-  const windowMs = Math.max(rules.baseline?.windowMs ?? 0, rules.budget?.windowMs ?? 0)
+  // One read reaches over the longest window and serves every rule.
+  const windowMs = Math.max(rules.baseline?.windowMs ?? 0, rules.budget?.windowMs ?? 0, rules.burn?.windowMs ?? 0)
   const api = (rules.budget ? ctx.api.withMaxPages(BUDGET_MAX_PAGES) : ctx.api).counting(tally)
   const what = rules.budget ? `Error budget${rules.baseline ? ' and baseline' : ''}` : 'Baseline'
   return ctx.log.group(
@@ -113,6 +118,12 @@ async function readEach(
       const text = `${name}: ${budgetText(track.budget)}`
       if (track.budget.skipped !== undefined) ctx.log.warning(`${text}.`)
       else ctx.log.info(text)
+      if (rules.burn) {
+        track.burn = burnOf(history, ctx.startedAt, rules.burn.windowMs, rules.budget.slo, rules.burn.max)
+        const burn = `${name}: ${burnText(track.burn)}`
+        if (track.burn.skipped !== undefined) ctx.log.warning(`${burn}.`)
+        else ctx.log.info(burn)
+      }
     }
     if (rules.baseline) {
       const { windowMs: baselineMs, increase } = rules.baseline
@@ -130,6 +141,6 @@ async function readEach(
   })
   return {
     kind: 'error',
-    message: `the error budget of ${unknown.length} of ${tracks.length} check(s) is unknown, so the gate cannot pass: ${named.join(' | ')}. Times are read as ISO 8601 / RFC 3339 (2026-11-24T10:00:00Z) or as an HTTP date (Tue, 24 Nov 2026 10:00:00 GMT)`
+    message: `the error budget${rules.burn ? ' and burn rate' : ''} of ${unknown.length} of ${tracks.length} check(s) ${rules.burn ? 'are' : 'is'} unknown, so the gate cannot pass: ${named.join(' | ')}. Times are read as ISO 8601 / RFC 3339 (2026-11-24T10:00:00Z) or as an HTTP date (Tue, 24 Nov 2026 10:00:00 GMT)`
   }
 }

@@ -8,14 +8,26 @@ import { str } from '../common.js'
 import { checkOutputs } from '../check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
-import { Baseline, baselineJson, baselineText, increaseText, windowText } from './baseline.js'
-import { Budget, budgetBar, budgetJson, budgetText, worstBudget } from './budget.js'
-import type { OperationContext, OperationResult, Outputs, Summary, SummaryTable } from '../types.js'
+import { windowText } from '../../values/parse.js'
+import { Baseline, baselineJson, baselineText, increaseText } from './baseline.js'
+import { budgetJson, budgetText, worstBudget } from './budget.js'
+import { burnJson, burnText, fastestBurn } from './burn.js'
+import {
+  budgetLines,
+  budgetTable,
+  burnLines,
+  burnTable,
+  closedEarly,
+  closedLine,
+  closedReason,
+  heldBy,
+  notPolledLine
+} from './budget-report.js'
+import type { OperationContext, OperationResult, Outputs, Summary } from '../types.js'
 import type { Increase } from '../../run/config.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
 import { Outcome, Track, countText, describeCheck, reasonOf } from './judge.js'
-import { historyCost } from './past.js'
 
 /** The outputs, the summary and the JUnit report of a gate that ended with `outcome`. */
 export async function report(
@@ -33,20 +45,24 @@ export async function report(
   const reason = (t: Track) =>
     error
       ? `the gate ended with an error: ${error}`
-      : outcome === 'budget-exhausted'
-        ? budgetReason(t)
+      : closedEarly(outcome)
+        ? closedReason(outcome, t)
         : reasonOf(t, needed)
   // With `baseline` and `slo`, each check's own baseline and budget go with it in result and failed-checks.
   const compared = config.baselineMs !== undefined && config.maxIncrease !== undefined
   const budgeted = config.slo !== undefined
+  const burnt = budgeted && config.maxBurnRate !== undefined
   const unjudged = tracks.filter(t => t.budget?.skipped !== undefined).length
   const withBaseline = (t: Track) => ({
     ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
-    ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {})
+    ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {}),
+    ...(burnt ? { burnRate: burnJson(t.burn) } : {})
   })
-  // A budget-exhausted gate closed before any poll: the checks whose budget is not spent did not fail, they were never polled.
-  const notPolled = outcome === 'budget-exhausted' ? failed.filter(t => !t.budget?.spent) : []
+  // A gate its past closed before any poll: the checks that did not hold it did not fail, they were never polled.
+  const notPolled = closedEarly(outcome) ? failed.filter(t => !heldBy(outcome, t)) : []
   const worst = worstBudget(tracks)
+  const fastest = fastestBurn(tracks)
+  const lead = outcome === 'budget-burning' ? fastest : worst?.budget?.spent ? worst : undefined
   const failedChecks = failed
     .filter(t => !notPolled.includes(t))
     .map(t => ({
@@ -59,7 +75,7 @@ export async function report(
       ...withBaseline(t)
     }))
   const outputs: Outputs = {
-    ...checkOutputs(((worst?.budget?.spent ? worst : undefined) ?? failed[0] ?? tracks[0])?.check),
+    ...checkOutputs((lead ?? failed[0] ?? tracks[0])?.check),
     result: tracks.map(t => ({
       ...t.check,
       ...withBaseline(t),
@@ -76,6 +92,13 @@ export async function report(
       ? {
           availability: String(worst?.budget?.availability ?? ''),
           'error-budget-remaining': String(worst?.budget?.remaining ?? '')
+        }
+      : {}),
+    // The target that burns fastest (each one's is in result).
+    ...(burnt
+      ? {
+          'burn-rate': String(fastest?.burn?.long.rate ?? ''),
+          'burn-rate-short': String(fastest?.burn?.short.judged ? fastest.burn.short.rate : '')
         }
       : {})
   }
@@ -95,6 +118,7 @@ export async function report(
     passed: 'Release gate passed',
     'timed-out': 'Release gate closed: the time ran out',
     'budget-exhausted': 'Release gate closed: the error budget is spent',
+    'budget-burning': 'Release gate closed: the error budget burns too fast',
     error: 'Release gate ended with an error'
   }
   const summary: Summary = {
@@ -102,16 +126,13 @@ export async function report(
     lines: [
       outcome === 'passed'
         ? `Every check met: ${conditions.join(', ')}${unjudged > 0 ? ` (the error budget not judged for ${unjudged} of ${tracks.length} check(s): see below)` : ''} (${polls} poll(s), ${elapsed} s).`
-        : outcome === 'budget-exhausted'
-          ? `${tracks.filter(t => t.budget?.spent).length} of ${tracks.length} check(s) had spent the error budget: the gate closed before any poll (${elapsed} s).`
+        : closedEarly(outcome)
+          ? closedLine(outcome, tracks, elapsed)
           : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
       ...(error ? [`Error: ${error}`] : []),
-      ...(notPolled.length > 0
-        ? [
-            `Not polled (the gate closed before any poll; their budgets are not spent): ${notPolled.map(t => `${str(t.check.name) || t.check.id} (${t.check.id})`).join(', ')}.`
-          ]
-        : []),
+      ...(closedEarly(outcome) && notPolled.length > 0 ? [notPolledLine(outcome, notPolled)] : []),
       ...(budgeted ? budgetLines(tracks, pastReads) : []),
+      ...(burnt ? burnLines(tracks, config.maxBurnRate?.multiple as number, config.burnWindowMs) : []),
       ...(compared ? baselineLines(tracks, config.baselineMs as number, config.maxIncrease as Increase) : [])
     ],
     tables: [
@@ -155,7 +176,8 @@ export async function report(
           ...(compared ? [againstLimit(t)] : [])
         ])
       },
-      ...(budgeted ? [budgetTable(tracks)] : [])
+      ...(budgeted ? [budgetTable(tracks)] : []),
+      ...(burnt ? [burnTable(tracks)] : [])
     ]
   }
   return { outputs, summary }
@@ -166,46 +188,6 @@ function markOf(t: Track, needed: number, expected: string): string {
   if (t.streak >= needed) return '✅'
   if (statusMark(t.check.status, expected) === '⏸') return '⏸'
   return t.verdict?.beforeStep ? '⏮' : '❌'
-}
-
-/** Why a check did not pass a gate closed by a spent budget: its own budget, or another's. */
-function budgetReason(t: Track): string {
-  return t.budget?.spent
-    ? `error budget spent: ${budgetText(t.budget)}`
-    : "not polled: the gate closed before any poll, as another check's error budget is spent"
-}
-
-/** The error budget's rule, what reading the history cost, and a line for each check whose budget was not judged. */
-function budgetLines(tracks: Track[], pastReads: number): string[] {
-  return [
-    "Error budget: each check's results with a status in the window before the step started; availability is the up ones among them, and the budget left is 1 - (1 - availability) / (1 - objective). A check whose budget is spent closes the gate before any poll.",
-    historyCost(pastReads),
-    ...tracks
-      .filter(t => t.budget?.skipped !== undefined)
-      .map(t => `${str(t.check.name) || t.check.id}: ${budgetText(t.budget as Budget)} for it.`)
-  ]
-}
-
-/** Each check's availability, objective and budget left (with a bar). */
-function budgetTable(tracks: Track[]): SummaryTable {
-  return {
-    head: ['Check', 'Window', 'Results', 'Up', 'Availability (%)', 'Objective (%)', 'Error budget left'],
-    rows: tracks.map(t => {
-      const b = t.budget
-      if (!b) return [t.check.name ?? t.check.id, '', '', '', 'not read', '', '']
-      return [
-        t.check.name ?? t.check.id,
-        windowText(b.to - b.from),
-        b.results,
-        b.up,
-        b.unplaced
-          ? `unknown (${b.unplaced.rows} row(s) not placed)`
-          : (b.availability ?? `too few results (${b.results})`),
-        b.objective,
-        b.skipped !== undefined ? 'not judged' : budgetBar(b)
-      ]
-    })
-  }
 }
 
 /** The baseline's rule, and a line for each check whose comparison was skipped (too few results). */
@@ -254,22 +236,19 @@ async function writeJunit(
     time: (t.passedAfterMs ?? elapsedMs) / 1000,
     ...(t.streak >= config.consecutivePasses
       ? {}
-      : outcome === 'budget-exhausted' && !t.budget?.spent
+      : closedEarly(outcome) && !heldBy(outcome, t)
         ? { skipped: safe(reason(t)) }
         : {
             failure: {
-              type: error
-                ? ('error' as const)
-                : outcome === 'budget-exhausted'
-                  ? ('budget-exhausted' as const)
-                  : ('timed-out' as const),
+              type: error ? ('error' as const) : closedEarly(outcome) ? outcome : ('timed-out' as const),
               message: safe(reason(t)),
               // Each thing once: the message says why; the text adds what it does not say.
               details: safe(
                 [
                   describeCheck(t.check),
                   ...(t.baseline && config.maxIncrease ? [baselineText(t.baseline, config.maxIncrease)] : []),
-                  ...(t.budget ? [budgetText(t.budget)] : [])
+                  ...(t.budget ? [budgetText(t.budget)] : []),
+                  ...(t.burn ? [burnText(t.burn)] : [])
                 ]
                   .filter(line => !reason(t).includes(line))
                   .join('\n')

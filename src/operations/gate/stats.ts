@@ -34,7 +34,8 @@ export function spreadOf(values: number[]): Spread | undefined {
 
 export const spreadText = (s: Spread | undefined): string => (s ? `${s.min} / ${s.avg} / ${s.p95}` : '')
 
-const BARS = '▁▂▃▄▅▆▇█'
+/** A sparkline's bars, lowest first. */
+export const BARS = '▁▂▃▄▅▆▇█'
 
 /** The values as a sparkline of at most `width` bars (averaged into buckets when there are more). */
 export function sparkline(values: number[], width = 40): string {
