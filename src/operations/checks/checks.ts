@@ -1,14 +1,13 @@
 /**
  * Check operations: create, get, list, update, upsert, delete. Each returns
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
- * is in pause.ts, history in history.ts, targeting in check-targets.ts, a
- * delete by name-prefix in delete-prefix.ts.
+ * is in pause.ts, history in history.ts, targeting in names/check-targets.ts,
+ * a delete of a fleet (name-prefix, name-pattern) in delete-fleet.ts.
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values/values.js'
 import {
-  type Named,
   checkOutputs,
   checkSummary,
   convergeChecks,
@@ -16,12 +15,12 @@ import {
   findTarget,
   targetCheck,
   warnCaseTwins
-} from '../check-targets.js'
+} from '../names/check-targets.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
-import { keptLine, unprovenLine } from '../converge.js'
-import { alikeLine } from '../duplicates.js'
-import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
-import { deleteByPrefix } from './delete-prefix.js'
+import { keptLine, unprovenLine } from '../names/converge.js'
+import { type Named, alikeLine } from '../names/duplicates.js'
+import { type Snapshot, lookUp, unprovenAbsence } from '../names/snapshot.js'
+import { deleteByPrefix } from './delete-fleet.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
 

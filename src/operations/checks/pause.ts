@@ -13,9 +13,9 @@ import {
   isPaused,
   isRunning,
   targetChecks
-} from '../check-targets.js'
+} from '../names/check-targets.js'
 import { dryRunSkips, str, writableOf } from '../common.js'
-import { alikeLine } from '../duplicates.js'
+import { alikeLine } from '../names/duplicates.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
 import {

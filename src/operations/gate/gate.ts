@@ -10,7 +10,7 @@
 import type { RequestTally } from '../../api/types.js'
 import type { Config } from '../../run/config.js'
 import { str } from '../common.js'
-import { targetChecks } from '../check-targets.js'
+import { targetChecks } from '../names/check-targets.js'
 import type { Operation, OperationResult } from '../types.js'
 import { OperationError } from '../types.js'
 import { increaseText, windowText } from './baseline.js'

@@ -4,14 +4,14 @@
  * taken from a whole list read at the step's start (snapshot.ts). Nothing matching is an
  * error naming the prefix and the names nearest to it, before any write.
  */
-import { UnsafeIdError } from '../api/monitoring.js'
-import type { ListRead } from '../api/pagination.js'
-import type { Check } from '../api/schemas.js'
-import { idProblem } from '../values/values.js'
-import { str } from './common.js'
+import { UnsafeIdError } from '../../api/monitoring.js'
+import type { ListRead } from '../../api/pagination.js'
+import type { Check } from '../../api/schemas.js'
+import { idProblem } from '../../values/values.js'
+import { str } from '../common.js'
 import { uniqueById } from './converge.js'
 import { wholeRead } from './snapshot.js'
-import { OperationError, type OperationContext } from './types.js'
+import { OperationError, type OperationContext } from '../types.js'
 
 /**
  * The list a fleet is chosen from: a whole list (snapshot.ts): two full reads

@@ -3,16 +3,16 @@
  * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
-import { UnsafeIdError, paths } from '../api/monitoring.js'
-import { type PackedRow, wholeOf } from '../api/packed.js'
-import type { Check } from '../api/schemas.js'
-import { type Mapping, didYouMean, idProblem } from '../values/values.js'
-import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
-import { differences, signature, str, withDefaultType, writableOf } from './common.js'
+import { UnsafeIdError, paths } from '../../api/monitoring.js'
+import { type PackedRow, wholeOf } from '../../api/packed.js'
+import type { Check } from '../../api/schemas.js'
+import { type Mapping, didYouMean, idProblem } from '../../values/values.js'
+import { byPrefix, fleetList, prefixLine } from './selection.js'
+import { differences, signature, str, withDefaultType, writableOf } from '../common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
-import { alikeOf, warnDuplicates } from './duplicates.js'
-import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError, tableOf } from './types.js'
+import { type Named, alikeOf, warnDuplicates } from './duplicates.js'
+import type { OperationContext, Outputs, Summary } from '../types.js'
+import { OperationError, tableOf } from '../types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -62,13 +62,6 @@ const statusSetting = (c: Check): string => {
 
 /** A running check: its status is one the service measures (any case), not one someone set. */
 export const isRunning = (c: Check): boolean => statusSetting(c) === ''
-
-export interface Named {
-  /** The check the name means: the only one, or the first (in survival order) of identical ones. */
-  check?: Check
-  /** Identical checks of the same name besides it: kept, never removed (they may have existed before the step). */
-  duplicates: Check[]
-}
 
 /** A list of checks indexed once: lookups by name without scanning the list again. */
 export interface CheckIndex {

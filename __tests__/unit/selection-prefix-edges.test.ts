@@ -1,5 +1,5 @@
 /**
- * A fleet by name prefix, at its edges (src/operations/by-prefix.ts): which
+ * A fleet by name prefix, at its edges (src/operations/names/selection.ts): which
  * checks a prefix selects, what the error of a prefix that selects none
  * names (the count looked through, the nearest names), and the list it is
  * chosen from: a whole list read twice over HTTP from the emulator, or an
@@ -7,7 +7,14 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
-import { type Meter, byPrefix, fleetList, nearestNames, noMatch, prefixLine } from '../../src/operations/by-prefix.js'
+import {
+  type Meter,
+  byPrefix,
+  fleetList,
+  nearestNames,
+  noMatch,
+  prefixLine
+} from '../../src/operations/names/selection.js'
 import { OperationError } from '../../src/operations/types.js'
 import { useEmulator } from '../helpers/harness.js'
 import { contextOn } from '../helpers/operation-context.js'

@@ -6,10 +6,10 @@
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
-import { byPrefix, fleetList, prefixLine } from '../by-prefix.js'
-import { checkOutputs, checkSummary, findByName } from '../check-targets.js'
+import { byPrefix, fleetList, prefixLine } from '../names/selection.js'
+import { checkOutputs, checkSummary, findByName } from '../names/check-targets.js'
 import { dryRunSkips, str } from '../common.js'
-import { uniqueById } from '../converge.js'
+import { uniqueById } from '../names/converge.js'
 import type { OperationContext, OperationResult, Outputs } from '../types.js'
 import { OperationError } from '../types.js'
 

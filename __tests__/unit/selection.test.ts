@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
 import { parseConfig } from '../../src/inputs/read.js'
-import { byPrefix, nearestNames, noMatch } from '../../src/operations/by-prefix.js'
+import { byPrefix, nearestNames, noMatch } from '../../src/operations/names/selection.js'
 import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
