@@ -7,7 +7,7 @@
  * this file's 60,000 names cost minutes there for each one.
  */
 import { describe, expect, it } from '@jest/globals'
-import { Meter, nearestNames } from '../../src/operations/names/selection.js'
+import { Meter, nearestNames } from '../../src/operations/names/nearest-names.js'
 
 /** `n` check names of 8 to 40 characters, as fleets name them. */
 const fleetNames = (n: number) =>

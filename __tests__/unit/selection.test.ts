@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
 import { parseConfig } from '../../src/inputs/read.js'
-import { byPrefix, nearestNames, noMatch } from '../../src/operations/names/selection.js'
+import { nearestNames } from '../../src/operations/names/nearest-names.js'
+import { noMatch, selectFleet } from '../../src/operations/names/selection.js'
 import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
+const byPrefix = (all: Check[], prefix: string) => selectFleet(all, { prefix, patterns: [], exclude: [] }).matches
 
 describe('byPrefix', () => {
   it('selects every name that starts with the prefix, case counting, each id once, in list order', () => {
@@ -24,7 +26,7 @@ describe('byPrefix', () => {
     expect(() => byPrefix(checks('shop-home', 'blog'), 'shpo-')).toThrow(
       'no check name starts with name-prefix "shpo-" (looked through 2 checks; the nearest names: "shop-home", "blog"); nothing was changed'
     )
-    expect(noMatch('x-', [])).toBe(
+    expect(noMatch({ prefix: 'x-', patterns: [] }, [])).toBe(
       'no check name starts with name-prefix "x-" (looked through 0 checks); nothing was changed'
     )
   })

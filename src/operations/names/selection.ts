@@ -1,165 +1,228 @@
 /**
- * A fleet by name prefix (`name-prefix` on pause-check, resume-check,
- * wait-for-check and delete-check): every check whose name starts with it,
- * taken from a whole list read at the step's start (snapshot.ts). Nothing matching is an
- * error naming the prefix and the names nearest to it, before any write.
+ * Which checks a selection names: the one owner, used by every operation that
+ * chooses checks by their names (list-checks, export-checks, pause-check,
+ * resume-check, wait-for-check, delete-check). A selection is `name-prefix`
+ * (a name starts with it) and `name-pattern` (whole-name glob patterns,
+ * values/glob.ts), their union, less what `exclude` matches: an excluded
+ * check is never a target, whatever else names it.
+ *
+ * A fleet is chosen from a whole list (snapshot.ts): a check the list hid
+ * would stay unpaused, undeleted or unjudged without a word. The prefix and
+ * each pattern must select some check (else an error naming them and the
+ * nearest names), and what they select must outlast `exclude` (else an error
+ * naming what it left out): a typo is never an empty success.
  */
 import { UnsafeIdError } from '../../api/monitoring.js'
 import type { ListRead } from '../../api/pagination.js'
 import type { Check } from '../../api/schemas.js'
+import type { Config } from '../../run/config.js'
+import { compileGlob } from '../../values/glob.js'
 import { idProblem } from '../../values/values.js'
 import { str } from '../common.js'
+import { OperationError, type OperationContext, type OperationResult } from '../types.js'
 import { uniqueById } from './converge.js'
+import { nearestNames } from './nearest-names.js'
 import { wholeRead } from './snapshot.js'
-import { OperationError, type OperationContext } from '../types.js'
+
+export interface Selection {
+  prefix?: string
+  patterns: readonly string[]
+  exclude: readonly string[]
+}
+
+/** What the checks selected by name are. */
+export interface Selected {
+  /** The checks the prefix or a pattern selects, but those exclude leaves out: each id once, in list order. */
+  matches: Check[]
+  /** The checks exclude left out, each id once, in list order. */
+  excluded: Check[]
+}
+
+/** The selection the inputs make, or undefined when they choose no check by name (neither prefix nor pattern). */
+export function selectionOf(config: Config): Selection | undefined {
+  const { namePrefix: prefix, namePatterns: patterns, exclude } = config
+  if (prefix === undefined && patterns.length === 0) return undefined
+  return { ...(prefix !== undefined ? { prefix } : {}), patterns, exclude }
+}
+
+const quoted = (texts: readonly string[]) => texts.map(t => JSON.stringify(t)).join(', ')
+
+/** `name-prefix "shop-" and name-pattern "*-web"`: the selection in words, exclude aside. */
+export function selectionText(sel: Selection): string {
+  return [
+    ...(sel.prefix !== undefined ? [`name-prefix ${JSON.stringify(sel.prefix)}`] : []),
+    ...(sel.patterns.length > 0 ? [`name-pattern ${quoted(sel.patterns)}`] : [])
+  ].join(' and ')
+}
 
 /**
  * The list a fleet is chosen from: a whole list (snapshot.ts): two full reads
  * in a row that did not shift and agree (the later one: its rows, and the
- * pages it took). A list that moves while it is paged can hide a member from
- * any one read, and a check of the prefix left out would stay unpaused,
- * undeleted or unjudged without a word: when no such pair comes, the step
- * fails naming the doubt and acts on nothing.
+ * pages it took). When no such pair comes, the step fails naming the doubt
+ * and acts on nothing.
  */
-export function fleetList(ctx: OperationContext, prefix: string): Promise<ListRead<Check>> {
+export function fleetList(ctx: OperationContext, sel: Selection): Promise<ListRead<Check>> {
   return wholeRead(
     () => ctx.api.readChecks(),
-    `name-prefix ${JSON.stringify(prefix)}`,
+    selectionText(sel),
     `nothing was ${ctx.config.dryRun ? 'planned' : 'acted on'}`
   )
 }
 
-/**
- * Every check of `all` whose name starts with `prefix` (case counts), each id
- * once, in list order; same-named checks are all included. None is an error.
- */
-export function byPrefix(all: Check[], prefix: string): Check[] {
-  const matches = uniqueById(all.filter(c => str(c.name).startsWith(prefix)))
-  // Refused here, not only where a path is built: a dry run would list it as a target.
-  for (const check of matches) if (idProblem(check.id)) throw new UnsafeIdError(check.id)
-  if (matches.length === 0) throw new OperationError(noMatch(prefix, all))
-  return matches
+/** Does exclude leave this check out? */
+function excluder(sel: Selection): (check: Check) => boolean {
+  const globs = sel.exclude.map(compileGlob)
+  return check => globs.some(g => g.matches(str(check.name)))
 }
 
-/** "no check name starts with "shpo-" (looked through 3 checks; the nearest names: ...)". */
-export function noMatch(prefix: string, all: Check[]): string {
+/** Split checks into those exclude keeps and those it leaves out. */
+export function leaveOut(checks: Check[], sel: Selection): { kept: Check[]; excluded: Check[] } {
+  const out = excluder(sel)
+  return { kept: checks.filter(c => !out(c)), excluded: checks.filter(out) }
+}
+
+/**
+ * The fleet of `all`: every check whose name starts with the prefix or matches
+ * a pattern (case counts; a name the service gives as a number is read as its
+ * text), each id once, in list order; same-named checks all. A prefix or a
+ * pattern that selects none, an exclude that leaves none, and a target whose
+ * id would address another path are errors.
+ */
+export function selectFleet(all: Check[], sel: Selection): Selected {
+  const globs = sel.patterns.map(compileGlob)
+  const hit = new Set<number>()
+  const prefixHit = { any: false }
+  const chosen = uniqueById(all).filter(check => {
+    const name = str(check.name)
+    const byPrefix = sel.prefix !== undefined && name.startsWith(sel.prefix)
+    if (byPrefix) prefixHit.any = true
+    let byPattern = false
+    for (const [i, glob] of globs.entries()) {
+      if (glob.matches(name)) {
+        hit.add(i)
+        byPattern = true
+      }
+    }
+    return byPrefix || byPattern
+  })
+  const unmatched = sel.patterns.filter((_, i) => !hit.has(i))
+  if ((sel.prefix !== undefined && !prefixHit.any) || unmatched.length > 0) {
+    throw new OperationError(noMatch({ prefix: prefixHit.any ? undefined : sel.prefix, patterns: unmatched }, all))
+  }
+  const { kept, excluded } = leaveOut(chosen, sel)
+  // Refused here, not only where a path is built: a dry run would list it as a target.
+  for (const check of kept) if (idProblem(check.id)) throw new UnsafeIdError(check.id)
+  if (kept.length === 0) throw new OperationError(allExcluded(sel, excluded))
+  return { matches: kept, excluded }
+}
+
+/**
+ * list-checks and export-checks: a prefix alone narrows the list (none
+ * matching is an empty list); with a pattern or exclude, the list is the
+ * fleet they select (selectFleet), so that a typo is an error, not an empty list.
+ */
+export function narrowList(all: Check[], sel: Selection | undefined): Selected {
+  if (sel === undefined) return { matches: all, excluded: [] }
+  if (sel.patterns.length > 0 || sel.exclude.length > 0) return selectFleet(all, sel)
+  const prefix = sel.prefix ?? ''
+  return { matches: all.filter(c => str(c.name).startsWith(prefix)), excluded: [] }
+}
+
+/** How many checks an error message names; the summary and `result` have them all. */
+const NAMED_IN_MESSAGE = 20
+
+/** `"shop-a" (chk_1), "shop-b" (chk_2) and 3 more`. */
+export function namedChecks(checks: Check[], limit = Number.POSITIVE_INFINITY): string {
+  const shown = checks.slice(0, limit).map(c => `${JSON.stringify(str(c.name))} (${c.id})`)
+  const more = checks.length - shown.length
+  return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+}
+
+/**
+ * "no check name starts with name-prefix "shpo-" (looked through 3 checks;
+ * the nearest names: ...); nothing was changed", and the like of patterns.
+ */
+export function noMatch(unmatched: { prefix?: string; patterns: readonly string[] }, all: Check[]): string {
   const checks = uniqueById(all)
-  const near = nearestNames(
-    prefix,
-    checks.map(c => str(c.name))
+  const names = checks.map(c => str(c.name))
+  // What each is measured from: the prefix, and each pattern's literal characters.
+  const sought = [
+    ...(unmatched.prefix !== undefined ? [unmatched.prefix] : []),
+    ...unmatched.patterns.map(p => compileGlob(p).literal)
+  ]
+  const near = roundRobin(
+    sought.map(s => nearestNames(s, names)),
+    3
   )
   const nearest =
-    near.length > 0
-      ? `; the nearest names: ${near.map(n => JSON.stringify(n)).join(', ')}`
-      : checks.length === 0
-        ? ''
-        : '; no check has a name'
-  return `no check name starts with name-prefix ${JSON.stringify(prefix)} (looked through ${checks.length} checks${nearest}); nothing was changed`
+    near.length > 0 ? `; the nearest names: ${quoted(near)}` : checks.length === 0 ? '' : '; no check has a name'
+  const what = [
+    ...(unmatched.prefix !== undefined ? [`starts with name-prefix ${JSON.stringify(unmatched.prefix)}`] : []),
+    ...(unmatched.patterns.length > 0 ? [`matches name-pattern ${quoted(unmatched.patterns)}`] : [])
+  ].join(', and none ')
+  return `no check name ${what} (looked through ${checks.length} checks${nearest}); nothing was changed`
 }
 
-/** Prefixes longer than this are compared by their first so many characters. */
-const MAX_COMPARED = 200
+/** The first of each list, then the second of each, ..., each name once, at most `limit`. */
+function roundRobin(lists: string[][], limit: number): string[] {
+  const out = new Set<string>()
+  for (let i = 0; out.size < limit && lists.some(l => i < l.length); i++) {
+    for (const list of lists) if (i < list.length && out.size < limit) out.add(list[i])
+  }
+  return [...out]
+}
 
-/** Counts the work of `nearestNames` (tests): a step per name, per table cell computed and per place compared. */
-export interface Meter {
-  steps: number
+/** The error of an exclude that left out every check the selection selected. */
+function allExcluded(sel: Selection, excluded: Check[]): string {
+  return `exclude ${quoted(sel.exclude)} leaves out every check ${selectionText(sel)} selects (${excluded.length}: ${namedChecks(excluded, NAMED_IN_MESSAGE)}), so no check is left to act on; nothing was changed. Narrow exclude, or drop it`
+}
+
+/** What a selection selected, and each check exclude left out, for the log and the summary. */
+export function selectionLines(sel: Selection, selected: Selected): string[] {
+  const verb = sel.prefix !== undefined && sel.patterns.length === 0 ? 'selects' : 'select'
+  return [
+    `${selectionText(sel)} ${verb} ${selected.matches.length} check(s), from the list read at the start.`,
+    ...(sel.exclude.length > 0
+      ? [
+          selected.excluded.length > 0
+            ? `exclude ${quoted(sel.exclude)} left out ${selected.excluded.length} check(s), never targets: ${namedChecks(selected.excluded)}.`
+            : `exclude ${quoted(sel.exclude)} left out no check.`
+        ]
+      : [])
+  ]
 }
 
 /**
- * The names whose start is nearest to `prefix` (case aside): the fewest edits
- * from the prefix to the name's first characters (as many as the prefix has,
- * one fewer or one more), then by name. Always some when there are names.
- *
- * In time linear in the names: one table of edits per name (the three
- * lengths are three cells of its last row), kept to the band and the rows
- * that can still beat the farthest name kept so far (`startDistance`), and
- * only the nearest `limit` kept, never all of them sorted.
+ * The `result` output of a step whose selection has `exclude`: the targets
+ * and the checks it left out, `{targets, excluded}`; without exclude, the
+ * targets as they are.
  */
-export function nearestNames(prefix: string, names: string[], limit = 3, meter: Meter = { steps: 0 }): string[] {
-  if (limit <= 0) return []
-  const distance = startDistance(prefix.toLowerCase().slice(0, MAX_COMPARED), meter)
-  const kept: Array<[string, number]> = []
-  for (const name of new Set(names)) {
-    meter.steps++
-    if (name === '') continue
-    // Past `limit` names, one enters only nearer than the farthest kept, or as near and before it by name.
-    const last = kept.length < limit ? undefined : kept[kept.length - 1]
-    const bound = last === undefined ? Number.POSITIVE_INFINITY : last[1] - (name > last[0] ? 1 : 0)
-    const d = distance(name.toLowerCase(), bound)
-    if (d === undefined) continue
-    let at = kept.length
-    while (at > 0 && (kept[at - 1][1] > d || (kept[at - 1][1] === d && kept[at - 1][0] > name))) {
-      meter.steps++
-      at--
-    }
-    if (at < limit) kept.splice(at, 0, [name, d])
-    if (kept.length > limit) kept.pop()
-  }
-  return kept.map(([name]) => name)
+export function withExcluded(targets: unknown, sel: Selection | undefined, excluded: Check[]): unknown {
+  if (sel === undefined || sel.exclude.length === 0) return targets
+  return { targets, excluded: excludedJson(excluded) }
 }
+
+/** The checks exclude left out, as `result` names them: `{id, name}`. */
+export const excludedJson = (excluded: Check[]) => excluded.map(c => ({ id: c.id, name: c.name ?? null }))
+
+/** `name-pattern "shop-*" but exclude "*-us-*"`: the whole selection in words. */
+export const chosenBy = (sel: Selection): string =>
+  `${selectionText(sel)}${sel.exclude.length > 0 ? ` but exclude ${quoted(sel.exclude)}` : ''}`
 
 /**
- * The edits from `p` to the start of a name (its first p.length - 1, p.length
- * or p.length + 1 characters, whichever is nearest), when at most `bound`;
- * undefined when more. Edits as `editDistance` counts them (insert, delete,
- * replace, swap two neighbours), in one table of p against the name's first
- * p.length + 1 characters, whose last row holds all three. With a finite
- * bound only cells within it of the diagonal are computed (a cell i rows and
- * j columns in is at least |i - j| edits), and a table whose last two rows
- * are all beyond it stops there: no later cell can come back under it. The
- * rows are allocated once.
+ * A report (a gate's) with the selection's lines (what it selected, what
+ * exclude left out) at the head of its summary, and `result` as withExcluded
+ * makes it.
  */
-function startDistance(p: string, meter: Meter): (name: string, bound: number) => number | undefined {
-  const rows = p.length
-  const width = rows + 2
-  let older = new Int32Array(width)
-  let prev = new Int32Array(width)
-  let cur = new Int32Array(width)
-  const FAR = 0x3fffffff
-  return (name, bound) => {
-    const cols = Math.min(name.length, rows + 1)
-    // The start nearest in length is still |rows - cols| edits away.
-    meter.steps++
-    if (Math.max(0, rows - cols) > bound) return undefined
-    const band = Math.min(bound, FAR)
-    for (let j = 0; j <= cols; j++) prev[j] = j
-    meter.steps += cols + 1
-    let prevMin = 0
-    for (let i = 1; i <= rows; i++) {
-      const lo = Math.max(1, i - band)
-      const hi = Math.min(cols, i + band)
-      cur[0] = i
-      if (lo > 1) cur[lo - 1] = FAR
-      if (hi < cols) cur[hi + 1] = FAR
-      let rowMin = i
-      const a = p.charCodeAt(i - 1)
-      // The hot loop compares by hand: no call per cell.
-      for (let j = lo; j <= hi; j++) {
-        const b = name.charCodeAt(j - 1)
-        let d = prev[j - 1] + (a === b ? 0 : 1)
-        if (prev[j] + 1 < d) d = prev[j] + 1
-        if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1
-        if (i > 1 && j > 1 && a === name.charCodeAt(j - 2) && p.charCodeAt(i - 2) === b && older[j - 2] + 1 < d)
-          d = older[j - 2] + 1
-        cur[j] = d
-        if (d < rowMin) rowMin = d
-      }
-      meter.steps += hi - lo + 1
-      if (rowMin > bound && prevMin > bound) return undefined
-      const spare = older
-      older = prev
-      prev = cur
-      cur = spare
-      prevMin = rowMin
-    }
-    let best = FAR
-    for (const length of [rows - 1, rows, rows + 1])
-      if (length >= 0) best = Math.min(best, prev[Math.min(length, cols)])
-    return best <= bound ? best : undefined
+export function selectionReported(
+  reported: OperationResult,
+  chosen: { selection?: Selection; selectionLines: string[]; excluded: Check[] }
+): OperationResult {
+  if (!chosen.selection) return reported
+  const { outputs, summary } = reported
+  return {
+    ...reported,
+    outputs: { ...outputs, result: withExcluded(outputs.result, chosen.selection, chosen.excluded) },
+    summary: { ...summary, lines: [...chosen.selectionLines, ...summary.lines] }
   }
-}
-
-/** One line about what a prefix selected, for the log and the summary. */
-export function prefixLine(prefix: string, matches: Check[]): string {
-  return `name-prefix ${JSON.stringify(prefix)} selects ${matches.length} check(s), from the list read at the start.`
 }
