@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
 import { parseConfig } from '../../src/inputs/read.js'
 import { nearestNames } from '../../src/operations/names/nearest-names.js'
-import { noMatch, selectFleet } from '../../src/operations/names/selection.js'
+import { type Selection, narrowList, noMatch, selectFleet } from '../../src/operations/names/selection.js'
 import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
@@ -64,5 +64,52 @@ describe('the gate comment of a fleet', () => {
     expect(target({ 'name-prefix': 'shop-' })).toBe('prefix:shop-')
     expect(target({ 'name-prefix': 'shop-', 'check-name': 'a' })).toBe('a,prefix:shop-')
     expect(target({ 'name-prefix': 'blog-' })).not.toBe(target({ 'name-prefix': 'shop-' }))
+    expect(target({ 'name-pattern': '*-web', exclude: 'us-*' })).toBe('pattern:*-web,exclude:us-*')
+    expect(target({ 'name-pattern': '*-web' })).not.toBe(target({ 'name-pattern': '*-web', exclude: 'us-*' }))
+  })
+})
+
+describe('selectFleet: patterns and exclude', () => {
+  const select = (all: Check[], sel: Partial<Selection>) => selectFleet(all, { patterns: [], exclude: [], ...sel })
+  const names = (list: Check[]) => list.map(c => c.name)
+
+  it('the union of the prefix and the patterns, each id once, in list order; exclude leaves out, and says what', () => {
+    const all = checks('shop-eu/web', 'blog', 'shop-us/web', 'api-1', 'shop-eu/web-old')
+    const { matches, excluded } = select([...all, all[0]], {
+      prefix: 'shop-',
+      patterns: ['api-?', 'shop-*/web'],
+      exclude: ['*-old', 'nothing-*']
+    })
+    expect(names(matches)).toEqual(['shop-eu/web', 'shop-us/web', 'api-1'])
+    expect(names(excluded)).toEqual(['shop-eu/web-old'])
+  })
+
+  it('each pattern must match: those that do not are named with the prefix, and the nearest names of each', () => {
+    const all = checks('shop-home', 'blog-post', 'api')
+    expect(() => select(all, { patterns: ['shop-*', 'blgo-*'] })).toThrow(
+      'no check name matches name-pattern "blgo-*" (looked through 3 checks; the nearest names: "blog-post", "shop-home", "api"); nothing was changed'
+    )
+    expect(() => select(all, { prefix: 'x-', patterns: ['y?', 'shop-*'] })).toThrow(
+      /^no check name starts with name-prefix "x-", and none matches name-pattern "y\?" \(looked through 3 checks; the nearest names: /
+    )
+  })
+
+  it('an unsafe id is refused among the targets only: an excluded one is never addressed', () => {
+    const all = [
+      { id: 'ok', name: 'shop-a' },
+      { id: '..', name: 'shop-b' }
+    ] as Check[]
+    expect(() => select(all, { patterns: ['shop-*'] })).toThrow('the server gave a resource the id ".."')
+    expect(names(select(all, { patterns: ['shop-*'], exclude: ['*-b'] }).matches)).toEqual(['shop-a'])
+  })
+
+  it('narrowList: a prefix alone narrows (none is an empty list); a pattern or exclude selects as a fleet does', () => {
+    const all = checks('shop-a', 'shop-b')
+    expect(narrowList(all, undefined).matches).toHaveLength(2)
+    expect(narrowList(all, { prefix: 'blog-', patterns: [], exclude: [] }).matches).toEqual([])
+    expect(() => narrowList(all, { patterns: ['blog-*'], exclude: [] })).toThrow(/^no check name matches/)
+    expect(() => narrowList(all, { prefix: 'shop-', patterns: [], exclude: ['*'] })).toThrow(
+      /^exclude "\*" leaves out every check name-prefix "shop-" selects \(2: /
+    )
   })
 })
