@@ -12,8 +12,9 @@
  * at its end; each piece between is taken at its leftmost place after the one
  * before, which is right because the star before it could take any run of
  * characters. No piece is ever tried again: a match takes at most the name's
- * length times the pattern's, never the exponential time a backtracking
- * matcher spends on `*a*a*a*b` against a long run of `a`.
+ * length times the pattern's steps, never the time a backtracking matcher
+ * spends on `*a*a*a*b` against a long run of `a` (the name's length to the
+ * power of the stars).
  */
 import { ValueError, parseList, quote } from './parse.js'
 
