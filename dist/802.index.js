@@ -70,6 +70,14 @@ const HELP_ROWS = [
         description: 'export-checks, list-checks: only checks whose name starts with this prefix. pause-check, resume-check, wait-for-check, delete-check: every check whose name starts with it is a target (with check-id / check-name, the union), read from one list at the start; nothing matching is an error naming the nearest names, before any write. End it with a separator (pr-12-, not pr-12, which also matches pr-123-web).'
     },
     {
+        name: 'name-pattern',
+        description: 'Where name-prefix applies (list-checks, export-checks, pause-check, resume-check, wait-for-check, delete-check): the checks whose whole name matches one of these glob patterns (one per line, or separated by commas) are targets too, with check-id, check-name and name-prefix the union. * is any run of characters, / included; ? one character; [abc], [a-z], [!a] one of a class; \\ makes the next character itself; case counts. Each pattern must match some check: else an error naming it and the nearest names, before any request that writes. A malformed pattern (an unclosed [) is an input error. delete-check by pattern deletes at most max-deletions.'
+    },
+    {
+        name: 'exclude',
+        description: 'With name-prefix or name-pattern (else an input error): glob patterns, as name-pattern reads them; a check whose name matches one is never a target, whatever else names it. An exclude that leaves no check of the selection is an error naming what it left out. The summary names each check left out, and result becomes {targets, excluded}.'
+    },
+    {
         name: 'fail-on-drift',
         description: 'sync-checks with dry-run: fail the step when the plan is not empty (a scheduled drift check), naming each entry that drifted and its changes.',
         default: 'false'
@@ -124,7 +132,7 @@ const HELP_ROWS = [
     },
     {
         name: 'max-deletions',
-        description: 'sync-checks: a plan that deletes more checks than this is refused (an error; nothing is written). delete-check with name-prefix: more targets than this is refused whole (an error; nothing is deleted).',
+        description: 'sync-checks: a plan that deletes more checks than this is refused (an error; nothing is written). delete-check with name-prefix or name-pattern: more targets than this is refused whole (an error; nothing is deleted).',
         default: '10'
     },
     {

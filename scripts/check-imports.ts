@@ -2,7 +2,8 @@
  * `npm run lint:imports`: the house's import directions (docs/design-map.md),
  * checked. Every relative import in src/ and emulator/ must go where its
  * room may import; anything else is an error naming the file, the line and
- * the rule; and no circle may run among src/'s rooms (an arrow back up). Part
+ * the rule; and no circle may run among src/'s rooms (an arrow back up), nor
+ * among its files (two that import each other, in one room too). Part
  * of `npm run lint`, so CI fails on an import against the grain.
  */
 import { readFileSync, readdirSync } from 'node:fs'
@@ -13,6 +14,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /** The story rooms under src/operations/, each a folder (docs/design.md, "The operations floor"). */
 export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
+
+/** The name rules' room under src/operations/: which checks a selection names, and what full reads prove. */
+const NAMES = /^src\/operations\/names\//
+/** The shared operation modules beside the rooms (the registry apart: it imports every story). */
+const SHARED = /^src\/operations\/(?!registry)[^/]+\.ts$/
 
 /** What every operation module may use beneath it: the API, lazy modules and the ground floor (values, secrets, the run's facts). */
 const OPERATIONS_GROUND = [
@@ -69,13 +75,18 @@ export const RULES: Array<{ room: RegExp; may: RegExp[]; why: string }> = [
   },
   ...STORIES.map(story => ({
     room: new RegExp(`^src/operations/${story}/`),
-    may: [new RegExp(`^src/operations/${story}/`), /^src\/operations\/(?!registry)[^/]+\.ts$/, ...OPERATIONS_GROUND],
-    why: `a story's room (${story}/) uses its own files, the shared operation modules and the API; never another story, inputs, outputs or Markdown`
+    may: [new RegExp(`^src/operations/${story}/`), NAMES, SHARED, ...OPERATIONS_GROUND],
+    why: `a story's room (${story}/) uses its own files, the name rules (names/), the shared operation modules and the API; never another story, inputs, outputs or Markdown`
   })),
   {
-    room: /^src\/operations\/[^/]+\.ts$/,
-    may: [/^src\/operations\/(?!registry)[^/]+\.ts$/, ...OPERATIONS_GROUND],
-    why: 'shared operation modules serve every story and import none'
+    room: NAMES,
+    may: [NAMES, SHARED, ...OPERATIONS_GROUND],
+    why: 'the name rules (which checks a name, a prefix or a pattern means; what full reads prove; identical checks; convergence) serve every story and import none'
+  },
+  {
+    room: SHARED,
+    may: [SHARED, ...OPERATIONS_GROUND],
+    why: 'shared operation modules (types, small helpers) lie beneath every story and the name rules, and import none of them'
   },
   {
     room: /^src\/api\//,
@@ -168,23 +179,37 @@ export function roomOf(file: string): string {
  * `files` maps a file's path from the root to its text (src/'s own by default).
  */
 export function roomCycles(files: Map<string, string> = sourceTexts('src')): string[][] {
+  return circlesOf(files, roomOf)
+}
+
+/**
+ * The circles among src/'s files, within a room too (two files that import each
+ * other, directly or not): each file's imports run one way, so that a rule's
+ * owner sits beneath the files that use it.
+ */
+export function fileCycles(files: Map<string, string> = sourceTexts('src')): string[][] {
+  return circlesOf(files, file => file)
+}
+
+/** The circles among the nodes `nodeOf` puts the files in (an arrow within one node is none). */
+function circlesOf(files: Map<string, string>, nodeOf: (file: string) => string): string[][] {
   const arrows = new Map<string, Set<string>>()
   for (const [file, text] of files) {
     for (const { to } of importsOf(file, text)) {
-      const [from, into] = [roomOf(file), roomOf(to)]
+      const [from, into] = [nodeOf(file), nodeOf(to)]
       if (from !== into) arrows.set(from, (arrows.get(from) ?? new Set()).add(into))
     }
   }
   const circles: string[][] = []
   const done = new Set<string>()
-  const walk = (room: string, path: string[]): void => {
-    const at = path.indexOf(room)
+  const walk = (node: string, path: string[]): void => {
+    const at = path.indexOf(node)
     if (at >= 0) return void circles.push(path.slice(at))
-    if (done.has(room)) return
-    for (const next of arrows.get(room) ?? []) walk(next, [...path, room])
-    done.add(room)
+    if (done.has(node)) return
+    for (const next of arrows.get(node) ?? []) walk(next, [...path, node])
+    done.add(node)
   }
-  for (const room of [...arrows.keys()].sort()) walk(room, [])
+  for (const node of [...arrows.keys()].sort()) walk(node, [])
   return circles
 }
 
@@ -202,7 +227,8 @@ export function violations(): string[] {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const problems = [
     ...violations(),
-    ...roomCycles().map(circle => `a circle among the rooms: ${[...circle, circle[0]].join(' -> ')}`)
+    ...roomCycles().map(circle => `a circle among the rooms: ${[...circle, circle[0]].join(' -> ')}`),
+    ...fileCycles().map(circle => `a circle among the files: ${[...circle, circle[0]].join(' -> ')}`)
   ]
   for (const problem of problems) console.error(problem)
   if (problems.length > 0) {

@@ -90,7 +90,7 @@ const BUGS: Bug[] = [
   {
     name: 'same-second',
     bug: 'two resources with the same whole-second createdAt ordered by list position, not by id',
-    file: 'src/operations/converge.ts',
+    file: 'src/operations/names/converge.ts',
     from: 'return a.id < b.id ? -1 : a.id > b.id ? 1 : 0',
     to: 'return 0',
     tests: ['unit/list-snapshot'],
@@ -135,7 +135,7 @@ const BUGS: Bug[] = [
   {
     name: 'paused-upper',
     bug: 'a status PAUSED (upper case) read as running, so the post step resumes a check paused before the step',
-    file: 'src/operations/check-targets.ts',
+    file: 'src/operations/names/check-targets.ts',
     from: 'export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED',
     to: 'export const isPaused = (c: Check) => str(c.status) === PAUSED',
     tests: ['integration/moving-lists'],

@@ -1,6 +1,6 @@
 /**
- * Convergence and the list snapshot at their edges (src/operations/converge.ts,
- * src/operations/snapshot.ts; contract: "Convergence removes only what is
+ * Convergence and the list snapshot at their edges (src/operations/names/converge.ts,
+ * src/operations/names/snapshot.ts; contract: "Convergence removes only what is
  * provably new", "A read that shows a row twice proves nothing"): the settle
  * wait, the survival order without a readable createdAt, the rounds of
  * look-and-remove, same-named resources of another kind or without a name,
@@ -17,8 +17,8 @@ import {
   survivorOf,
   uniqueById,
   unprovenLine
-} from '../../src/operations/converge.js'
-import { lookUp, snapshot, unprovenAbsence, wholeRead } from '../../src/operations/snapshot.js'
+} from '../../src/operations/names/converge.js'
+import { lookUp, snapshot, unprovenAbsence, wholeRead } from '../../src/operations/names/snapshot.js'
 
 interface Item extends Ranked {
   name?: string

@@ -45,7 +45,7 @@ function contextFor(
   const secrets: string[] = []
   let reads = 0
   const ctx = {
-    config: { baseUrl: 'https://api.example.com/v1', ...config },
+    config: { baseUrl: 'https://api.example.com/v1', namePatterns: [], exclude: [], ...config },
     api: { readChecks: async () => (read ? read(++reads) : (++reads, { items: checks.map(c => ({ ...c })) })) },
     log: {
       warning: (message: string) => warnings.push(message),

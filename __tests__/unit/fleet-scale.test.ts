@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
-import { findByName, indexChecks } from '../../src/operations/check-targets.js'
-import { convergeCreated } from '../../src/operations/converge.js'
+import { findByName, indexChecks } from '../../src/operations/names/check-targets.js'
+import { convergeCreated } from '../../src/operations/names/converge.js'
 import { computePlan } from '../../src/operations/sync/plan.js'
 import { redact, redactValue } from '../../src/secrets/secrets.js'
 

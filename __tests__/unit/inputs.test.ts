@@ -77,8 +77,29 @@ describe('parseConfig', () => {
     [{ operation: 'create-check', check: '- a' }, 'the input `check` must be a YAML or JSON mapping'],
     [{ operation: 'get-check' }, 'get-check needs check-id or check-name'],
     [{ operation: 'get-check', 'check-id': 'a,b' }, 'check-id takes one id for get-check, got 2'],
-    [{ operation: 'pause-check' }, 'pause-check needs check-id, check-name or name-prefix (one or more)'],
-    [{ operation: 'delete-check', 'name-prefix': '  ' }, 'delete-check needs check-id, check-name or name-prefix'],
+    [{ operation: 'pause-check' }, 'pause-check needs check-id, check-name, name-prefix or name-pattern (one or more)'],
+    [
+      { operation: 'delete-check', 'name-prefix': '  ' },
+      'delete-check needs check-id, check-name, name-prefix or name-pattern'
+    ],
+    [
+      { operation: 'pause-check', 'name-pattern': 'shop-[eu' },
+      'name-pattern holds "shop-[eu", which has a [ (character 6) that is never closed by a ]'
+    ],
+    [
+      { operation: 'delete-check', 'name-pattern': 'shop-\\' },
+      'name-pattern holds "shop-\\\\", which ends with a lone \\'
+    ],
+    [{ operation: 'list-checks', 'name-pattern': ' , ' }, 'name-pattern holds no pattern'],
+    [
+      { operation: 'wait-for-check', 'name-pattern': 'shop-*', exclude: '[z-a]' },
+      'exclude holds "[z-a]", which has an empty range'
+    ],
+    [
+      { operation: 'pause-check', 'check-name': 'shop-eu', exclude: 'shop-us-*' },
+      'exclude only applies with name-prefix or name-pattern'
+    ],
+    [{ operation: 'list-checks', exclude: '*-us-*' }, 'exclude only applies with name-prefix or name-pattern'],
     [
       { operation: 'delete-check', 'name-prefix': 'pr-1-', 'check-id': 'a,b' },
       'check-id takes one id for delete-check'

@@ -1,5 +1,5 @@
 /**
- * The list snapshot (src/operations/snapshot.ts) at the lowest level: a read
+ * The list snapshot (src/operations/names/snapshot.ts) at the lowest level: a read
  * that shows a row twice, or fewer rows than the service states, proves
  * nothing; absence and a fleet's members come only from two full reads in a
  * row that did not shift and agree; convergence removes only what such a read
@@ -8,8 +8,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { RowsById, statedTotal, type ListRead } from '../../src/api/pagination.js'
 import { silentLogger } from '../../src/api/types.js'
-import { type Ranked, convergeCreated } from '../../src/operations/converge.js'
-import { MAX_READS, lookUp, readsAgree, snapshot, steadyRead, wholeList } from '../../src/operations/snapshot.js'
+import { type Ranked, convergeCreated } from '../../src/operations/names/converge.js'
+import { MAX_READS, lookUp, readsAgree, snapshot, steadyRead, wholeList } from '../../src/operations/names/snapshot.js'
 
 const rows = (...ids: string[]): Ranked[] => ids.map(id => ({ id }))
 type Named = Ranked & { name: string }

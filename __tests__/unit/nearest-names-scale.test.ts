@@ -3,11 +3,11 @@
  * linear in the names (counted, not timed): tens of thousands of names, each
  * against a 200-character prefix. What they are is nearest-names.test.ts.
  * Apart from it because of its size: the mutation group `fleet` runs the
- * suggestions' tests against every change it plants in by-prefix.ts, and
+ * suggestions' tests against every change it plants in names/selection.ts, and
  * this file's 60,000 names cost minutes there for each one.
  */
 import { describe, expect, it } from '@jest/globals'
-import { Meter, nearestNames } from '../../src/operations/by-prefix.js'
+import { Meter, nearestNames } from '../../src/operations/names/nearest-names.js'
 
 /** `n` check names of 8 to 40 characters, as fleets name them. */
 const fleetNames = (n: number) =>

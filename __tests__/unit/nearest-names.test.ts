@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { nearestNames } from '../../src/operations/by-prefix.js'
+import { nearestNames } from '../../src/operations/names/nearest-names.js'
 import { editDistance } from '../../src/values/values.js'
 
 /** Every name scored in full (three tables each), then all of them sorted: the suggestions as they are defined. */

@@ -7,8 +7,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { Check } from '../../src/api/schemas.js'
-import { findByName } from '../../src/operations/check-targets.js'
-import { duplicatesLine } from '../../src/operations/duplicates.js'
+import { findByName } from '../../src/operations/names/check-targets.js'
+import { duplicatesLine } from '../../src/operations/names/duplicates.js'
 import { parseInput } from '../../src/inputs/table.js'
 import { durationBounds } from '../../scripts/docs.js'
 

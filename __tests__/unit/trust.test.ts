@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check, Incident } from '../../src/api/schemas.js'
-import { findByName } from '../../src/operations/check-targets.js'
-import { survivorOf, uniqueById } from '../../src/operations/converge.js'
+import { findByName } from '../../src/operations/names/check-targets.js'
+import { survivorOf, uniqueById } from '../../src/operations/names/converge.js'
 import { byTitle } from '../../src/operations/incidents/titles.js'
 import { evidenceOf } from '../../src/operations/incidents/evidence.js'
 import { PlanEntry, describeChanges, wholeValues } from '../../src/operations/sync/plan.js'

@@ -3,7 +3,7 @@
  * (5xx, timeout, dropped connection) the collection is listed: an item that
  * `matches` and whose id is not in `before` is the one created. If there is
  * none, the POST is sent again, within the retry budget. (Runs racing on one
- * name are a different matter: operations/converge.ts. There a found create
+ * name are a different matter: operations/names/converge.ts. There a found create
  * is marked `recovered`: it may be another run's; after a confirmed miss that
  * does not matter, since every same-named one was made during the step.)
  */
@@ -67,7 +67,7 @@ export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
       )
       if (found.length > 0) {
         // Racing runs may have created the same meanwhile: which one is ours is unknown. Take the
-        // smallest id, as every such run does; convergence (operations/converge.ts) then keeps one.
+        // smallest id, as every such run does; convergence (operations/names/converge.ts) then keeps one.
         const item = found.reduce((a, b) => (b.id < a.id ? b : a))
         client.log.info(`The ${what} was created despite the failure: ${item.id}`)
         // How long the create took is unknown: at least until the failure.

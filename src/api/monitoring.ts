@@ -91,7 +91,7 @@ export class MonitoringApi {
   }
   /**
    * A full read of the checks that says whether it shifted while it was paged
-   * (operations/snapshot.ts) and how many pages it took; `enough`, given each
+   * (operations/names/snapshot.ts) and how many pages it took; `enough`, given each
    * page in turn, may end it early (a read that needs only some rows).
    */
   readChecks(enough?: (page: Check[]) => boolean): Promise<ListRead<Check>> {
@@ -137,7 +137,7 @@ export class MonitoringApi {
   listIncidents(): Promise<Incident[]> {
     return this.client.list(paths.incidents, IncidentSchema, 'incident')
   }
-  /** A full read of the incidents that says whether it shifted while it was paged (operations/snapshot.ts). */
+  /** A full read of the incidents that says whether it shifted while it was paged (operations/names/snapshot.ts). */
   readIncidents(): Promise<ListRead<Incident>> {
     return this.client.read(paths.incidents, IncidentSchema, 'incident')
   }

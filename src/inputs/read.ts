@@ -117,10 +117,15 @@ function requireForOperation(c: Config<OperationName>): void {
   const needs = (message: string): never => {
     throw new InputError(`${c.operation} needs ${message}`)
   }
-  const byPrefix = entry.byPrefix === true && c.namePrefix !== undefined
-  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0 && !byPrefix) {
-    const what = entry.byPrefix ? 'check-id, check-name or name-prefix' : 'check-id or check-name'
+  const byFleet = entry.fleet === true && (c.namePrefix !== undefined || c.namePatterns.length > 0)
+  if (entry.targets && c.checkIds.length === 0 && c.checkNames.length === 0 && !byFleet) {
+    const what = entry.fleet ? 'check-id, check-name, name-prefix or name-pattern' : 'check-id or check-name'
     needs(entry.targets === 'several' ? `${what} (one or more)` : what)
+  }
+  if (c.exclude.length > 0 && c.namePrefix === undefined && c.namePatterns.length === 0) {
+    throw new InputError(
+      'exclude only applies with name-prefix or name-pattern: it leaves out some of the checks they select. Set one of them, or drop exclude'
+    )
   }
   const missing = entry.needs?.(c)
   if (missing) needs(missing)
@@ -229,6 +234,8 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     prune: p.prune,
     prunePrefix: p['prune-prefix'],
     namePrefix: p['name-prefix'],
+    namePatterns: p['name-pattern'] ?? [],
+    exclude: p.exclude ?? [],
     failOnDrift: p['fail-on-drift'],
     driftIssue: p['drift-issue'],
     maxDeletions: p['max-deletions'],

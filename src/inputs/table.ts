@@ -23,6 +23,7 @@ import {
 } from '../values/parse.js'
 import { parseBurnRate, parseSlo } from '../values/parse-objective.js'
 import { parseMapping } from '../values/parse-yaml.js'
+import { parsePatterns } from '../values/glob.js'
 import { OPERATIONS, OperationName, isOperationName } from '../operations/registry.js'
 import { didYouMean } from '../values/values.js'
 import { load } from '../lazy/modules.cjs'
@@ -90,6 +91,8 @@ export const schema = z.strictObject({
   prune: flag('false'),
   'prune-prefix': text,
   'name-prefix': text,
+  'name-pattern': optional(parsePatterns),
+  exclude: optional(parsePatterns),
   'fail-on-drift': flag('false'),
   'drift-issue': flag('false'),
   'max-deletions': withDefault(v => parseWholeNumber(v, 0, 1_000_000), '10'),

@@ -13,6 +13,15 @@ const CHECK_WRITES: OperationName[] = ['create-check', 'update-check', 'upsert-c
 const INCIDENT_WRITES: OperationName[] = ['create-incident', 'open-incident', 'update-incident', 'resolve-incident']
 const GATE: OperationName[] = ['wait-for-check']
 const SYNC: OperationName[] = ['sync-checks']
+/** The operations that choose checks by their names: name-prefix, name-pattern and exclude. */
+const BY_NAMES: OperationName[] = [
+  'export-checks',
+  'list-checks',
+  'pause-check',
+  'resume-check',
+  'wait-for-check',
+  'delete-check'
+]
 
 /** Inputs only some operations read (the others ignore them); the rest apply to all, or to most. */
 export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
@@ -23,7 +32,9 @@ export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'alert-channels': CHECK_WRITES,
   'check-status': CHECK_WRITES,
   'checks-file': [...SYNC, 'export-checks'],
-  'name-prefix': ['export-checks', 'list-checks', 'pause-check', 'resume-check', 'wait-for-check', 'delete-check'],
+  'name-prefix': BY_NAMES,
+  'name-pattern': BY_NAMES,
+  exclude: BY_NAMES,
   'fail-on-drift': SYNC,
   'drift-issue': SYNC,
   prune: SYNC,

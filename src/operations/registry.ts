@@ -41,8 +41,11 @@ export interface OperationEntry {
    * required), `several` (both are lists; at least one target required).
    */
   targets?: 'one' | 'several'
-  /** name-prefix selects targets too: every check whose name starts with it (with check-id / check-name, the union). */
-  byPrefix?: boolean
+  /**
+   * A fleet by its names: name-prefix and name-pattern select targets too (with check-id / check-name,
+   * the union), and exclude leaves some out (names/selection.ts).
+   */
+  fleet?: boolean
   /** What else it needs before any request: the missing thing, said after "<operation> needs ". */
   needs?: (config: Config) => string | undefined
   post?: PostStep
@@ -77,7 +80,7 @@ export const REGISTRY = {
     targets: 'one'
   },
   'list-checks': {
-    summary: 'List every check (all pages), or those whose name starts with name-prefix.',
+    summary: 'List every check (all pages), or those name-prefix or name-pattern select.',
     run: checks.listChecks,
     writes: false
   },
@@ -98,26 +101,26 @@ export const REGISTRY = {
     needs: nameAndUrl
   },
   'delete-check': {
-    summary: 'Delete one check, or every check of a name prefix; a check already gone is success.',
+    summary: 'Delete one check, or a fleet by name prefix or pattern; a check already gone is success.',
     run: checks.deleteCheck,
     writes: true,
     targets: 'one',
-    byPrefix: true
+    fleet: true
   },
   'pause-check': {
-    summary: 'Pause checks (a list or a name prefix); with auto-resume, resumed when the job ends.',
+    summary: 'Pause checks (a list, a name prefix or patterns); with auto-resume, resumed when the job ends.',
     run: pause.pauseCheck,
     writes: true,
     targets: 'several',
-    byPrefix: true,
+    fleet: true,
     post: statusWritesPost
   },
   'resume-check': {
-    summary: 'Resume paused checks (a list or a name prefix).',
+    summary: 'Resume paused checks (a list, a name prefix or patterns).',
     run: pause.resumeCheck,
     writes: true,
     targets: 'several',
-    byPrefix: true,
+    fleet: true,
     post: statusWritesPost
   },
   'check-history': {
@@ -131,9 +134,15 @@ export const REGISTRY = {
     run: waitForCheck,
     writes: false,
     targets: 'several',
-    byPrefix: true,
+    fleet: true,
     commentTarget: c =>
-      [...c.checkIds, ...c.checkNames, ...(c.namePrefix === undefined ? [] : [`prefix:${c.namePrefix}`])].join(','),
+      [
+        ...c.checkIds,
+        ...c.checkNames,
+        ...(c.namePrefix === undefined ? [] : [`prefix:${c.namePrefix}`]),
+        ...c.namePatterns.map(p => `pattern:${p}`),
+        ...c.exclude.map(p => `exclude:${p}`)
+      ].join(','),
     // failed-checks stays unset: `[]` would say the gate passed, and no check is known yet.
     errorOutputs: { passed: false, outcome: 'error' }
   },

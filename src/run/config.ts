@@ -45,6 +45,10 @@ export interface Config<Op extends string = string> {
   prunePrefix?: string
   /** export-checks, list-checks: only checks whose name starts with this; pause-check, resume-check, wait-for-check, delete-check: every such check is a target. */
   namePrefix?: string
+  /** Where name-prefix applies: the checks whose whole name matches one of these glob patterns (values/glob.ts) too. */
+  namePatterns: string[]
+  /** With name-prefix or name-pattern: glob patterns; a check whose name matches one is never a target. */
+  exclude: string[]
   /** sync-checks with dry-run: fail the step when the plan is not empty. */
   failOnDrift: boolean
   /** sync-checks: keep one GitHub issue about drift. */

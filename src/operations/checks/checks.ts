@@ -1,27 +1,27 @@
 /**
  * Check operations: create, get, list, update, upsert, delete. Each returns
  * outputs and a summary; none reads inputs or writes outputs itself. Pausing
- * is in pause.ts, history in history.ts, targeting in check-targets.ts, a
- * delete by name-prefix in delete-prefix.ts.
+ * is in pause.ts, history in history.ts, targeting in names/check-targets.ts,
+ * a delete of a fleet (name-prefix, name-pattern) in delete-fleet.ts.
  */
 import { paths } from '../../api/monitoring.js'
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values/values.js'
 import {
-  type Named,
   checkOutputs,
   checkSummary,
   convergeChecks,
   findByName,
   findTarget,
-  targetCheck,
-  warnCaseTwins
-} from '../check-targets.js'
+  targetCheck
+} from '../names/check-targets.js'
+import { warnCaseTwins } from '../names/case-twins.js'
 import { differences, dryRunSkips, str, withDefaultType, writableOf } from '../common.js'
-import { keptLine, unprovenLine } from '../converge.js'
-import { alikeLine } from '../duplicates.js'
-import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
-import { deleteByPrefix } from './delete-prefix.js'
+import { keptLine, unprovenLine } from '../names/converge.js'
+import { type Named, alikeLine } from '../names/duplicates.js'
+import { type Snapshot, lookUp, unprovenAbsence } from '../names/snapshot.js'
+import { deleteFleet } from './delete-fleet.js'
+import { narrowList, selectionLines, selectionOf, selectionText, withExcluded } from '../names/selection.js'
 import type { Operation, OperationContext, OperationResult } from '../types.js'
 import { OperationError, withKnownOutputs } from '../types.js'
 
@@ -119,14 +119,27 @@ export const getCheck: Operation = async ctx => {
 }
 
 export const listChecks: Operation = async ctx => {
-  const prefix = ctx.config.namePrefix
+  const selection = selectionOf(ctx.config)
   const { items: all, shift } = await ctx.api.readChecks()
   if (shift) ctx.log.warning(`list-checks: ${shift}; the list (and count) may miss a check.`)
-  const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
-  const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`
+  const selected = narrowList(all, selection)
+  const checks = selected.matches
+  // A prefix alone narrows the list as it always has; a pattern or exclude selects as a fleet does (selection.ts).
+  const byPrefixOnly = selection?.prefix !== undefined && selection.patterns.length === 0 && !selection.exclude.length
+  const scope =
+    selection === undefined
+      ? ''
+      : byPrefixOnly
+        ? ` whose names start with ${JSON.stringify(selection.prefix)}`
+        : ` selected by ${selectionText(selection)}`
+  const lines = selection && !byPrefixOnly ? selectionLines(selection, selected) : []
   return {
-    outputs: { ...checkOutputs(checks[0]), result: checks, count: checks.length },
-    summary: checkSummary(`Checks (${checks.length})${scope}`, checks)
+    outputs: {
+      ...checkOutputs(checks[0]),
+      result: withExcluded(checks, selection, selected.excluded),
+      count: checks.length
+    },
+    summary: checkSummary(`Checks (${checks.length})${scope}`, checks, lines)
   }
 }
 
@@ -185,7 +198,8 @@ export const upsertCheck: Operation = async ctx => {
 }
 
 export const deleteCheck: Operation = async ctx => {
-  if (ctx.config.namePrefix !== undefined) return deleteByPrefix(ctx)
+  const selection = selectionOf(ctx.config)
+  if (selection) return deleteFleet(ctx, selection)
   const { checkIds, checkNames } = ctx.config
   let target: Check | undefined
   let duplicates: Check[] = []

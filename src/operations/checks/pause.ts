@@ -13,9 +13,10 @@ import {
   isPaused,
   isRunning,
   targetChecks
-} from '../check-targets.js'
+} from '../names/check-targets.js'
 import { dryRunSkips, str, writableOf } from '../common.js'
-import { alikeLine } from '../duplicates.js'
+import { alikeLine } from '../names/duplicates.js'
+import { withExcluded } from '../names/selection.js'
 import type { Operation, OperationContext, Summary } from '../types.js'
 import { OperationError } from '../types.js'
 import {
@@ -141,7 +142,11 @@ export const pauseCheck: Operation = async ctx => {
   ]
   if (ctx.config.autoResume) lines.push('The post step resumes, when the job ends, the checks this step paused.')
   return {
-    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
+    outputs: {
+      ...checkOutputs(results[0]),
+      result: withExcluded(results, targets.selection, targets.excluded),
+      changed: changedIds.length > 0
+    },
     summary: checkSummary('Checks paused', results, lines)
   }
 }
@@ -150,7 +155,11 @@ export const resumeCheck: Operation = async ctx => {
   const targets = await targetChecks(ctx, true)
   const { results, changedIds } = await setStatus(ctx, targets, isPaused, 'up')
   return {
-    outputs: { ...checkOutputs(results[0]), result: results, changed: changedIds.length > 0 },
+    outputs: {
+      ...checkOutputs(results[0]),
+      result: withExcluded(results, targets.selection, targets.excluded),
+      changed: changedIds.length > 0
+    },
     summary: checkSummary('Checks resumed', results, [
       ...targets.notes,
       ...alikeLines(ctx, targets, changedIds),

@@ -8,7 +8,7 @@
 import type { Check } from '../../api/schemas.js'
 import type { AttemptWatch } from '../../api/types.js'
 import { ApiError } from '../../api/errors.js'
-import { PAUSED, isPaused } from '../check-targets.js'
+import { PAUSED, isPaused } from '../names/check-targets.js'
 import { str } from '../common.js'
 import type { OperationContext } from '../types.js'
 

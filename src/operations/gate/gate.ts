@@ -11,7 +11,8 @@
 import type { RequestTally } from '../../api/types.js'
 import type { Config } from '../../run/config.js'
 import { str } from '../common.js'
-import { targetChecks } from '../check-targets.js'
+import { type Targets, targetChecks } from '../names/check-targets.js'
+import { selectionReported } from '../names/selection.js'
 import type { Operation, OperationResult } from '../types.js'
 import { OperationError } from '../types.js'
 import { windowText } from '../../values/parse.js'
@@ -52,11 +53,24 @@ export const waitForCheck: Operation = async untimed => {
   const tracks = new Map<string, Track>()
   // The requests reading the past sent, counted as they went out: the report says what the read cost.
   const pastReads: RequestTally = { sent: 0 }
-  const ended = (outcome: Outcome, error?: string) =>
-    report(ctx, outcome, [...tracks.values()], { polls: polling.rounds, pastReads: pastReads.sent }, conditions, error)
+  // The selection by names, once the targets are known: the summary and result name what exclude left out.
+  let chosen: Pick<Targets, 'selection' | 'selectionLines' | 'excluded'> = { selectionLines: [], excluded: [] }
+  const ended = async (outcome: Outcome, error?: string) =>
+    selectionReported(
+      await report(
+        ctx,
+        outcome,
+        [...tracks.values()],
+        { polls: polling.rounds, pastReads: pastReads.sent },
+        conditions,
+        error
+      ),
+      chosen
+    )
 
   try {
-    const { checks: targets, listed, listPages } = await targetChecks(ctx)
+    const { checks: targets, listed, listPages, ...rest } = await targetChecks(ctx)
+    chosen = rest
     // The list read that found the targets (by name, by prefix) is what a read of the list costs, and a
     // check targeted by id beside them counts as one it did not show. Without one, the first round finds out.
     const byIdOnly = listPages === undefined ? [] : targets.filter(c => !listed.has(c.id)).map(c => c.id)

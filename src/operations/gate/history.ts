@@ -1,6 +1,6 @@
 /** check-history: a check's probe results, with uptime and response-time figures. */
 import type { HistoryEntry } from '../../api/schemas.js'
-import { checkOutputs, targetCheck } from '../check-targets.js'
+import { checkOutputs, targetCheck } from '../names/check-targets.js'
 import { canonical, str } from '../common.js'
 import { timeOf } from '../../values/values.js'
 import { ago, percentile, sparkline, spreadOf, spreadText, statusMark } from './stats.js'

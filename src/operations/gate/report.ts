@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path'
 import { str } from '../common.js'
-import { checkOutputs } from '../check-targets.js'
+import { checkOutputs } from '../names/check-targets.js'
 import { TestCase, junitXml } from './junit.js'
 import { ago, sparkline, spreadOf, spreadText, statusMark } from './stats.js'
 import { windowText } from '../../values/parse.js'

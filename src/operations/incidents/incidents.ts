@@ -9,8 +9,8 @@ import type { RunContext } from '../../run/run-context.js'
 import { PLACEHOLDERS, failureMessage, fillRunFacts, resolvedMessage } from './incident-text.js'
 import { type Evidence, evidenceOf, withEvidence } from './evidence.js'
 import { differences, dryRunSkips, str, writableOf } from '../common.js'
-import { convergeCreated, keptLine, settleMs, unprovenLine } from '../converge.js'
-import { type Snapshot, lookUp, unprovenAbsence } from '../snapshot.js'
+import { convergeCreated, keptLine, settleMs, unprovenLine } from '../names/converge.js'
+import { type Snapshot, lookUp, unprovenAbsence } from '../names/snapshot.js'
 import {
   RESOLVED,
   byTitle,

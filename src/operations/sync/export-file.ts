@@ -226,13 +226,15 @@ export function exportEntries(checks: Check[]): {
 export function checksFileText(
   path: string,
   entries: Mapping[],
-  about: { baseUrl: string; namePrefix?: string; variables: string[] }
+  about: { baseUrl: string; namePrefix?: string; chosenBy?: string; variables: string[] }
 ): string {
   if (/\.json$/i.test(path)) return `${JSON.stringify(entries, null, 2)}\n`
   const prefix = about.namePrefix
   const header = [
-    `Checks of ${about.baseUrl}${prefix !== undefined ? ` whose names start with ${JSON.stringify(prefix)}` : ''}, written by export-checks.`,
-    `Keep them as code with sync-checks (checks-file: ${path}${prefix !== undefined ? `, prune-prefix: ${JSON.stringify(prefix)}` : ''}).`,
+    `Checks of ${about.baseUrl}${prefix !== undefined ? ` whose names start with ${JSON.stringify(prefix)}` : about.chosenBy !== undefined ? ` selected by ${about.chosenBy}` : ''}, written by export-checks.`,
+    about.chosenBy !== undefined
+      ? `Keep them as code with sync-checks (checks-file: ${path}), never with prune: it would delete the checks the selection left out.`
+      : `Keep them as code with sync-checks (checks-file: ${path}${prefix !== undefined ? `, prune-prefix: ${JSON.stringify(prefix)}` : ''}).`,
     ...(about.variables.length > 0
       ? [`Set these variables for sync-checks, from your secrets: ${about.variables.join(', ')}.`]
       : [])

@@ -8,7 +8,8 @@ import * as path from 'node:path'
 import { load } from '../../lazy/modules.cjs'
 import { redact } from '../../secrets/secrets.js'
 import { str } from '../common.js'
-import { wholeList } from '../snapshot.js'
+import { chosenBy, excludedJson, narrowList, selectionLines, selectionOf } from '../names/selection.js'
+import { wholeList } from '../names/snapshot.js'
 import type { Operation } from '../types.js'
 import { OperationError } from '../types.js'
 import { cannotWrite, writeWhole } from '../write-whole.js'
@@ -19,11 +20,15 @@ export const exportChecks: Operation = async ctx => {
   const { config } = ctx
   const given = config.checksFile as string
   const file = path.resolve(ctx.workspace, given)
+  const selection = selectionOf(config)
   const prefix = config.namePrefix
+  // Only a prefix alone is what sync-checks can prune by (prune-prefix); a pattern or exclude is not.
+  const byPrefixOnly = selection?.prefix !== undefined && selection.patterns.length === 0 && !selection.exclude.length
   await load('yaml')
   // A file missing a check would make a later sync with prune delete it: only a whole list is exported.
   const all = await wholeList(() => ctx.api.readChecks(), 'export-checks', 'nothing was written')
-  const checks = prefix === undefined ? all : all.filter(c => str(c.name).startsWith(prefix))
+  const selected = narrowList(all, selection)
+  const checks = selected.matches
   let exported: ReturnType<typeof exportEntries>
   try {
     exported = exportEntries(checks)
@@ -60,7 +65,11 @@ export const exportChecks: Operation = async ctx => {
     )
   }
   const variables = lifted.map(l => l.variable)
-  const text = checksFileText(given, entries, { baseUrl: config.baseUrl, namePrefix: prefix, variables })
+  const text = checksFileText(given, entries, {
+    baseUrl: config.baseUrl,
+    ...(selection === undefined ? {} : byPrefixOnly ? { namePrefix: prefix } : { chosenBy: chosenBy(selection) }),
+    variables
+  })
   if (Buffer.byteLength(text) > MAX_CHECKS_FILE_BYTES) {
     throw new OperationError(
       `export-checks: the checks file would be ${Buffer.byteLength(text)} bytes, more than the ${MAX_CHECKS_FILE_BYTES} bytes (10 MiB) sync-checks reads; nothing was written. Export the fleet in parts with name-prefix.`
@@ -71,7 +80,12 @@ export const exportChecks: Operation = async ctx => {
   } catch (error) {
     throw new OperationError(`checks-file ${given}: ${cannotWrite(file, error)}; nothing was written`)
   }
-  const scope = prefix === undefined ? '' : ` whose names start with ${JSON.stringify(prefix)}`
+  const scope =
+    selection === undefined
+      ? ''
+      : byPrefixOnly
+        ? ` whose names start with ${JSON.stringify(prefix)}`
+        : ` selected by ${chosenBy(selection)}`
   ctx.log.info(`Wrote ${entries.length} check(s)${scope} to ${given} (${Buffer.byteLength(text)} bytes).`)
   if (variables.length > 0) {
     ctx.log.info(
@@ -80,13 +94,24 @@ export const exportChecks: Operation = async ctx => {
   }
   const lines = [
     `Wrote ${entries.length} of the service's ${all.length} check(s)${scope} to ${given}.`,
-    `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`,
+    byPrefixOnly || selection === undefined
+      ? `Right after this export, sync-checks of ${given}${prefix === undefined ? '' : ` with prune-prefix ${JSON.stringify(prefix)}`} plans nothing.`
+      : `Right after this export, sync-checks of ${given} without prune plans nothing. Never sync it with prune: the checks the selection left out are not in it, and prune would delete them.`,
+    ...(selection && !byPrefixOnly ? selectionLines(selection, selected) : []),
     ...(variables.length > 0
       ? [`The file holds no secret: set these ${variables.length} variable(s) for sync-checks, from your secrets.`]
       : [])
   ]
   return {
-    outputs: { count: entries.length, result: { path: given, count: entries.length, variables } },
+    outputs: {
+      count: entries.length,
+      result: {
+        path: given,
+        count: entries.length,
+        variables,
+        ...(selection?.exclude.length ? { excluded: excludedJson(selected.excluded) } : {})
+      }
+    },
     summary: {
       title: 'Checks exported',
       lines,

@@ -6,9 +6,9 @@
 import type { Check } from '../../api/schemas.js'
 import type { Mapping } from '../../values/values.js'
 import { PackedValues, wholeOf } from '../../api/packed.js'
-import { Listed, indexChecks, isPaused } from '../check-targets.js'
-import { uniqueById } from '../converge.js'
-import { alikeOf } from '../duplicates.js'
+import { Listed, indexChecks, isPaused } from '../names/check-targets.js'
+import { uniqueById } from '../names/converge.js'
+import { alikeOf } from '../names/duplicates.js'
 import { canonical, differences, str, withDefaultType, writableOf } from '../common.js'
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged'

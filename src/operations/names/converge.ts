@@ -18,10 +18,10 @@
  * and kept. The same id listed twice is one resource, never its own
  * duplicate; a resource without a name (as `nameOf` reads it) takes no part.
  */
-import type { ListRead } from '../api/pagination.js'
-import type { Logger } from '../api/types.js'
+import type { ListRead } from '../../api/pagination.js'
+import type { Logger } from '../../api/types.js'
 import { steadyRead } from './snapshot.js'
-import { timeOf } from '../values/values.js'
+import { timeOf } from '../../values/values.js'
 
 export interface Ranked {
   id: string

@@ -1,5 +1,5 @@
 /**
- * A fleet by name prefix, at its edges (src/operations/by-prefix.ts): which
+ * A fleet by name prefix, at its edges (src/operations/names/selection.ts): which
  * checks a prefix selects, what the error of a prefix that selects none
  * names (the count looked through, the nearest names), and the list it is
  * chosen from: a whole list read twice over HTTP from the emulator, or an
@@ -7,13 +7,24 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
-import { type Meter, byPrefix, fleetList, nearestNames, noMatch, prefixLine } from '../../src/operations/by-prefix.js'
+import { type Meter, nearestNames } from '../../src/operations/names/nearest-names.js'
+import {
+  type Selection,
+  fleetList,
+  noMatch,
+  selectFleet,
+  selectionLines
+} from '../../src/operations/names/selection.js'
 import { OperationError } from '../../src/operations/types.js'
 import { useEmulator } from '../helpers/harness.js'
 import { contextOn } from '../helpers/operation-context.js'
 
 const checks = (...names: unknown[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
 const names = (list: Check[]) => list.map(c => c.name)
+const prefixed = (prefix: string): Selection => ({ prefix, patterns: [], exclude: [] })
+/** The checks a prefix alone selects. */
+const byPrefix = (all: Check[], prefix: string) => selectFleet(all, prefixed(prefix)).matches
+const prefixLine = (prefix: string, matches: Check[]) => selectionLines(prefixed(prefix), { matches, excluded: [] })[0]
 
 describe('byPrefix: which checks a prefix selects', () => {
   it('a prefix equal to a whole name selects it; one a character longer does not', () => {
@@ -83,27 +94,27 @@ describe('byPrefix: which checks a prefix selects', () => {
 describe('noMatch: what a prefix that selects nothing says', () => {
   it('counts each check once, however often the list showed it', () => {
     const all = checks('blog', 'docs')
-    expect(noMatch('shop-', [...all, all[0], all[1], all[0]])).toBe(
+    expect(noMatch({ prefix: 'shop-', patterns: [] }, [...all, all[0], all[1], all[0]])).toBe(
       'no check name starts with name-prefix "shop-" (looked through 2 checks; the nearest names: "blog", "docs"); nothing was changed'
     )
   })
 
   it('checks without names: says none has a name, rather than suggesting nothing in silence', () => {
-    expect(noMatch('shop-', checks(undefined, '', null))).toBe(
+    expect(noMatch({ prefix: 'shop-', patterns: [] }, checks(undefined, '', null))).toBe(
       'no check name starts with name-prefix "shop-" (looked through 3 checks; no check has a name); nothing was changed'
     )
   })
 
   it('names the three nearest, nearest first, quoted as JSON', () => {
     const all = checks('zzzzzzz', 'shop-web', 'blog', 'sohp-api', 'shp-db', 'a"b')
-    expect(noMatch('shop-', all)).toBe(
+    expect(noMatch({ prefix: 'shop-', patterns: [] }, all)).toBe(
       'no check name starts with name-prefix "shop-" (looked through 6 checks; the nearest names: "shop-web", "shp-db", "sohp-api"); nothing was changed'
     )
-    expect(noMatch('a"', checks('a"b'))).toContain('the nearest names: "a\\"b"')
+    expect(noMatch({ prefix: 'a"', patterns: [] }, checks('a"b'))).toContain('the nearest names: "a\\"b"')
   })
 
   it('the prefix itself is quoted as JSON', () => {
-    expect(noMatch('say "hi"', [])).toBe(
+    expect(noMatch({ prefix: 'say "hi"', patterns: [] }, [])).toBe(
       'no check name starts with name-prefix "say \\"hi\\"" (looked through 0 checks); nothing was changed'
     )
   })
@@ -210,7 +221,7 @@ describe('fleetList: the list a fleet is chosen from, over HTTP', () => {
   it('a steady list: two whole reads that agree, every check of it, and the pages of the later read', async () => {
     const seeded = seed('shop-a', 'blog', 'shop-b', 'docs', 'shop-c')
     const { ctx } = contextOn(emulator)
-    const read = await fleetList(ctx, 'shop-')
+    const read = await fleetList(ctx, prefixed('shop-'))
     expect(read.items.map(c => c.id)).toEqual(seeded.map(c => c.id))
     expect(read.pages).toBe(3)
     expect(listReads()).toBe(6)
@@ -218,7 +229,7 @@ describe('fleetList: the list a fleet is chosen from, over HTTP', () => {
 
   it('an empty service: an empty list, read twice (then no prefix matches)', async () => {
     const { ctx } = contextOn(emulator)
-    const read = await fleetList(ctx, 'shop-')
+    const read = await fleetList(ctx, prefixed('shop-'))
     expect(read.items).toEqual([])
     expect(() => byPrefix(read.items, 'shop-')).toThrow('(looked through 0 checks)')
   })
@@ -228,7 +239,7 @@ describe('fleetList: the list a fleet is chosen from, over HTTP', () => {
     // The first read's pages 2 and 3 start a row late: "shop-b" is never shown, and it ends a page early.
     emulator.inject({ method: 'GET', path: '/checks', shift: 'skip', times: 2 })
     const { ctx } = contextOn(emulator)
-    const read = await fleetList(ctx, 'shop-')
+    const read = await fleetList(ctx, prefixed('shop-'))
     expect(names(byPrefix(read.items, 'shop-'))).toEqual(['shop-a', 'shop-b', 'shop-c'])
     expect(read.items).toHaveLength(seeded.length)
     expect(read.pages).toBe(3)
@@ -239,7 +250,7 @@ describe('fleetList: the list a fleet is chosen from, over HTTP', () => {
     seed('shop-a', 'blog', 'shop-b', 'docs', 'shop-c')
     emulator.inject({ method: 'GET', path: '/checks', shift: 'repeat', times: Infinity })
     const { ctx } = contextOn(emulator)
-    const failure = fleetList(ctx, 'shop-')
+    const failure = fleetList(ctx, prefixed('shop-'))
     await expect(failure).rejects.toThrow(OperationError)
     await expect(failure).rejects.toThrow(
       /^name-prefix "shop-": the list could not be read whole in 4 reads \(.+\), so a member may be missing from it; nothing was acted on\. Run the step again when the service's list is steady\.$/
@@ -250,7 +261,7 @@ describe('fleetList: the list a fleet is chosen from, over HTTP', () => {
     seed('shop-a', 'blog', 'shop-b', 'docs', 'shop-c')
     emulator.inject({ method: 'GET', path: '/checks', shift: 'reorder', times: Infinity })
     const { ctx } = contextOn(emulator, { dryRun: true })
-    await expect(fleetList(ctx, 'say "x"')).rejects.toThrow(
+    await expect(fleetList(ctx, prefixed('say "x"'))).rejects.toThrow(
       /^name-prefix "say \\"x\\"": the list could not be read whole .*; nothing was planned\./
     )
   })

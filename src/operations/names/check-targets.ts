@@ -3,16 +3,24 @@
  * by name; identical duplicates are warned about, never removed), the check
  * outputs and summary table, and converging with concurrent creates.
  */
-import { UnsafeIdError, paths } from '../api/monitoring.js'
-import { type PackedRow, wholeOf } from '../api/packed.js'
-import type { Check } from '../api/schemas.js'
-import { type Mapping, didYouMean, idProblem } from '../values/values.js'
-import { byPrefix, fleetList, prefixLine } from './by-prefix.js'
-import { differences, signature, str, withDefaultType, writableOf } from './common.js'
+import { UnsafeIdError, paths } from '../../api/monitoring.js'
+import { type PackedRow, wholeOf } from '../../api/packed.js'
+import type { Check } from '../../api/schemas.js'
+import { type Mapping, didYouMean, idProblem } from '../../values/values.js'
+import {
+  type Selected,
+  type Selection,
+  fleetList,
+  leaveOut,
+  selectFleet,
+  selectionLines,
+  selectionOf
+} from './selection.js'
+import { differences, signature, str, withDefaultType, writableOf } from '../common.js'
 import { Converged, convergeCreated, settleMs, survivorOf, uniqueById } from './converge.js'
-import { alikeOf, warnDuplicates } from './duplicates.js'
-import type { OperationContext, Outputs, Summary } from './types.js'
-import { OperationError, tableOf } from './types.js'
+import { type Named, alikeOf, warnDuplicates } from './duplicates.js'
+import type { OperationContext, Outputs, Summary } from '../types.js'
+import { OperationError, tableOf } from '../types.js'
 
 export const PAUSED = 'paused'
 export const isPaused = (c: Check) => str(c.status).toLowerCase() === PAUSED
@@ -62,13 +70,6 @@ const statusSetting = (c: Check): string => {
 
 /** A running check: its status is one the service measures (any case), not one someone set. */
 export const isRunning = (c: Check): boolean => statusSetting(c) === ''
-
-export interface Named {
-  /** The check the name means: the only one, or the first (in survival order) of identical ones. */
-  check?: Check
-  /** Identical checks of the same name besides it: kept, never removed (they may have existed before the step). */
-  duplicates: Check[]
-}
 
 /** A list of checks indexed once: lookups by name without scanning the list again. */
 export interface CheckIndex {
@@ -146,34 +147,6 @@ function resolveNamed(matches: Check[], name: string, where: string): Named {
   )
 }
 
-/**
- * Names are case-sensitive, as the service's are: before each create (upsert-check, create-check,
- * sync-checks), a name that differs from existing checks' only in case (a typo, most likely) is
- * warned about, naming each. Returns the lines.
- */
-export function warnCaseTwins(ctx: OperationContext, names: readonly string[], checks: readonly Listed[]): string[] {
-  if (names.length === 0) return []
-  const folded = new Map<string, Listed[]>()
-  for (const c of uniqueById(checks)) {
-    if (typeof c.name !== 'string') continue
-    const same = folded.get(c.name.toLowerCase())
-    if (same) same.push(c)
-    else folded.set(c.name.toLowerCase(), [c])
-  }
-  return names.flatMap(name => {
-    const twins = (folded.get(name.toLowerCase()) ?? []).filter(c => c.name !== name)
-    if (twins.length === 0) return []
-    const named = twins.map(c => `${JSON.stringify(c.name)} (${c.id})`).join(', ')
-    const [who, meant] =
-      twins.length > 1
-        ? [`checks named ${named} differ`, 'one of them']
-        : [`a check named ${named} differs`, 'that check']
-    const line = `Creating ${JSON.stringify(name)} makes a second check: ${who} only in case, and names are case-sensitive, as the service's are. If you meant ${meant}, write its name exactly.`
-    ctx.log.warning(line)
-    return [line]
-  })
-}
-
 /** ` (did you mean "a"?)` for a name that no check of `checks` has, or nothing (values.ts). */
 const nearNames = (name: string, checks: Check[]) =>
   didYouMean(
@@ -209,31 +182,40 @@ export interface Targets {
   notes: string[]
   /** With `alike`: the names whose identical duplicates are among `checks`, to be written alike. */
   alike: Array<Named & { check: Check }>
-  /** The ids of the checks taken from a list read (by name, by prefix), rather than read one by one by id. */
+  /** The ids of the checks taken from a list read (by name, by prefix or pattern), rather than read one by one by id. */
   listed: ReadonlySet<string>
   /** Pages that list read took, when there was one: what a read of the list costs (the gate's rounds). */
   listPages?: number
+  /** The selection by names (name-prefix, name-pattern, exclude), when the inputs make one (selection.ts). */
+  selection?: Selection
+  /** The checks exclude left out: never targets, whatever named them. */
+  excluded: Check[]
+  /** What the selection selected and exclude left out, in words (in `notes` too). */
+  selectionLines: string[]
 }
 
 /**
- * Every check that check-id and check-name (lists) and name-prefix target;
- * names and the prefix are looked up in one list read. Identical duplicates
- * of a name are warned about and left, or with `alike` (a write: pause,
- * resume) targeted too, after it, so that the write keeps them identical.
+ * Every check that check-id and check-name (lists) and name-prefix and
+ * name-pattern target, less what exclude leaves out (selection.ts); names and
+ * the selection are looked up in one list read. Identical duplicates of a
+ * name are warned about and left, or with `alike` (a write: pause, resume)
+ * targeted too, after it, so that the write keeps them identical.
  */
 export async function targetChecks(ctx: OperationContext, alike = false): Promise<Targets> {
-  const { checkIds, checkNames, namePrefix } = ctx.config
+  const { checkIds, checkNames } = ctx.config
+  const selection = selectionOf(ctx.config)
   const found: Check[] = []
   const notes: string[] = []
-  const alikeNames: Targets['alike'] = []
+  let alikeNames: Targets['alike'] = []
   let listPages: number | undefined
+  let fleet: Selected | undefined
   for (const id of checkIds) {
     const check = await ctx.api.getCheck(id)
     if (!check) throw new OperationError(`check ${id} not found (GET ${paths.check(id)} answered 404)`)
     found.push(check)
   }
-  if (checkNames.length > 0 || namePrefix !== undefined) {
-    const read = namePrefix !== undefined ? await fleetList(ctx, namePrefix) : await ctx.api.readChecks()
+  if (checkNames.length > 0 || selection) {
+    const read = selection ? await fleetList(ctx, selection) : await ctx.api.readChecks()
     const all = read.items
     listPages = read.pages
     const missing: string[] = []
@@ -255,21 +237,36 @@ export async function targetChecks(ctx: OperationContext, alike = false): Promis
       found.push(...(alike ? alikeOf(one) : [one.check as Check]))
       if (alike && one.duplicates.length > 0) alikeNames.push(one as Named & { check: Check })
     }
-    if (namePrefix !== undefined) notes.push(prefixNote(ctx, namePrefix, all, found))
+    if (selection) {
+      fleet = selectFleet(all, selection)
+      found.push(...fleet.matches)
+    }
+  }
+  let checks = uniqueById(found)
+  let excluded: Check[] = []
+  let lines: string[] = []
+  if (selection) {
+    // An excluded check is never a target, whatever else (an id, a name) names it.
+    const out = leaveOut(checks, selection)
+    checks = out.kept
+    excluded = uniqueById([...(fleet?.excluded ?? []), ...out.excluded])
+    alikeNames = alikeNames.filter(one => checks.some(c => c.id === one.check.id))
+    lines = selectionLines(selection, { matches: fleet?.matches ?? [], excluded })
+    for (const line of lines) ctx.log.info(line)
+    notes.push(...lines)
   }
   const byId = new Set(checkIds)
-  const listed = new Set(found.filter(c => !byId.has(c.id)).map(c => c.id))
-  const checks = uniqueById(found)
-  return { checks, notes, alike: alikeNames, listed, ...(listPages !== undefined ? { listPages } : {}) }
-}
-
-/** Add the checks `prefix` selects to `found` (nothing matching throws); the line that says so. */
-function prefixNote(ctx: OperationContext, prefix: string, all: Check[], found: Check[]): string {
-  const matches = byPrefix(all, prefix)
-  found.push(...matches)
-  const line = prefixLine(prefix, matches)
-  ctx.log.info(line)
-  return line
+  const listed = new Set(checks.filter(c => !byId.has(c.id)).map(c => c.id))
+  return {
+    checks,
+    notes,
+    alike: alikeNames,
+    listed,
+    ...(listPages !== undefined ? { listPages } : {}),
+    ...(selection ? { selection } : {}),
+    excluded,
+    selectionLines: lines
+  }
 }
 
 /**

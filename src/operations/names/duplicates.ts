@@ -6,10 +6,16 @@
  * finds them as this one did. The action never deletes one of them: they may
  * have existed before the step.
  */
-import type { Check } from '../api/schemas.js'
-import { str } from './common.js'
-import type { Named } from './check-targets.js'
-import type { OperationContext } from './types.js'
+import type { Check } from '../../api/schemas.js'
+import { str } from '../common.js'
+import type { OperationContext } from '../types.js'
+
+export interface Named {
+  /** The check the name means: the only one, or the first (in survival order) of identical ones. */
+  check?: Check
+  /** Identical checks of the same name besides it: kept, never removed (they may have existed before the step). */
+  duplicates: Check[]
+}
 
 /** What a read says of identical checks of one name: which one is used, and that the others stay. */
 export function duplicatesLine(named: Named): string {

@@ -1,61 +1,8 @@
 /**
- * A fleet by name prefix (`name-prefix` on pause-check, resume-check,
- * wait-for-check and delete-check): every check whose name starts with it,
- * taken from a whole list read at the step's start (snapshot.ts). Nothing matching is an
- * error naming the prefix and the names nearest to it, before any write.
+ * The names nearest to what was sought (a name prefix, a pattern's literal
+ * characters), for the error of a selection that matches no check: in time
+ * linear in the names, never all of them sorted.
  */
-import { UnsafeIdError } from '../api/monitoring.js'
-import type { ListRead } from '../api/pagination.js'
-import type { Check } from '../api/schemas.js'
-import { idProblem } from '../values/values.js'
-import { str } from './common.js'
-import { uniqueById } from './converge.js'
-import { wholeRead } from './snapshot.js'
-import { OperationError, type OperationContext } from './types.js'
-
-/**
- * The list a fleet is chosen from: a whole list (snapshot.ts): two full reads
- * in a row that did not shift and agree (the later one: its rows, and the
- * pages it took). A list that moves while it is paged can hide a member from
- * any one read, and a check of the prefix left out would stay unpaused,
- * undeleted or unjudged without a word: when no such pair comes, the step
- * fails naming the doubt and acts on nothing.
- */
-export function fleetList(ctx: OperationContext, prefix: string): Promise<ListRead<Check>> {
-  return wholeRead(
-    () => ctx.api.readChecks(),
-    `name-prefix ${JSON.stringify(prefix)}`,
-    `nothing was ${ctx.config.dryRun ? 'planned' : 'acted on'}`
-  )
-}
-
-/**
- * Every check of `all` whose name starts with `prefix` (case counts), each id
- * once, in list order; same-named checks are all included. None is an error.
- */
-export function byPrefix(all: Check[], prefix: string): Check[] {
-  const matches = uniqueById(all.filter(c => str(c.name).startsWith(prefix)))
-  // Refused here, not only where a path is built: a dry run would list it as a target.
-  for (const check of matches) if (idProblem(check.id)) throw new UnsafeIdError(check.id)
-  if (matches.length === 0) throw new OperationError(noMatch(prefix, all))
-  return matches
-}
-
-/** "no check name starts with "shpo-" (looked through 3 checks; the nearest names: ...)". */
-export function noMatch(prefix: string, all: Check[]): string {
-  const checks = uniqueById(all)
-  const near = nearestNames(
-    prefix,
-    checks.map(c => str(c.name))
-  )
-  const nearest =
-    near.length > 0
-      ? `; the nearest names: ${near.map(n => JSON.stringify(n)).join(', ')}`
-      : checks.length === 0
-        ? ''
-        : '; no check has a name'
-  return `no check name starts with name-prefix ${JSON.stringify(prefix)} (looked through ${checks.length} checks${nearest}); nothing was changed`
-}
 
 /** Prefixes longer than this are compared by their first so many characters. */
 const MAX_COMPARED = 200
@@ -157,9 +104,4 @@ function startDistance(p: string, meter: Meter): (name: string, bound: number) =
       if (length >= 0) best = Math.min(best, prev[Math.min(length, cols)])
     return best <= bound ? best : undefined
   }
-}
-
-/** One line about what a prefix selected, for the log and the summary. */
-export function prefixLine(prefix: string, matches: Check[]): string {
-  return `name-prefix ${JSON.stringify(prefix)} selects ${matches.length} check(s), from the list read at the start.`
 }

@@ -16,8 +16,8 @@
  * MAX_READS in all; a found name needs no proof (a shifted read repeats rows,
  * it never invents one).
  */
-import type { ListRead } from '../api/pagination.js'
-import { OperationError } from './types.js'
+import type { ListRead } from '../../api/pagination.js'
+import { OperationError } from '../types.js'
 
 /** Most full reads of a collection for one proof (the first look included). */
 export const MAX_READS = 4
