@@ -101,7 +101,19 @@ function seedWhere(wanted: (round: Round) => boolean): number {
 const has = (round: Round, wanted: (run: Round['runs'][number]) => boolean) =>
   round.runs.some(run => run.cancelMs === undefined && wanted(run))
 /** Kinds that touch no check holding a secret in the service, no drift issue. */
-const PLAIN: Kind[] = ['gate', 'upsert', 'open', 'resolve', 'pause', 'resume', 'sync', 'prefix-pause', 'budget-gate']
+const PLAIN: Kind[] = [
+  'gate',
+  'upsert',
+  'open',
+  'resolve',
+  'pause',
+  'resume',
+  'sync',
+  'prefix-pause',
+  'budget-gate',
+  'burn-gate',
+  'pattern-pause'
+]
 /**
  * A round whose only trouble is what a control breaks: no fault, no times in another zone-less form, plain
  * kinds, no fleet check that holds an old token (a sync's plan would show it changed), none of issue 37's
@@ -180,6 +192,13 @@ const FEATURES: Record<string, (round: Round) => boolean> = {
       run =>
         run.kind === 'sync' && (FILES[run.inputs['checks-file']] ?? []).includes(r.twoReaders.duplicated?.name ?? '')
     ),
+  // Issue 52's gates and fleets: a burn-rate gate whose check failed in the last five minutes, a pattern pause.
+  'a burn-rate gate over a check that failed in its last five minutes': r =>
+    has(r, run => {
+      const target = r.world.checks.find(c => c.name === run.inputs['check-name'])
+      return run.kind === 'burn-gate' && (target?.history.slice(0, 4).some(h => h.status === 'down') ?? false)
+    }),
+  'a pattern pause with an exclude, its post step resuming': r => has(r, run => run.kind === 'pattern-pause'),
   // Issue 38's condition (shared-key.ts): bulk work and others on one small rate limit, both ways.
   'several runs, one of them bulk, sharing a rate-limited key that states its budget': r =>
     r.sharedKey?.headers === true && sharingBulk(r),

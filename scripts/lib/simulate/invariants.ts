@@ -11,6 +11,7 @@ import { formsOf } from '../../../src/secrets/secrets.js'
 import type { FakeComment, FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
 import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'
+import { burnRule, patternRules } from './look-ahead-rules.js'
 
 export interface Before {
   checks: Map<string, Stored>
@@ -119,7 +120,8 @@ export function violations(before: Before, after: After, executed: Executed[], s
     ...handPausedRules(before, after, executed),
     ...gateRules(before, after, executed),
     ...exportRules(executed),
-    ...prefixRules(before, after, executed)
+    ...prefixRules(before, after, executed),
+    ...patternRules(before, after, executed)
   ]
 }
 
@@ -391,7 +393,9 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
     const was = [...before.checks.values()].find(c => c.name === name)
     if (!was) continue
     const end = gate.startedAt + gate.result.ms
-    if (run.inputs.slo !== undefined) out.push(...budgetRule(run, gate, was, before, after))
+    if (run.inputs.slo !== undefined && run.inputs['max-burn-rate'] === undefined)
+      out.push(...budgetRule(run, gate, was, before, after))
+    if (run.inputs['max-burn-rate'] !== undefined) out.push(...burnRule(run, gate, was.id, before, after))
     if (gate.result.outputs.passed !== 'true') continue
     const fresh = run.inputs['require-fresh'] !== 'false'
     const results: Result[] = [
@@ -442,9 +446,16 @@ function gateRules(before: Before, after: After, executed: Executed[]): string[]
  * Where a window the gate judged ends, as its `result` states it (`baseline.to` or `errorBudget.to`): the
  * step's start as the action took it, after the process began. The callers hold it within the process's life.
  */
-function statedWindowEnd(result: string | undefined, window: 'baseline' | 'errorBudget'): number | undefined {
+export function statedWindowEnd(
+  result: string | undefined,
+  window: 'baseline' | 'errorBudget' | 'burnRate'
+): number | undefined {
   try {
-    const to = (JSON.parse(result ?? '') as Array<Record<string, { to?: unknown } | undefined>>)[0]?.[window]?.to
+    const first = (
+      JSON.parse(result ?? '') as Array<Record<string, { to?: unknown; long?: { to?: unknown } } | undefined>>
+    )[0]
+    // The burn rate states its long window's end (the short one ends there too).
+    const to = window === 'burnRate' ? first?.[window]?.long?.to : first?.[window]?.to
     const ms = typeof to === 'string' ? Date.parse(to) : NaN
     return Number.isFinite(ms) ? ms : undefined
   } catch {

@@ -39,6 +39,8 @@ import {
   SECRET,
   BASELINE,
   SLO,
+  BURN,
+  PATTERN,
   random,
   urlOf
 } from './world.js'
@@ -223,6 +225,51 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
     inputs: { operation: 'pause-check', 'name-prefix': PAUSE_PREFIX, 'auto-resume': 'true' },
     writes: true
   }),
+  'pattern-pause': () => ({
+    inputs: {
+      operation: 'pause-check',
+      'name-pattern': PATTERN.pattern,
+      exclude: PATTERN.exclude,
+      'auto-resume': 'true'
+    },
+    writes: true
+  }),
+  'burn-gate': d => {
+    const target = d.checks.find(c => !c.paused && !/[\r\n]/.test(c.name))
+    if (!target) return { ...KINDS.gate(d), kind: 'gate' }
+    const shape = d.pick(['none', 'recent', 'old', 'both'] as const)
+    const down = (i: number) =>
+      ((shape === 'recent' || shape === 'both') && i < 4) ||
+      ((shape === 'old' || shape === 'both') && i >= 15 && i < 26)
+    // Away from every window's edge but the 5-minute one (an up result there): see BURN.
+    const recent = Array.from({ length: 40 }, (_, i) => ({
+      agoMs: (i + 1) * 50_000,
+      status: down(i) ? 'down' : 'up',
+      responseTime: 100 + i
+    }))
+    const older = Array.from({ length: 200 }, (_, i) => ({
+      agoMs: 35 * 60_000 + i * 5 * 60_000,
+      status: 'up',
+      responseTime: 120
+    }))
+    d.giveHistory(target.name, [...recent, ...older])
+    target.down = false
+    target.stale = false
+    return {
+      inputs: {
+        operation: 'wait-for-check',
+        'check-name': target.name,
+        slo: BURN.slo,
+        'slo-window': BURN.sloWindow,
+        'max-burn-rate': BURN.max,
+        'burn-window': BURN.window,
+        timeout: '3s',
+        'poll-interval': '500ms',
+        'require-fresh': 'false'
+      },
+      writes: false
+    }
+  },
   /** A drift watch on a pull request that looks three times (refused-edits.ts draws it; no weight: never drawn here). */
   watch: d => {
     Object.assign(d.env, WATCH_ENV)
@@ -272,7 +319,9 @@ const WEIGHTS: Array<[Kind, number]> = [
   ['drift', 1],
   ['prune', 1],
   ['prefix-pause', 1],
-  ['budget-gate', 1]
+  ['budget-gate', 1],
+  ['burn-gate', 1],
+  ['pattern-pause', 1]
 ]
 
 export interface DrawOptions {
@@ -330,7 +379,7 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
     ),
     ...PRUNE_DECOYS.filter(() => chance(0.6)).map(n => quiet(checkOf(n)))
   ]
-  if (enabled.has('prefix-pause')) {
+  if (enabled.has('prefix-pause') || enabled.has('pattern-pause')) {
     // The prefix's fleet (one perhaps paused by someone else), and two names it must not touch.
     const fleet = ['sim-pp-1', 'sim-pp-2', 'sim-pp-3'].map(n => quiet(checkOf(n)))
     if (chance(0.3)) pick(fleet).paused = true

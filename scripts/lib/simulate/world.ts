@@ -34,11 +34,14 @@ export type Kind =
   | 'watch'
   | FutureKind
 
-/** Kinds for features other branches add (issue 32): `name-prefix` on pause-check, `slo` on wait-for-check. */
-export type FutureKind = 'prefix-pause' | 'budget-gate'
-export const FUTURE_KINDS: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
+/**
+ * Kinds for features other branches add (issue 32): `name-prefix` on pause-check, `slo` on wait-for-check;
+ * (issue 52) `max-burn-rate` on wait-for-check, `name-pattern` and `exclude` on pause-check.
+ */
+export type FutureKind = 'prefix-pause' | 'budget-gate' | 'burn-gate' | 'pattern-pause'
+export const FUTURE_KINDS: readonly FutureKind[] = ['prefix-pause', 'budget-gate', 'burn-gate', 'pattern-pause']
 /** Future kinds drawn by default: turn one on here once its feature is in the bundle. */
-export const FUTURE_KINDS_ENABLED: readonly FutureKind[] = ['prefix-pause', 'budget-gate']
+export const FUTURE_KINDS_ENABLED: readonly FutureKind[] = ['prefix-pause', 'budget-gate', 'burn-gate', 'pattern-pause']
 
 export interface Run {
   n: number
@@ -139,6 +142,14 @@ export const driftTitle = (file: string) => `Monitoring drift: ${file}`
 export const BASELINE = { window: '1h', increase: 0.5 }
 /** The error budget's objective and window (future kind): 20 results, so 2 down spend it. */
 export const SLO = { slo: '90%', window: '1h', objective: 0.9 }
+/**
+ * The burn-rate gate's objective and windows: a day of budget at 95%, burning over 1.5 times its rate in
+ * the last hour and its last 5 minutes. 40 results 50 s apart, then 200 five minutes apart: 4 recent
+ * failures burn (13 and 1.8) with budget left; 11 older ones burn only over the hour; both spend the day.
+ */
+export const BURN = { slo: '95%', sloWindow: '1d', objective: 0.95, max: '1.5', window: '1h', windowMs: 3_600_000 }
+/** The pattern pause: the prefix's fleet by a glob, one member excluded (it must never be touched). */
+export const PATTERN = { pattern: 'sim-pp-*', exclude: 'sim-pp-2' }
 
 /** Issue 40's conditions (older.ts). */
 export interface Older {
