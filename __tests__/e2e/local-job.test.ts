@@ -221,7 +221,7 @@ describe('npm run local -- examples/<workflow>.yml: every example, as it intends
         github: [...push.github, ['ref', 'refs/heads/hotfix/login']]
       })
       expect(hotfix.steps.map(s => s.decision.kind)).toEqual(['action', 'shell', 'skip'])
-      expect(hotfix.text).toContain('  | notice: The error budget is spent; releasing this fix anyway.')
+      expect(hotfix.text).toContain('  | notice: The error budget is spent or burning; releasing this fix anyway.')
       expect(hotfix.last).toBe('job budget: success (2 steps, 1 post step)')
     })
   }, 90_000)
