@@ -127,7 +127,7 @@ describe('a budget burning over both windows closes the gate before any poll', (
     expect(text).toContain('Release gate closed: the error budget burns too fast')
     expect(text).toContain('2 of 3 check(s) burned the error budget too fast: the gate closed before any poll')
     expect(text).toContain(
-      `Not polled (the gate closed before any poll; they do not burn too fast): calm (${calm.id.replace('_', '\\_')}).`
+      `Not polled (the gate closed before any poll; none of them was judged burning too fast): calm (${calm.id.replace('_', '\\_')}).`
     )
     expect(text).toContain('| Check | Burn rate, 1h | Burn rate, 5m | Max | Failures over 1h | Verdict |')
     expect(text).toContain(
@@ -209,6 +209,8 @@ describe('a rate that does not burn over both windows lets the gate poll', () =>
     ])
     const { core } = await gate({}, [young.id])
     expect(core.outputs).toMatchObject({ outcome: 'passed', 'burn-rate': '', 'burn-rate-short': '' })
+    // The line that says every check met its conditions says the burn rate was not judged for this one.
+    expect(core.summaryText).toContain('(the burn rate not judged for 1 of 1 check(s): see below)')
     expect(core.logs).toContainEqual(
       `warning: young (${young.id}): no burn rate: 4 result(s) with a status in the 1h before the step started (5 needed); the burn rate is not judged.`
     )

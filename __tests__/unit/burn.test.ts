@@ -172,6 +172,12 @@ describe('burnOf', () => {
     expect(burnChart(b)).toBe('▆▁▁▁▁▁▁▃▁▁▁█')
     expect(burnChart(burn([at(MIN, 'up')]))).toBe('···········▁')
     expect(burnChart(burn([at(HOUR, 'degraded')]))).toBe('█···········')
+    // A window whose twelfth is not a whole millisecond: the last bar still starts where the short window does.
+    const odd = 12 * MIN + 6 // a twelfth of 60,000.5 ms, the short window rounded to 60,001
+    const edgeCase = burn([at(60_001, 'down'), ...[1, 2, 3, 4].map(k => at(k * 10_000, 'up'))], '10', odd)
+    expect(edgeCase.short).toMatchObject({ results: 5, failed: 1 })
+    expect(edgeCase.cells[11]).toEqual({ results: 5, failed: 1 })
+    expect(edgeCase.cells[10]).toEqual({ results: 0, failed: 0 })
   })
 })
 

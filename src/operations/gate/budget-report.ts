@@ -44,7 +44,8 @@ export function closedLine(outcome: ClosedEarly, tracks: Track[], elapsed: strin
 
 /** The line naming the checks never polled, as another closed the gate. */
 export function notPolledLine(outcome: ClosedEarly, notPolled: Track[]): string {
-  const why = outcome === 'budget-exhausted' ? 'their budgets are not spent' : 'they do not burn too fast'
+  const why =
+    outcome === 'budget-exhausted' ? 'their budgets are not spent' : 'none of them was judged burning too fast'
   return `Not polled (the gate closed before any poll; ${why}): ${notPolled.map(nameOf).join(', ')}.`
 }
 

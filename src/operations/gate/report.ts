@@ -53,6 +53,7 @@ export async function report(
   const budgeted = config.slo !== undefined
   const burnt = budgeted && config.maxBurnRate !== undefined
   const unjudged = tracks.filter(t => t.budget?.skipped !== undefined).length
+  const unburnt = tracks.filter(t => t.burn?.skipped !== undefined).length
   const withBaseline = (t: Track) => ({
     ...(compared ? { baseline: baselineJson(t.baseline) } : {}),
     ...(budgeted ? { errorBudget: budgetJson(t.budget) } : {}),
@@ -125,7 +126,7 @@ export async function report(
     title: titles[outcome],
     lines: [
       outcome === 'passed'
-        ? `Every check met: ${conditions.join(', ')}${unjudged > 0 ? ` (the error budget not judged for ${unjudged} of ${tracks.length} check(s): see below)` : ''} (${polls} poll(s), ${elapsed} s).`
+        ? `Every check met: ${conditions.join(', ')}${unjudged > 0 ? ` (the error budget not judged for ${unjudged} of ${tracks.length} check(s): see below)` : ''}${unburnt > 0 ? ` (the burn rate not judged for ${unburnt} of ${tracks.length} check(s): see below)` : ''} (${polls} poll(s), ${elapsed} s).`
         : closedEarly(outcome)
           ? closedLine(outcome, tracks, elapsed)
           : `${failed.length} of ${tracks.length} check(s) did not meet: ${conditions.join(', ')} (${polls} poll(s), ${elapsed} s).`,
