@@ -276,17 +276,20 @@ describe('npm run simulate', () => {
   }, 60_000)
 
   it('catches a post step that forgets a pause sent without an answer (it lands after the job, silently)', async () => {
-    // Seed 9259: its one fault (older.ts) holds the PUT of a pause the job cancels a second in for 13.9 s, so
-    // the pause lands after every later step; no other run writes a check.
-    const seed = 9259
+    // Seed 61887: its one fault (older.ts) holds the PUT of a pause the job cancels 1.4 s in for 12.4 s, so
+    // the pause lands after every later step; no other run writes a check. (Seed 9259 drew this round until
+    // issue 52's kinds changed the draws: a search of 400,000 seeds found four such rounds.)
+    const seed = 61887
     const round = drawRound(seed)
     const pause = round.runs.find(run => run.kind === 'pause')
     expect(round.faults).toEqual([round.older.lateWrite])
     expect(round.older.lateWrite?.delayMs).toBeGreaterThan(11_000)
     expect(pause?.cancelMs).toBeGreaterThan(900)
-    expect(round.runs.filter(run => ['upsert', 'sync', 'prefix-pause', 'resume', 'prune'].includes(run.kind))).toEqual(
-      []
-    )
+    expect(
+      round.runs.filter(run =>
+        ['upsert', 'sync', 'prefix-pause', 'pattern-pause', 'resume', 'prune'].includes(run.kind)
+      )
+    ).toEqual([])
     const good = await simulate(['--seed', String(seed), '--rounds', '1', '--term-after', '2000'])
     expect(good.stdout).toContain('0 violations')
     const r = await simulate([
