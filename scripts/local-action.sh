@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `npm run local [-- ENV_FILE]`: run the action's source (src/main.ts, through scripts/local-entry.ts)
-# with @github/local-action, with the inputs of ENV_FILE (default .env, or .env.example without one).
+# `npm run local [-- ENV_FILE] [--verbose]`: run the action's source (src/main.ts, through
+# scripts/local-entry.ts) with @github/local-action, with the inputs of ENV_FILE (default .env, or
+# .env.example without one). It prints the action's own lines, its outputs and its job summary;
+# --verbose adds the emulator's address and log, and local-action's own banner and tables.
 # `npm run local -- WORKFLOW.yml [options]` (an argument ending in .yml or .yaml) runs a whole job of
 # that workflow instead: scripts/local-job.ts (`--help` there says its options).
 #
@@ -10,21 +12,28 @@
 # - The workspace: a new temporary folder (GITHUB_WORKSPACE), printed at the start and the end. Relative
 #   file inputs (checks-file, plan-file, junit-file, approved-plan) are read and written there, never in
 #   the repository; give a file of the repository by its absolute path.
+# - The outputs: written to a file (GITHUB_OUTPUT, as a runner gives), and shown after the step.
 # - The exit status is the action's: 0 when the step succeeded, 1 when it failed.
 # The emulator (and every process it started) is stopped when this script ends, however it ends.
 set -euo pipefail
+verbose=false
+files=()
 for arg in "$@"; do
   case "$arg" in
     *.yml | *.yaml)
       root=$(cd "$(dirname "$0")/.." && pwd)
       exec node "$root/node_modules/tsx/dist/cli.mjs" "$root/scripts/local-job.ts" "$@"
       ;;
+    --verbose) verbose=true ;;
+    *) files+=("$arg") ;;
   esac
 done
+# What only --verbose shows.
+say() { if [ "$verbose" = true ]; then echo "$@"; fi; }
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-env_file=${1:-.env}
-if [ $# -eq 0 ] && [ ! -f "$env_file" ]; then env_file=.env.example; fi
+env_file=${files[0]:-.env}
+if [ ${#files[@]} -eq 0 ] && [ ! -f "$env_file" ]; then env_file=.env.example; fi
 if [ ! -f "$env_file" ]; then
   echo "no such inputs file: $env_file (npm run local -- FILE takes a file of INPUT_* lines like .env.example)" >&2
   exit 1
@@ -47,7 +56,9 @@ run_dir=$(mktemp -d "${TMPDIR:-/tmp}/monitoring-action-local.XXXXXX")
 workspace="$run_dir/workspace"
 mkdir "$workspace"
 summary="$run_dir/summary.md"
+outputs="$run_dir/outputs"
 : > "$summary"
+: > "$outputs"
 # The inputs file as given, then what this script sets (dotenv keeps the last value of a name).
 inputs="$run_dir/inputs.env"
 {
@@ -56,6 +67,7 @@ inputs="$run_dir/inputs.env"
   echo "INPUT_BASE-URL=$base_url"
   echo "GITHUB_WORKSPACE=$workspace"
   echo "GITHUB_STEP_SUMMARY=$summary"
+  echo "GITHUB_OUTPUT=$outputs"
 } > "$inputs"
 
 emulator=
@@ -76,21 +88,51 @@ if [ -z "${LOCAL_BASE_URL:-}" ]; then
     fi
     sleep 0.2
   done
-  echo "Emulator: $base_url (key local-key; its log: $log)"
+  say "Emulator: $base_url (key local-key; its log: $log)"
 else
-  echo "API: $base_url (LOCAL_BASE_URL; no emulator started)"
+  say "API: $base_url (LOCAL_BASE_URL; no emulator started)"
 fi
-echo "Inputs: $env_file; workspace (relative file inputs land here): $workspace"
+say "Inputs: $env_file; workspace (relative file inputs land here): $workspace"
 
 status=0
+run_log="$run_dir/local-action.log"
 # local-action prints its own trace of the failed command; the step's failure is already in the log.
-npx local-action run "$repo" scripts/local-entry.ts "$inputs" || status=$?
-echo
-echo "Job summary ($summary):"
-cat "$summary"
+npx local-action run "$repo" scripts/local-entry.ts "$inputs" > "$run_log" 2>&1 || status=$?
+debug=false
+if grep -qx 'ACTIONS_STEP_DEBUG=true' "$env_file"; then debug=true; fi
+if [ "$verbose" = true ]; then
+  cat "$run_log"
+else
+  # The action's own lines: local-action's "Running Action" section, without its banners, the masks
+  # and (unless ACTIONS_STEP_DEBUG=true) the debug lines. Nothing there: its whole log, to say why.
+  own=$(awk -v debug="$debug" '
+    /^ +Running Action$/ { on = 1; getline; next }
+    on && /^====================+$/ { exit }
+    on && /^::add-mask::/ { next }
+    on && /^::debug::/ && debug != "true" { next }
+    on { print }
+  ' "$run_log")
+  if [ -n "$(echo "$own" | tr -d '[:space:]')" ]; then echo "$own" | sed '/./,$!d'; else cat "$run_log"; fi
+fi
+if [ -s "$outputs" ]; then
+  echo
+  echo "Outputs:"
+  # name<<delimiter, the value's lines, delimiter: one line each, a long value cut.
+  awk '
+    !name && /<</ { name = substr($0, 1, index($0, "<<") - 1); delim = substr($0, index($0, "<<") + 2); value = ""; n = 0; next }
+    name && $0 == delim { if (length(value) > 120) value = substr(value, 1, 120) "... (" length(value) " characters)"; print "  " name ": " value; name = ""; next }
+    name { value = (n++ ? value "\\n" : "") $0 }
+  ' "$outputs"
+fi
+if [ -s "$summary" ]; then
+  echo
+  echo "Job summary ($summary):"
+  cat "$summary"
+fi
 echo
 echo "Workspace: $workspace"
 ls -A "$workspace"
+[ "$verbose" = true ] || echo "(--verbose shows the emulator, its log and local-action's banner)"
 if [ "$status" -ne 0 ]; then
   echo "The action failed (exit status $status)." >&2
   exit 1

@@ -12,8 +12,9 @@ import { resolve } from 'node:path'
 import { parseOverride } from './lib/local-job/context.js'
 import { LocalJobOptions, UsageError, runLocalJob } from './lib/local-job/local.js'
 import { startLocalService } from './lib/local-job/service.js'
+import { emptyWorld, readWorldOption } from './lib/local-job/world.js'
 
-const USAGE = `npm run local -- WORKFLOW.yml [--job NAME] [--fail-step NAME] [--run-steps] [--github PATH=VALUE]... [--workspace DIR] [--no-seed] [--then [WORKFLOW.yml] [options]]...
+const USAGE = `npm run local -- WORKFLOW.yml [--job NAME] [--fail-step NAME] [--run-steps] [--github PATH=VALUE]... [--with STEP.INPUT=VALUE]... [--workspace DIR] [--no-seed] [world options] [--then [WORKFLOW.yml] [options]]...
 
 Runs one job of the workflow: its steps in order, then the post steps of this action's steps (last first).
   --job NAME          the job (its id or name); default: the first job with a step of this action
@@ -21,16 +22,28 @@ Runs one job of the workflow: its steps in order, then the post steps of this ac
   --run-steps         run the run: steps too, with bash in the workspace (default: shown, not run)
   --github PATH=VALUE a value of the github context: event_name=push, ref=refs/heads/hotfix/x,
                       event.action=closed, event.pull_request.merged=true (VALUE is JSON when it parses)
+  --with STEP.INPUT=VALUE an input of a step of this action (its id or name), as if its with: said it:
+                      --with gate.timeout=30s sees a 10-minute gate time out in 30 s
   --workspace DIR     copy DIR as the workspace (default: the workflow's folder, so examples/ for an example)
   --no-seed           start the emulator empty (default: it has the checks the job's steps name)
   --then              then run again (the same workflow unless another is named, with the options that
                       follow) against the same emulator, fake GitHub and workspace: a re-run
                       (--github run_attempt=2), a pull request closed (--github event.action=closed)
+The world the job starts in (each option may be given again; with --then, before that run):
+  --check NAME=down|slow    the check is probed down (503), or up but slow (3000 ms), from now on
+  --budget NAME=spent|burning  the check's past: its error budget spent (not burning now), or left but
+                      burning (77 times the rate of 99.9% over 1h); not probed during the job
+  --drift NAME        the service holds the checks of the job's checks-file, NAME changed by hand
+  --seed-checks N|FILE  the account starts with N checks made by hand (shop-by-hand-1...), or a checks file's
 Secrets and vars other than the API's key and root are read from environment variables of their names.`
 
 function parseArgs(args: string[], previous?: LocalJobOptions): LocalJobOptions {
   const cwd = process.env.INIT_CWD ?? process.cwd()
-  const options: Partial<LocalJobOptions> & { github: NonNullable<LocalJobOptions['github']> } = { github: [] }
+  const options: Partial<LocalJobOptions> & Required<Pick<LocalJobOptions, 'github' | 'world' | 'inputs'>> = {
+    github: [],
+    world: emptyWorld(),
+    inputs: []
+  }
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]
     const value = () => {
@@ -49,13 +62,35 @@ function parseArgs(args: string[], previous?: LocalJobOptions): LocalJobOptions 
       } catch (error) {
         throw new UsageError((error as Error).message)
       }
-    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`)
+    } else if (arg === '--with') options.inputs.push(parseInputOverride(value()))
+    else if (worldOption(arg, value, options.world, cwd)) continue
+    else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`)
     else if (options.file === undefined) options.file = resolve(cwd, arg)
     else throw new UsageError(`one workflow file at a time (${arg} too)`)
   }
   options.file ??= previous?.file
   if (options.file === undefined) throw new UsageError('name a workflow file')
   return options as LocalJobOptions
+}
+
+/** `STEP.INPUT=VALUE`: the step (its id or name) is before the last dot of what precedes the first `=`. */
+function parseInputOverride(text: string): [step: string, input: string, value: string] {
+  const at = text.indexOf('=')
+  const key = at > 0 ? text.slice(0, at) : ''
+  const dot = key.lastIndexOf('.')
+  if (dot <= 0 || !/^[a-z][a-z0-9-]*$/.test(key.slice(dot + 1))) {
+    throw new UsageError(`--with takes STEP.INPUT=VALUE (gate.timeout=30s), got ${JSON.stringify(text)}`)
+  }
+  return [key.slice(0, dot), key.slice(dot + 1), text.slice(at + 1)]
+}
+
+function worldOption(...args: Parameters<typeof readWorldOption>): boolean {
+  try {
+    return readWorldOption(...args)
+  } catch (error) {
+    if (error instanceof UsageError) throw error
+    throw new UsageError((error as Error).message)
+  }
 }
 
 /** The runs the command asks for: its arguments cut at each --then. */

@@ -83,6 +83,21 @@ describe('npm run local', () => {
     expect(await listening(port)).toBe(false)
   }, 60_000)
 
+  it("is quiet by default: the action's own lines, its outputs, its summary; --verbose adds the banner", async () => {
+    const port = await freePort()
+    const inputs = inputsFile('quiet.env', ['INPUT_OPERATION=list-checks'])
+    const r = await run([inputs], { LOCAL_PORT: String(port) })
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('Checks (0)')
+    expect(r.stdout).toContain('Outputs:\n  result: []\n  count: 0')
+    expect(r.stdout).not.toMatch(/Action Metadata|Emulator:|::debug::|::add-mask::|::set-output/)
+    expect(lines.length).toBeLessThan(20)
+    const verbose = await run([inputs, '--verbose'], { LOCAL_PORT: String(port) })
+    expect(verbose.stdout).toContain('Action Metadata')
+    expect(verbose.stdout).toContain(`Emulator: http://127.0.0.1:${port}/v1`)
+  }, 60_000)
+
   it('writes relative file inputs into a temporary workspace it names, never into the repository', async () => {
     const port = await freePort()
     const before = readdirSync(ROOT).sort()
@@ -92,7 +107,7 @@ describe('npm run local', () => {
       // An INPUT_BASE-URL in the file is replaced by the emulator's.
       'INPUT_BASE-URL=http://127.0.0.1:1/v1'
     ])
-    const r = await run([inputs], { LOCAL_PORT: String(port) })
+    const r = await run([inputs, '--verbose'], { LOCAL_PORT: String(port) })
     expect(r.code).toBe(0)
     expect(readdirSync(ROOT).sort()).toEqual(before)
     expect(existsSync(join(ROOT, 'exported-checks.yml'))).toBe(false)
@@ -105,7 +120,7 @@ describe('npm run local', () => {
   it('runs against another API given by LOCAL_BASE_URL, starting no emulator', async () => {
     const port = await freePort()
     const inputs = inputsFile('other.env', ['INPUT_OPERATION=list-checks', 'INPUT_MAX-RETRIES=0'])
-    const r = await run([inputs], { LOCAL_BASE_URL: `http://127.0.0.1:${port}/v1` })
+    const r = await run([inputs, '--verbose'], { LOCAL_BASE_URL: `http://127.0.0.1:${port}/v1` })
     expect(r.stdout).toContain(`API: http://127.0.0.1:${port}/v1 (LOCAL_BASE_URL; no emulator started)`)
     // Nothing listens there: the action fails, and so does the script.
     expect(r.code).toBe(1)

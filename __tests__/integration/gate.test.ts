@@ -81,6 +81,19 @@ describe('wait-for-check', () => {
     expect(elapsed).toBeLessThan(1000 + 100 + 500)
   })
 
+  it('timeout 1 (bare seconds) no longer than poll-interval: a notice naming both, suggesting minutes', async () => {
+    target.mode = 'up'
+    emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })
+    const { core } = await gate({ 'check-name': 'app', timeout: '1', 'poll-interval': '1s' })
+    expect(core.logs).toContain(
+      'notice: timeout 1 is read as 1 s (a bare number is seconds), no longer than poll-interval (1 s): the gate polls at most once or twice before its time runs out. For minutes, write timeout: 1m.'
+    )
+    // With a unit, or longer than poll-interval, nothing is said.
+    const { core: said } = await gate({ 'check-name': 'app', timeout: '1s', 'poll-interval': '1s' })
+    const { core: longer } = await gate({ 'check-name': 'app', timeout: '2', 'poll-interval': '1s' })
+    for (const c of [said, longer]) expect(c.logs.filter(l => l.startsWith('notice: timeout'))).toEqual([])
+  })
+
   it('a closed gate fails the step even with fail-on-error false', async () => {
     target.mode = 'down'
     emulator.seedCheck({ name: 'app', url: target.url, interval: 1 })

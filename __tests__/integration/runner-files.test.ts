@@ -2,7 +2,9 @@
  * The runner's files missing or unwritable: the source (src/index.ts, run by
  * tsx as the runner runs the bundle) fails the step with one clear message
  * naming the file's variable, never a second throw that prints a stack; a job
- * summary that cannot be written is a warning that names its variable.
+ * summary that cannot be written is a warning that names its variable; no
+ * GITHUB_OUTPUT at all is a warning that the outputs go to the deprecated
+ * command, not silence.
  */
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync } from 'node:fs'
@@ -72,5 +74,17 @@ describe("the runner's files, missing or unwritable", () => {
     ])
     expect(emulator.count('PUT')).toBe(0)
     expect(r.stderr).toBe('')
+  })
+
+  it('GITHUB_OUTPUT unset or empty: a warning that the outputs go to the deprecated ::set-output command', async () => {
+    const r = await step({ operation: 'list-checks' }, { GITHUB_OUTPUT: '' })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(
+      "::warning::GITHUB_OUTPUT is not set: the step's outputs go to the deprecated ::set-output command"
+    )
+    expect(r.stdout).toContain('::set-output name=count::0')
+    const given = await step({ operation: 'list-checks' }, {})
+    expect(given.stdout).not.toContain('GITHUB_OUTPUT')
+    expect(given.outputs.count).toBe('0')
   })
 })

@@ -9,7 +9,7 @@
 import type { Config } from '../run/config.js'
 import { failOnErrorOf, loadParsers, parseConfig, readInputs } from '../inputs/read.js'
 import { InputError } from '../inputs/table.js'
-import { expectedStatusWarning, inputsNotApplying } from '../inputs/warnings.js'
+import { expectedStatusWarning, gateTimeoutNotice, inputsNotApplying } from '../inputs/warnings.js'
 import { OperationName, entryOf, isOperationName } from '../operations/registry.js'
 import type { Outputs, Summary } from '../operations/types.js'
 import { OperationError } from '../operations/types.js'
@@ -105,6 +105,8 @@ export async function run(deps: Dependencies, stage: Stage = 'main'): Promise<Ru
     for (const unused of inputsNotApplying(raw, config.operation)) log.warning(`${unused}.`)
     const statusWarning = expectedStatusWarning(config)
     if (statusWarning) log.warning(`${statusWarning}.`)
+    const timeoutNotice = gateTimeoutNotice(raw, config)
+    if (timeoutNotice) log.notice(`${timeoutNotice}.`)
     const ctx = contextFor(deps, config, log, controller.signal, startedAt, secrets, github)
     if (config.dryRun) log.info('dry-run: writes are printed, not sent.')
     const entry = entryOf(config.operation)

@@ -1,7 +1,8 @@
 /**
  * Warnings about inputs that are valid but likely not what was meant: an
  * input the operation does not read, set to something other than its
- * default; an expected-status the service never reports.
+ * default; an expected-status the service never reports; a gate timeout
+ * of bare seconds no longer than its poll-interval.
  */
 import { isDeepStrictEqual } from 'node:util'
 import type { Config } from '../run/config.js'
@@ -100,4 +101,18 @@ export function expectedStatusWarning(config: Config<OperationName>): string | u
     return undefined
   }
   return `expected-status ${JSON.stringify(config.expectedStatus)} is not a status the service is known to report (${KNOWN_STATUSES.join(', ')})${didYouMean(config.expectedStatus, KNOWN_STATUSES)}: the gate waits for it anyway, and will time out unless the service reports it`
+}
+
+/**
+ * A notice for a gate's timeout given as a bare number no longer than its
+ * poll-interval (`timeout: 5`): a bare number is seconds, and the gate would
+ * poll at most once or twice; the writer most likely meant minutes.
+ */
+export function gateTimeoutNotice(raw: RawInputs, config: Config<OperationName>): string | undefined {
+  const given = raw.timeout?.trim() ?? ''
+  if (config.operation !== 'wait-for-check' || !/^\d+$/.test(given) || config.timeoutMs > config.pollIntervalMs) {
+    return undefined
+  }
+  const seconds = (ms: number) => `${ms / 1000} s`
+  return `timeout ${given} is read as ${seconds(config.timeoutMs)} (a bare number is seconds), no longer than poll-interval (${seconds(config.pollIntervalMs)}): the gate polls at most once or twice before its time runs out. For minutes, write timeout: ${given}m`
 }

@@ -99,6 +99,8 @@ export interface RunJobOptions {
   /** A folder for the run's own files (run: scripts and their command files). */
   runDir: string
   failStep?: Step
+  /** Inputs given on the command line (--with), by step: over what its with: says. */
+  inputOverrides?: Map<Step, Record<string, string>>
   runSteps: boolean
   /** Secret values: masked in every line shown. */
   secrets: string[]
@@ -111,9 +113,14 @@ interface ActionYml {
   runs: { 'post-if'?: string }
 }
 
+const readActionYml = () => parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml
+
+/** The names of action.yml's inputs. */
+export const actionInputs = (): string[] => Object.keys(readActionYml().inputs)
+
 /** action.yml's input defaults (an expression among them, e.g. `${{ github.token }}`) and post-if. */
 function actionYml(): { defaults: Record<string, string>; postIf: string } {
-  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml
+  const action = readActionYml()
   const defaults = Object.fromEntries(
     Object.entries(action.inputs).flatMap(([name, input]) =>
       input.default === undefined ? [] : [[name, String(input.default)]]
@@ -217,14 +224,15 @@ function valuesOf(
   baseEnv: Record<string, string>,
   contextsWith: (env: Record<string, string>) => Contexts,
   status: JobStatus,
-  defaults: Record<string, string>
+  defaults: Record<string, string>,
+  overrides: Record<string, string> = {}
 ): StepValues {
   const env = { ...baseEnv, ...evaluateAll(step.env, 'env', contextsWith(baseEnv), status) }
   let inputs: Record<string, string> = {}
   if (step.thisAction) {
     const given = evaluateAll(step.with, 'with', contextsWith(env), status)
     const unset = Object.fromEntries(Object.entries(defaults).filter(([name]) => !(name in given)))
-    inputs = { ...evaluateAll(unset, 'default', contextsWith(env), status), ...given }
+    inputs = { ...evaluateAll(unset, 'default', contextsWith(env), status), ...given, ...overrides }
   }
   const script = step.run === undefined ? '' : interpolate(step.run, contextsWith(env), status)
   return { env, inputs, script }
@@ -285,11 +293,13 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
     let unevaluated: string | undefined
     if (decision.kind !== 'skip' && decision.kind !== 'cannot') {
       try {
-        values = valuesOf(step, baseEnv, contextsWith, status, defaults)
+        values = valuesOf(step, baseEnv, contextsWith, status, defaults, options.inputOverrides?.get(step))
       } catch (error) {
         if (!(error instanceof CannotEvaluate)) throw error
         unevaluated = error.message
-        if (decision.kind !== 'not-run') decision = { kind: 'cannot', why: `${error.message}: not run` }
+        // A step --fail-step fails is not run: what it would be given does not matter.
+        if (decision.kind !== 'not-run' && decision.kind !== 'fail')
+          decision = { kind: 'cannot', why: `${error.message}: not run` }
       }
     }
     if (decision.kind === 'shell' && step.shell !== undefined && !['bash', 'sh'].includes(step.shell)) {
@@ -300,7 +310,14 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
     const operation = step.thisAction ? ` [this action: ${inputs.operation ?? step.with.operation ?? '?'}]` : ''
     show('')
     show(`== ${step.number}. ${stepTitle(step)}${operation}`)
-    if (decision.kind === 'action') show(`  with: ${quoted(inputs, Object.keys(step.with))}`)
+    const given = Object.keys(options.inputOverrides?.get(step) ?? {})
+    if (decision.kind === 'action') {
+      show(`  with: ${quoted(inputs, [...new Set([...Object.keys(step.with), ...given])])}`)
+      if (given.length > 0) show(`  (--with: ${given.join(', ')})`)
+    }
+    if (step === options.failStep && decision.kind === 'skip') {
+      show(`  --fail-step names this step, but its if: is false: it does not run, so it cannot fail`)
+    }
     if (
       step.run !== undefined &&
       (decision.kind === 'shell' || decision.kind === 'not-run' || decision.kind === 'fail')

@@ -13,9 +13,10 @@ import { parseList } from '../../../src/values/parse.js'
 import { entryOf, isOperationName } from '../../../src/operations/registry.js'
 import { CannotEvaluate, Contexts, condition, interpolate } from './expressions.js'
 import { GithubOverride, localValues, runnerEnv } from './context.js'
-import { JobResult, resultLine, runJob } from './job.js'
+import { JobResult, actionInputs, resultLine, runJob } from './job.js'
 import { LocalService, PROBE_EVERY_MS, PROBE_MS, gitHubLines, startLocalService } from './service.js'
-import { Job, findStep, pickJob, readWorkflow } from './workflow.js'
+import { Job, Step, findStep, pickJob, readWorkflow, stepTitle } from './workflow.js'
+import { World, shapeWorld, worldIsEmpty } from './world.js'
 
 /** A mistake in what was asked (a job or step that is not there): exit status 2. */
 export class UsageError extends Error {}
@@ -28,6 +29,10 @@ export interface LocalJobOptions {
   failStep?: string
   runSteps?: boolean
   github?: GithubOverride[]
+  /** Inputs of steps of this action given here (`--with STEP.INPUT=VALUE`): step, input, value. */
+  inputs?: Array<[step: string, input: string, value: string]>
+  /** The world the job starts in (world.ts): checks down or slow, budgets, drift, checks made by hand. */
+  world?: World
   /** The folder copied as the workspace (default: the workflow's own folder). */
   workspaceFrom?: string
   /** Run in this folder as it is, copying nothing (a test runs two jobs in one workspace). */
@@ -64,6 +69,34 @@ function namedChecks(job: Job, contexts: Contexts): string[] {
   })
 }
 
+/** The checks-file of the job's first step of this action that has one, evaluated (for --drift). */
+function checksFileOf(job: Job, contexts: Contexts): string | undefined {
+  for (const step of job.steps) {
+    const file = step.thisAction ? step.with['checks-file'] : undefined
+    if (file === undefined) continue
+    try {
+      return interpolate(file, contexts, 'success').trim()
+    } catch (error) {
+      if (!(error instanceof CannotEvaluate)) throw error
+    }
+  }
+  return undefined
+}
+
+/** --with: each step (of this action) and the inputs given for it. */
+function inputOverrides(job: Job, given: NonNullable<LocalJobOptions['inputs']>): Map<Step, Record<string, string>> {
+  const known = new Set(actionInputs())
+  const overrides = new Map<Step, Record<string, string>>()
+  for (const [named, input, value] of given) {
+    const step = findStep(job, named)
+    if (!step.thisAction)
+      throw new Error(`--with ${named}.${input}: step ${stepTitle(step)} is not a step of this action`)
+    if (!known.has(input)) throw new Error(`--with ${named}.${input}: this action has no input ${input}`)
+    overrides.set(step, { ...overrides.get(step), [input]: value })
+  }
+  return overrides
+}
+
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git'])
 
 export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobResult> {
@@ -77,9 +110,11 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
   }
   let job: Job
   let failStep
+  let overrides
   try {
     job = pickJob(workflow, options.job)
     failStep = options.failStep === undefined ? undefined : findStep(job, options.failStep)
+    overrides = inputOverrides(job, options.inputs ?? [])
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
@@ -120,6 +155,18 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
       holds = error
     }
     const seeded = options.seed === false || holds !== true ? [] : service.seed(namedChecks(job, initial))
+    let shaped: string[] = []
+    if (options.world && !worldIsEmpty(options.world)) {
+      try {
+        shaped = shapeWorld(service, options.world, {
+          checksFile: checksFileOf(job, initial),
+          workspace,
+          env: options.env ?? process.env
+        })
+      } catch (error) {
+        throw new UsageError((error as Error).message)
+      }
+    }
 
     const actionSteps = job.steps.filter(step => step.thisAction).length
     print(
@@ -132,6 +179,14 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
     if (seeded.length > 0) {
       print(
         `  seeded: ${seeded.map(name => JSON.stringify(name)).join(', ')} (checks the job's steps name; each with a day of hourly up results)`
+      )
+    }
+    for (const note of shaped) print(`  ${note}`)
+    for (const [step, inputs] of overrides) {
+      print(
+        `  --with: ${stepTitle(step)} given ${Object.entries(inputs)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(', ')}`
       )
     }
     print(`  GitHub: a fake on ${service.githubUrl} (GITHUB_API_URL): comments and issues stay there`)
@@ -157,6 +212,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
         workspace,
         runDir,
         failStep,
+        inputOverrides: overrides,
         runSteps: options.runSteps ?? false,
         secrets: Object.values(contexts.secrets).filter(value => value !== ''),
         debug: (options.env ?? process.env).ACTIONS_STEP_DEBUG === 'true',

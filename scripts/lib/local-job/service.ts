@@ -3,7 +3,8 @@
  * API and the fake GitHub (GITHUB_API_URL points there, so a pull-request
  * comment or a drift issue lands in it, never on github.com). The emulator
  * fetches no URL: the service's probes are played instead, every check up
- * in 50 ms every quarter of a second, so a gate sees fresh results. Checks
+ * in 50 ms every quarter of a second, so a gate sees fresh results, unless
+ * the job's world (world.ts) plays another result for a check, or none. Checks
  * the job's steps expect to find can be seeded, each with a day of hourly up
  * results (an error budget to read).
  */
@@ -15,12 +16,23 @@ export const LOCAL_KEY = 'local-key'
 export const PROBE_EVERY_MS = 250
 export const PROBE_MS = 50
 
+/** What a probe of a check finds. */
+export interface Probe {
+  status: string
+  responseTime: number
+  statusCode: number
+}
+
+const UP: Probe = { status: 'up', responseTime: PROBE_MS, statusCode: 200 }
+
 export interface LocalService {
   emulator: Emulator
   github: FakeGitHub
   baseUrl: string
   apiKey: string
   githubUrl: string
+  /** By check id: the result each probe of it records (default up in PROBE_MS), or null: not probed. */
+  plays: Map<string, Probe | null>
   /** Add a check for each name the service does not have; returns the names added. */
   seed: (names: string[]) => string[]
   stop: () => Promise<void>
@@ -31,9 +43,11 @@ export async function startLocalService(apiKey = LOCAL_KEY): Promise<LocalServic
   const github = new FakeGitHub()
   const baseUrl = await emulator.start()
   const githubUrl = await github.start()
+  const plays = new Map<string, Probe | null>()
   const probe = () => {
     for (const check of emulator.checks.values()) {
-      emulator.recordProbe(check.id, { status: 'up', responseTime: PROBE_MS, statusCode: 200 })
+      const play = plays.get(check.id)
+      if (play !== null) emulator.recordProbe(check.id, play ?? UP)
     }
   }
   const player = setInterval(probe, PROBE_EVERY_MS)
@@ -52,7 +66,7 @@ export async function startLocalService(apiKey = LOCAL_KEY): Promise<LocalServic
         Date.now()
       )
       emulator.history.set(check.id, merged(emulator.history.get(check.id) ?? [], past.entries))
-      emulator.recordProbe(check.id, { status: 'up', responseTime: PROBE_MS, statusCode: 200 })
+      emulator.recordProbe(check.id, UP)
     }
     return added
   }
@@ -62,6 +76,7 @@ export async function startLocalService(apiKey = LOCAL_KEY): Promise<LocalServic
     baseUrl,
     apiKey,
     githubUrl,
+    plays,
     seed,
     stop: async () => {
       clearInterval(player)
