@@ -109,10 +109,16 @@ else
     /^ +Running Action$/ { on = 1; getline; next }
     on && /^====================+$/ { exit }
     on && /^::add-mask::/ { next }
+    on && /^::set-output / { next }
+    on && /^::info::/ { sub(/^::info::/, "") }
     on && /^::debug::/ && debug != "true" { next }
     on { print }
   ' "$run_log")
   if [ -n "$(echo "$own" | tr -d '[:space:]')" ]; then echo "$own" | sed '/./,$!d'; else cat "$run_log"; fi
+fi
+# local-action's own core writes outputs as ::set-output lines, not to GITHUB_OUTPUT: shown the same way.
+if [ ! -s "$outputs" ] && grep -q '^::set-output name=' "$run_log"; then
+  awk '/^::set-output name=/ { line = substr($0, 19); n = index(line, "::"); name = substr(line, 1, n - 1); value = substr(line, n + 2); print name "<<EOF_OUTPUT"; print value; print "EOF_OUTPUT" }' "$run_log" > "$outputs"
 fi
 if [ -s "$outputs" ]; then
   echo
