@@ -101,7 +101,11 @@ const CASES: Record<OperationName, { seed?: (e: Emulator) => unknown; inputs: Re
       }),
     inputs: { 'status-page-name': 'Shop' }
   },
-  'list-status-pages': { inputs: {} }
+  'list-status-pages': { inputs: {} },
+  'check-api': {
+    seed: e => void e.seedCheck({ id: 'chk_a', name: 'a', url: site, status: 'up' }),
+    inputs: {}
+  }
 }
 
 /** Outputs with what differs from run to run (ids made by the service, times) written alike. */
