@@ -211,7 +211,7 @@ export function history(seen: Seen): Point {
   if (!read)
     return unknown(point, 'no check to read the history of', '', 'run it on an account with a check that has results')
   if (read.failed) return unknown(point, read.failed, '', '')
-  const fields = new Set(read.rows.flatMap(r => Object.keys(r)))
+  const fields = new Set(read.rows.flatMap(r => Object.keys(r)).sort())
   const at = read.rows.map(r => placeTime(r.checkedAt)?.ms).filter((t): t is number => t !== undefined)
   const consequenceNew = 'a history read stops at the first page older than the window it needs'
   if (at.length < 2) {
