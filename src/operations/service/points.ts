@@ -215,15 +215,12 @@ export function history(seen: Seen): Point {
   const at = read.rows.map(r => placeTime(r.checkedAt)?.ms).filter((t): t is number => t !== undefined)
   const consequenceNew = 'a history read stops at the first page older than the window it needs'
   if (at.length < 2) {
-    return {
-      ...unknown(
-        point,
-        `${plural(at.length, 'entry', 'entries')} with a time: the order cannot be told`,
-        consequenceNew,
-        'run it again once the check has two results or more'
-      ),
-      found: `unknown order; fields ${listed(fields) || 'none'}`
-    }
+    return unknown(
+      point,
+      `${plural(at.length, 'entry', 'entries')} with a time: the order cannot be told (fields ${listed(fields) || 'none'})`,
+      consequenceNew,
+      'run it again once the check has two results or more'
+    )
   }
   const newest = at.every((t, i) => i === 0 || t <= at[i - 1])
   const oldest = at.every((t, i) => i === 0 || t >= at[i - 1])
