@@ -12,7 +12,7 @@ export const modules = {
 const HELP_ROWS = [
     {
         name: 'operation',
-        description: 'What to do: create-check, get-check, list-checks, update-check, upsert-check, delete-check, pause-check, resume-check, check-history, wait-for-check, sync-checks, export-checks, create-incident, open-incident, update-incident, resolve-incident, list-incidents, create-status-page, get-status-page, list-status-pages.',
+        description: 'What to do: create-check, get-check, list-checks, update-check, upsert-check, delete-check, pause-check, resume-check, check-history, wait-for-check, sync-checks, export-checks, create-incident, open-incident, update-incident, resolve-incident, list-incidents, create-status-page, get-status-page, list-status-pages, check-api (what the service does where the API document is silent: run it first against a new service).',
         required: true
     },
     {
@@ -58,6 +58,11 @@ const HELP_ROWS = [
     {
         name: 'auto-resume',
         description: "pause-check: resume, when the job ends whatever its outcome, the checks this step paused (the action's post step).",
+        default: 'false'
+    },
+    {
+        name: 'check-api-writes',
+        description: 'check-api: also create, read back, update (PUT), resume, pause and delete one paused check of its own (named check-api- and a random suffix), deleted whatever happens (the post step deletes it after a cancel). Without it check-api sends only GETs. It never writes incidents or status pages.',
         default: 'false'
     },
     { name: 'prune', description: 'sync-checks: also delete checks that the file does not list.', default: 'false' },

@@ -112,6 +112,7 @@ export async function answer(
       answer = dispatch(method, path, {
         store: at.store,
         body: () => jsonBody(raw),
+        oldestFirst: at.views.historyOldestFirst === true,
         page: items =>
           pageOf(items, url, at.collectionStyle, at.pageSize, at.baseUrl, fault?.shift, {
             moved: fault?.moved,

@@ -32,6 +32,7 @@ const rate = options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit
 console.log(`Monitoring API emulator listening: base-url ${baseUrl}`)
 // Test keys for a local server, printed so a user can copy them (never use a real key here).
 console.log(`API key(s): ${options.apiKeys.join(', ')}; rate limit ${rate}; probing ${options.probe ? 'on' : 'off'}`)
+if (options.profiles?.length) console.log(`Profiles: ${options.profiles.join(', ')}`)
 const held = Object.entries(emulator.latency)
 if (held.length > 0) console.log(`Latency: ${held.map(([route, ms]) => `${route} ${ms} ms`).join(', ')}`)
 console.log(

@@ -4,6 +4,7 @@
  * Pure, so the tests hold it; cli.ts only prints and starts.
  */
 import { parseArgs } from 'node:util'
+import { PROFILES, unknownProfiles } from './profiles.js'
 import type { EmulatorOptions } from './server.js'
 
 export const USAGE = `npm run emulator -- [options]: the monitoring API emulator on 127.0.0.1
@@ -16,9 +17,15 @@ Options (or environment variables):
   --no-probe          EMULATOR_PROBE=false     do not probe check URLs
   --page-size N       EMULATOR_PAGE_SIZE       items per page of a list, default 50
   --put MODE          EMULATOR_PUT             PUT semantics: replace (default) or merge
+  --profile P[,P]     EMULATOR_PROFILE         a service like yours: one or more of the profiles below
   --create-latency D  EMULATOR_CREATE_LATENCY  hold every create (POST) for D before it takes effect
   --latency R=D       (repeatable)             hold one route: "POST /checks=1s", "GET=200ms", "/incidents=2s"
   --help                                       this text
+
+Profiles (each one answer to a point the API document leaves unsaid; an option above wins over a profile):
+${Object.entries(PROFILES)
+  .map(([name, { says }]) => `  ${name.padEnd(25)}${says}`)
+  .join('\n')}
 
 Durations: a number of seconds (1.5) or a number with ms, s or m (250ms, 1s).
 Admin routes: GET /__emulator/requests, GET /__emulator/state, POST /__emulator/faults,
@@ -60,6 +67,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Parsed {
         'no-probe': { type: 'boolean' },
         'page-size': { type: 'string' },
         put: { type: 'string' },
+        profile: { type: 'string' },
         'create-latency': { type: 'string' },
         latency: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' }
@@ -85,8 +93,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Parsed {
     if (!Number.isFinite(timeScale) || timeScale <= 0 || scaleText.trim() === '') {
       throw new FlagError(`--time-scale: "${scaleText}" is not a number above 0 (0.01 = 100 times faster)`)
     }
-    const put = values.put ?? env.EMULATOR_PUT ?? 'replace'
-    if (put !== 'replace' && put !== 'merge') throw new FlagError(`--put: "${put}" should be replace or merge`)
+    const put = values.put ?? env.EMULATOR_PUT
+    if (put !== undefined && put !== 'replace' && put !== 'merge')
+      throw new FlagError(`--put: "${put}" should be replace or merge`)
+    const profileText = values.profile ?? env.EMULATOR_PROFILE ?? ''
+    const profiles = profileText
+      .split(',')
+      .map(p => p.trim())
+      .filter(p => p !== '')
+    const unknown = unknownProfiles(profiles)
+    if (unknown.length > 0) {
+      throw new FlagError(
+        `--profile: unknown ${unknown.map(p => `"${p}"`).join(', ')}; the profiles are ${Object.keys(PROFILES).join(', ')}`
+      )
+    }
     const latency: Record<string, number> = {}
     for (const entry of values.latency ?? []) {
       const at = entry.lastIndexOf('=')
@@ -103,6 +123,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Parsed {
         probe: !(values['no-probe'] || env.EMULATOR_PROBE === 'false'),
         pageSize: wholeNumber('--page-size', values['page-size'] ?? env.EMULATOR_PAGE_SIZE ?? '50', 1, 1000),
         putSemantics: put,
+        profiles,
         latency,
         createLatencyMs: createLatency ? durationMs('--create-latency', createLatency) : undefined
       }

@@ -1,9 +1,16 @@
 /**
  * The rate limit: one fixed window per key, shared by every connection that
- * uses the key, with X-RateLimit-* and RateLimit-* headers on every answer
- * and a 429 with Retry-After when the window is spent.
+ * uses the key, with X-RateLimit-* and RateLimit-* headers (or one family, or
+ * none) on every answer and a 429 with Retry-After when the window is spent.
  */
 import { HttpProblem } from './http.js'
+
+/**
+ * Which rate-limit headers an answer carries: both families (the default),
+ * only `X-RateLimit-*` (its reset a Unix time in seconds), or only the IETF
+ * draft's `RateLimit-*` (its reset in seconds from now).
+ */
+export type RateHeaderForm = 'both' | 'x-ratelimit' | 'ratelimit'
 
 export interface RateLimit {
   limit: number
@@ -17,7 +24,8 @@ export class RateWindows {
 
   constructor(
     private readonly rate: RateLimit | false,
-    private readonly withHeaders: boolean
+    private readonly withHeaders: boolean,
+    private readonly form: RateHeaderForm = 'both'
   ) {}
 
   clear(): void {
@@ -45,14 +53,17 @@ export class RateWindows {
     const headers = (remaining: number): Record<string, string> => {
       if (!this.withHeaders) return {}
       const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))
-      return {
+      const x = {
         'X-RateLimit-Limit': String(rate.limit),
         'X-RateLimit-Remaining': String(remaining),
-        'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+        'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000))
+      }
+      const ietf = {
         'RateLimit-Limit': String(rate.limit),
         'RateLimit-Remaining': String(remaining),
         'RateLimit-Reset': String(seconds)
       }
+      return this.form === 'x-ratelimit' ? x : this.form === 'ratelimit' ? ietf : { ...x, ...ietf }
     }
     if (window.count >= rate.limit) {
       throw new HttpProblem(

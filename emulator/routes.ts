@@ -14,6 +14,8 @@ export interface RouteContext {
   body: () => Json
   /** A page of a collection, as the server is configured to page. */
   page: (items: Json[]) => Answer
+  /** A check's history is listed oldest first (the views' `historyOldestFirst`); else newest first, as stored. */
+  oldestFirst?: boolean
 }
 
 type Handler = (ctx: RouteContext) => Answer
@@ -53,7 +55,14 @@ export const ROUTES: Route[] = [
       return { status: 204 }
     }
   },
-  { path: '/checks/:id/history', find: check, GET: c => c.page(c.store.history.get(c.params.id) ?? []) },
+  {
+    path: '/checks/:id/history',
+    find: check,
+    GET: c => {
+      const newestFirst = c.store.history.get(c.params.id) ?? []
+      return c.page(c.oldestFirst ? [...newestFirst].reverse() : newestFirst)
+    }
+  },
   {
     path: '/incidents',
     GET: c => c.page([...c.store.incidents.values()]),

@@ -10,6 +10,7 @@
  *   faults.ts      injected faults (status, delay, drop, after, trickle)
  *   probe.ts       real probing of each check's URL
  *   views.ts       how answers are shown (no createdAt, times without a zone, history times)
+ *   profiles.ts    a service like yours by name (--profile): options and views together
  *   admin.ts       /__emulator: requests, state, reset, faults, latency, views, history
  *   history.ts     a check's past, given or made (POST /__emulator/history)
  *   cli.ts         `npm run emulator`: flags only
@@ -22,7 +23,8 @@ import { Fault, FaultList } from './faults.js'
 import { type Json, withoutKeySegment } from './http.js'
 import type { CollectionStyle } from './paging.js'
 import { Prober } from './probe.js'
-import { RateLimit, RateWindows } from './rate-limit.js'
+import { profileSettings } from './profiles.js'
+import { RateHeaderForm, RateLimit, RateWindows } from './rate-limit.js'
 import { Store, Stored, TitleForm } from './store.js'
 import { DEFAULT_VIEWS, Views } from './views.js'
 import { RequestRecord, answer } from './answer.js'
@@ -60,10 +62,14 @@ export interface EmulatorOptions {
   rateLimitHeaders?: boolean
   /** Give checks and incidents a `createdAt` (default true); false: a server whose resources carry none. */
   createdAt?: boolean
+  /** Which rate-limit headers (default both families: rate-limit.ts). */
+  rateHeaderForm?: RateHeaderForm
+  /** Profiles (profiles.ts), later over earlier; an option given here wins over a profile's. */
+  profiles?: string[]
 }
 
 export class Emulator {
-  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls' | 'latency' | 'createLatencyMs'>> &
+  readonly options: Required<Omit<EmulatorOptions, 'rateLimit' | 'tls' | 'latency' | 'createLatencyMs' | 'profiles'>> &
     Pick<EmulatorOptions, 'rateLimit' | 'tls'>
   /** Per-route latency (see EmulatorOptions.latency); may be changed between requests. */
   latency: Record<string, number>
@@ -79,27 +85,32 @@ export class Emulator {
   private generation = 0
   /** How answers are shown (views.ts): switchable while running, e.g. no createdAt, zone-less times. */
   views: Views = { ...DEFAULT_VIEWS }
+  /** The views a reset restores: the defaults with the profiles' views. */
+  private readonly baseViews: Views
   /** Requests received and not yet answered (a simulation waits for none before judging). */
   inFlight = 0
 
   constructor(options: EmulatorOptions = {}) {
+    const profile = profileSettings(options.profiles ?? [])
     this.options = {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       apiKeys: options.apiKeys ?? ['test-key'],
       rateLimit: options.rateLimit === undefined ? { limit: 100, windowMs: 60_000 } : options.rateLimit,
       pageSize: options.pageSize ?? 50,
-      collectionStyle: options.collectionStyle ?? 'envelope',
-      putSemantics: options.putSemantics ?? 'replace',
+      collectionStyle: options.collectionStyle ?? profile.collectionStyle ?? 'envelope',
+      putSemantics: options.putSemantics ?? profile.putSemantics ?? 'replace',
       probe: options.probe ?? false,
       timeScale: options.timeScale ?? 1,
       probeTimeoutMs: options.probeTimeoutMs ?? 5_000,
       historyLimit: options.historyLimit ?? 1_000,
       tls: options.tls,
-      rateLimitHeaders: options.rateLimitHeaders ?? true,
-      createdAt: options.createdAt ?? true
+      rateLimitHeaders: options.rateLimitHeaders ?? profile.rateLimitHeaders ?? true,
+      rateHeaderForm: options.rateHeaderForm ?? profile.rateHeaderForm ?? 'both',
+      createdAt: options.createdAt ?? profile.createdAt ?? true
     }
-    this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
+    this.baseViews = { ...DEFAULT_VIEWS, ...profile.views, createdAt: this.options.createdAt }
+    this.views = { ...this.baseViews }
     this.latency = { ...(options.latency ?? {}) }
     if (options.createLatencyMs) {
       for (const collection of ['/checks', '/incidents', '/status-pages'])
@@ -113,7 +124,11 @@ export class Emulator {
       historyLimit: this.options.historyLimit
     })
     this.store.probes = this.prober
-    this.rateWindows = new RateWindows(this.options.rateLimit ?? false, this.options.rateLimitHeaders)
+    this.rateWindows = new RateWindows(
+      this.options.rateLimit ?? false,
+      this.options.rateLimitHeaders,
+      this.options.rateHeaderForm
+    )
   }
 
   get checks(): Map<string, Stored> {
@@ -183,7 +198,7 @@ export class Emulator {
     this.requests = []
     this.faultList = new FaultList()
     this.rateWindows.clear()
-    this.views = { ...DEFAULT_VIEWS, createdAt: this.options.createdAt }
+    this.views = { ...this.baseViews }
     this.afterAnswer = undefined
     this.generation++
   }
@@ -195,7 +210,7 @@ export class Emulator {
   setRateLimit(limits: Required<Pick<EmulatorOptions, 'rateLimit' | 'rateLimitHeaders'>>): void {
     this.options.rateLimit = limits.rateLimit
     this.options.rateLimitHeaders = limits.rateLimitHeaders
-    this.rateWindows = new RateWindows(limits.rateLimit, limits.rateLimitHeaders)
+    this.rateWindows = new RateWindows(limits.rateLimit, limits.rateLimitHeaders, this.options.rateHeaderForm)
   }
 
   /** Remove every fault still in force (data, requests and views stay). */

@@ -36,6 +36,14 @@ export interface Views {
   slashTimes?: boolean
   /** Collections state their size: `meta.total`, `total` beside a cursor, or `X-Total-Count` (paging.ts). */
   statedTotal?: boolean
+  /** Every time in whole seconds (`2026-11-24T03:30:00Z`). */
+  wholeSecondTimes?: boolean
+  /** Every time in the +02:00 zone (`2026-11-24T05:30:00.000+02:00`: the same moment). */
+  offsetTimes?: boolean
+  /** A check's history lists its oldest entry first (the pages, not only each page: routes.ts). */
+  historyOldestFirst?: boolean
+  /** One resource answered as the bare object, without `{"data": ...}` (lists keep their shape). */
+  bareObjects?: boolean
 }
 
 export const DEFAULT_VIEWS: Views = { createdAt: true, zonelessTimes: false }
@@ -47,7 +55,11 @@ const VIEW_NAMES = [
   'historyStartedAt',
   'historyWholeSeconds',
   'slashTimes',
-  'statedTotal'
+  'statedTotal',
+  'wholeSecondTimes',
+  'offsetTimes',
+  'historyOldestFirst',
+  'bareObjects'
 ] as const
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
@@ -70,12 +82,34 @@ function probeTime(value: string, views: Views): string {
   return views.historyWholeSeconds ? iso.replace(/\.\d+Z$/, 'Z') : iso
 }
 
+/** A UTC time as the whole-second and offset views write it (still UTC, with `Z`, when neither is on). */
+function timeForm(value: string, views: Views): string {
+  const cut = views.wholeSecondTimes ? value.replace(/\.\d+Z$/, 'Z') : value
+  if (!views.offsetTimes) return cut
+  const shifted = new Date(Date.parse(cut) + 2 * 3_600_000).toISOString()
+  return (views.wholeSecondTimes ? shifted.replace(/\.\d+Z$/, 'Z') : shifted).replace(/Z$/, '+02:00')
+}
+
+/** A single resource's `{data: {...}}` as the bare object, when `bareObjects` says so. */
+function unwrapped(body: unknown, views: Views): unknown {
+  if (!views.bareObjects || body === null || typeof body !== 'object' || Array.isArray(body)) return body
+  const keys = Object.keys(body)
+  const data = (body as Json).data
+  return keys.length === 1 && keys[0] === 'data' && data !== null && typeof data === 'object' && !Array.isArray(data)
+    ? data
+    : body
+}
+
 /** A body as the views show it. */
 export function viewed(body: unknown, views: Views): unknown {
   const history = views.historyTimes ?? 'finished'
   const probeTimes = views.historyStartedAt === true || views.historyWholeSeconds === true
-  if (views.createdAt && !views.zonelessTimes && history === 'finished' && !probeTimes && !views.slashTimes) return body
+  const times = views.wholeSecondTimes === true || views.offsetTimes === true
+  body = unwrapped(body, views)
+  if (views.createdAt && !views.zonelessTimes && history === 'finished' && !probeTimes && !views.slashTimes && !times)
+    return body
   const walk = (value: unknown): unknown => {
+    if (typeof value === 'string' && times && ISO_UTC.test(value)) value = timeForm(value, views)
     if (typeof value === 'string' && views.slashTimes && ISO_UTC.test(value))
       return value.replace(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2}).*$/, '$1/$2/$3 $4')
     if (typeof value === 'string' && views.zonelessTimes) return value.replace(ISO_UTC, '$1')

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /** The story rooms under src/operations/, each a folder (docs/design.md, "The operations floor"). */
-export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages']
+export const STORIES = ['checks', 'sync', 'gate', 'incidents', 'status-pages', 'service']
 
 /** The name rules' room under src/operations/: which checks a selection names, and what full reads prove. */
 const NAMES = /^src\/operations\/names\//

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { USAGE, parseCli } from '../../emulator/options.js'
+import { Emulator } from '../../emulator/server.js'
 import { ROOT } from '../helpers/runner.js'
 
 describe('parseCli', () => {
@@ -24,6 +25,7 @@ describe('parseCli', () => {
     [['--rate-limit', '100'], '--rate-limit: "100" should be N/S'],
     [['--page-size', '0'], '--page-size: "0" is not a whole number from 1 to 1000'],
     [['--put', 'patch'], '--put: "patch" should be replace or merge'],
+    [['--profile', 'link-pages,no-createdat'], '--profile: unknown "no-createdat"; the profiles are link-pages,'],
     [['--create-latency', 'soon'], '--create-latency: "soon" is not a duration'],
     [['--latency', 'GET'], '--latency: "GET" should be ROUTE=DURATION'],
     [['--api-key', 'a b'], '--api-key: keys are comma-separated and cannot be empty or hold spaces'],
@@ -33,6 +35,19 @@ describe('parseCli', () => {
     expect('error' in parsed && parsed.error).toContain(message)
     expect('error' in parsed && parsed.error).toContain('See npm run emulator -- --help')
     expect('error' in parsed && parsed.error).not.toMatch(/\n\s+at /) // no stack trace
+  })
+
+  it('--profile: a list of profiles, each named in --help; an option given wins over a profile', () => {
+    expect(parseCli(['--profile', 'link-pages, merge-put'], {})).toMatchObject({
+      options: { profiles: ['link-pages', 'merge-put'] }
+    })
+    expect(parseCli([], { EMULATOR_PROFILE: 'seconds' })).toMatchObject({ options: { profiles: ['seconds'] } })
+    for (const name of ['no-created-at', 'cursor-pages', 'bare-objects', 'history-oldest-first']) {
+      expect(USAGE).toContain(`  ${name} `)
+    }
+    const merged = new Emulator({ profiles: ['merge-put', 'link-pages'], putSemantics: 'replace' })
+    expect(merged.options).toMatchObject({ putSemantics: 'replace', collectionStyle: 'bare' })
+    expect(() => new Emulator({ profiles: ['nope'] })).toThrow('unknown profile nope: the profiles are link-pages')
   })
 
   it('environment variables too', () => {

@@ -280,7 +280,7 @@ export class ApiClient {
     path: string,
     schema: S,
     what: string,
-    kept: Pick<PageReader<z.output<S>, K>, 'enough' | 'keep'> = {}
+    kept: Pick<PageReader<z.output<S>, K>, 'enough' | 'keep' | 'observe'> = {}
   ): Promise<ListRead<K>> {
     const names = this.names
     return readPages<z.output<S>, K>({

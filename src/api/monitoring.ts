@@ -6,7 +6,7 @@ import { idProblem, timeOf } from '../values/values.js'
 import type { ApiClient } from './client.js'
 import type { AttemptWatch, RequestTally } from './types.js'
 import { Created, createResource } from './create.js'
-import type { ListRead } from './pagination.js'
+import type { ListRead, Page } from './pagination.js'
 import { type PackedRow, type PackedValues, packer } from './packed.js'
 import {
   Check,
@@ -20,6 +20,17 @@ import {
 } from './schemas.js'
 
 type Body = Record<string, unknown>
+
+/** An answer as the service gave it, for a caller that studies the service (check-api): the page's or resource's URL too. */
+export type Observe = (answer: Page, url: URL) => void
+
+/** The lists `observeList` reads, each with its schema and how a row is named. */
+const LISTS = {
+  checks: { path: () => paths.checks, schema: CheckSchema, what: 'check' },
+  incidents: { path: () => paths.incidents, schema: IncidentSchema, what: 'incident' },
+  statusPages: { path: () => paths.statusPages, schema: StatusPageSchema, what: 'status page' },
+  history: { path: (id: string) => paths.history(id), schema: HistoryEntrySchema, what: 'history entry' }
+}
 
 /** An id that would address another path (empty, "." or ".."): refused before any request. */
 export class UnsafeIdError extends Error {
@@ -134,6 +145,23 @@ export class MonitoringApi {
     return this.client.list(paths.history(id), HistoryEntrySchema, 'history entry', enough)
   }
 
+  /**
+   * A full read of a list (a check's history with `id`), each page's answer shown to `observe` as it
+   * came: its status, headers and body (check-api learns how the service pages, states totals and
+   * rate limits from them). Bounded by the client's page cap like every read.
+   */
+  observeList(list: keyof typeof LISTS, observe: Observe, id = ''): Promise<ListRead<Body>> {
+    const { path, schema, what } = LISTS[list]
+    return this.client.read(path(id), schema, what, { observe }) as Promise<ListRead<Body>>
+  }
+  /** One check (null when gone), its answer shown to `observe` as it came (the envelope, the headers). */
+  async observeCheck(id: string, observe: Observe): Promise<Check | null> {
+    const response = await this.client.send('GET', paths.check(id), undefined, s => s === 404)
+    const check = response.status === 404 ? null : this.client.readOne(CheckSchema, 'GET', response, 'a check')
+    observe({ status: response.status, headers: response.headers, body: jsonOrNothing(response.body) }, response.url)
+    return check
+  }
+
   listIncidents(): Promise<Incident[]> {
     return this.client.list(paths.incidents, IncidentSchema, 'incident')
   }
@@ -163,6 +191,15 @@ export class MonitoringApi {
   }
   getStatusPage(id: string): Promise<StatusPage | null> {
     return this.client.getOrNull(paths.statusPage(id), StatusPageSchema, 'a status page')
+  }
+}
+
+/** A body's JSON, or undefined when it is empty or not JSON (the reader that needs it says so: body.ts). */
+function jsonOrNothing(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }
 

@@ -211,6 +211,8 @@ export interface PageReader<T, K = T> {
   parse: (row: unknown, index: number, url: URL) => T
   /** What is kept of a parsed row (packed.ts: a handle to its packed text); the row itself when not given. */
   keep?: (row: T) => K
+  /** Shown each page's answer as it came (check-api: how the service pages); take what is needed at once, its rows are let go of after. */
+  observe?: (page: Page, url: URL) => void
 }
 
 /**
@@ -230,7 +232,9 @@ export async function readPages<T, K = T>(reader: PageReader<T, K>): Promise<Lis
       throw stop(reader.first, `has more than ${reader.maxPages} pages; stopped rather than read without end`)
     const current: URL = next
     seen.add(current.href)
-    const { status, headers, body } = await reader.fetch(current)
+    const answer = await reader.fetch(current)
+    reader.observe?.(answer, current)
+    const { status, headers, body } = answer
     const page = collectionOf(body)
     if (page === undefined) throw notAList(reader.pathOf(current), status)
     // Each row checked and kept (packed or whole), then let go of in the page: a page's rows are not all held twice.

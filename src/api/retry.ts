@@ -83,13 +83,25 @@ export function readRetryAfter(value: string | undefined, now: number): RetryAft
   return date === undefined ? { unreadable: value } : { waitMs: Math.max(0, date - now) }
 }
 
+/** A reset header's value from this on is a Unix time in seconds; under it, seconds from now. */
+const RESET_IS_A_TIME_FROM = 1e9
+
+/** How a reset header states the reset: seconds from now, a Unix time (seconds), or in a form not read. */
+export type ResetForm = 'seconds from now' | 'a Unix time' | 'unreadable'
+
+/** The form of a RateLimit-Reset / X-RateLimit-Reset value, as parseRateLimitReset reads it. */
+export function resetForm(value: string): ResetForm {
+  if (parseRateLimitReset(value, 0) === undefined) return 'unreadable'
+  return Number(value.trim()) < RESET_IS_A_TIME_FROM ? 'seconds from now' : 'a Unix time'
+}
+
 /** RateLimit-Reset / X-RateLimit-Reset: under 10^9 seconds from now, else a Unix time in seconds. */
 export function parseRateLimitReset(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   const text = value.trim()
   if (!/^\d+(\.\d+)?$/.test(text)) return undefined
   const n = Number(text)
-  if (n < 1e9) return Math.ceil(n * 1000)
+  if (n < RESET_IS_A_TIME_FROM) return Math.ceil(n * 1000)
   return Math.max(0, Math.ceil(n * 1000 - now))
 }
 
@@ -127,6 +139,41 @@ export function statedLimit(headers: Headers): { limit: number; header: string }
   return undefined
 }
 
+/** The rate-limit headers the action reads, as the service names them. */
+export const RATE_LIMIT_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset'
+]
+
+/**
+ * What an answer's rate-limit headers tell the action: which of them it sent,
+ * how each reset header states the reset, the limit (statedLimit) and whether
+ * the pacer can follow the key's budget from them (serverBudget).
+ */
+export function rateHeadersOf(
+  headers: Headers,
+  now: number
+): {
+  sent: string[]
+  resets: Array<{ header: string; value: string; form: ResetForm }>
+  limit?: { limit: number; header: string }
+  followed: boolean
+} {
+  const sent = RATE_LIMIT_HEADERS.filter(name => header(headers, name) !== undefined)
+  const resets = sent
+    .filter(name => name.endsWith('-Reset'))
+    .map(name => {
+      const value = header(headers, name) as string
+      return { header: name, value, form: resetForm(value) }
+    })
+  const limit = statedLimit(headers)
+  return { sent, resets, ...(limit ? { limit } : {}), followed: serverBudget(headers, now) !== undefined }
+}
+
 /**
  * What the server says is left of the key's budget: `RateLimit-Remaining` /
  * `X-RateLimit-Remaining` with the matching reset header. Undefined when it
@@ -148,7 +195,7 @@ export function serverBudget(
     const limit = statedLimit({ [`${prefix}-limit`]: header(headers, `${prefix}-limit`) })?.limit
     const budget = { remaining: Number(remaining), resetInMs, ...(limit !== undefined ? { limit } : {}) }
     if (found === undefined) found = budget
-    if (Number(reset) >= 1e9) return budget
+    if (Number(reset) >= RESET_IS_A_TIME_FROM) return budget
   }
   return found
 }

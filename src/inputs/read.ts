@@ -231,6 +231,7 @@ export function parseConfig(raw: RawInputs): Config<OperationName> {
     checkNamesByComma: targets.byComma,
     checksFile: p['checks-file'],
     autoResume: p['auto-resume'],
+    checkApiWrites: p['check-api-writes'],
     prune: p.prune,
     prunePrefix: p['prune-prefix'],
     namePrefix: p['name-prefix'],

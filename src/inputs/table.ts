@@ -88,6 +88,7 @@ export const schema = z.strictObject({
   'check-status': optional(oneLine),
   'checks-file': optional(oneLine),
   'auto-resume': flag('false'),
+  'check-api-writes': flag('false'),
   prune: flag('false'),
   'prune-prefix': text,
   'name-prefix': text,

@@ -44,6 +44,7 @@ export const APPLIES_TO: Partial<Record<InputName, OperationName[]>> = {
   'plan-file': SYNC,
   'approved-plan': SYNC,
   'auto-resume': ['pause-check'],
+  'check-api-writes': ['check-api'],
   'expected-status': GATE,
   'max-response-time': GATE,
   'require-fresh': GATE,

@@ -14,6 +14,8 @@ import { waitForCheck } from './gate/gate.js'
 import * as incidents from './incidents/incidents.js'
 import * as pages from './status-pages/status-pages.js'
 import { exportChecks } from './sync/export.js'
+import { checkApi } from './service/check-api.js'
+import { OWN_CHECK_STATE, afterCheckApi } from './service/own-check.js'
 import { syncChecks } from './sync/sync.js'
 import type { Operation, OperationContext, Outputs, Summary } from './types.js'
 
@@ -209,6 +211,13 @@ export const REGISTRY = {
     summary: 'List every status page (all pages).',
     run: pages.listStatusPages,
     writes: false
+  },
+  'check-api': {
+    summary:
+      'What this service does where the API document is silent (paging, totals, rate-limit headers, times, ...), and what the action does about it; GET only unless check-api-writes.',
+    run: checkApi,
+    writes: true,
+    post: { states: [OWN_CHECK_STATE], run: afterCheckApi }
   }
 } satisfies Record<string, OperationEntry>
 

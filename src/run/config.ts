@@ -41,6 +41,8 @@ export interface Config<Op extends string = string> {
   checkNamesByComma?: string
   checksFile?: string
   autoResume: boolean
+  /** check-api: also write, on a paused check of its own (deleted whatever happens). */
+  checkApiWrites: boolean
   prune: boolean
   prunePrefix?: string
   /** export-checks, list-checks: only checks whose name starts with this; pause-check, resume-check, wait-for-check, delete-check: every such check is a target. */

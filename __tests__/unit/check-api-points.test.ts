@@ -1,0 +1,63 @@
+/** check-api's pure parts: the rate-limit headers as retry.ts reads them, which failures end a run, the saved own check. */
+import { describe, expect, it } from '@jest/globals'
+import { ApiError } from '../../src/api/errors.js'
+import { rateHeadersOf, resetForm } from '../../src/api/retry.js'
+import { endsTheRun } from '../../src/operations/service/check-api.js'
+import { ownName, savedOwnCheck } from '../../src/operations/service/own-check.js'
+
+describe('rate-limit headers, as the owner of their reading says', () => {
+  it('the reset: seconds from now below 10^9, a Unix time from it, else unreadable', () => {
+    expect(resetForm('60')).toBe('seconds from now')
+    expect(resetForm('1795979468')).toBe('a Unix time')
+    expect(resetForm('soon')).toBe('unreadable')
+  })
+
+  it('which headers came, each reset, the limit, and whether the pacer can follow them', () => {
+    const now = Date.now()
+    expect(
+      rateHeadersOf({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '30' }, now)
+    ).toEqual({
+      sent: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      resets: [{ header: 'X-RateLimit-Reset', value: '30', form: 'seconds from now' }],
+      limit: { limit: 100, header: 'X-RateLimit-Limit' },
+      followed: true
+    })
+    expect(rateHeadersOf({ 'ratelimit-limit': '50' }, now)).toEqual({
+      sent: ['RateLimit-Limit'],
+      resets: [],
+      limit: { limit: 50, header: 'RateLimit-Limit' },
+      followed: false
+    })
+    expect(rateHeadersOf({}, now)).toEqual({ sent: [], resets: [], followed: false })
+  })
+})
+
+describe('what ends a check-api run', () => {
+  const error = (kind: ApiError['kind'], status?: number) =>
+    new ApiError({ kind, method: 'GET', path: '/checks', detail: 'x', ...(status ? { status } : {}) })
+  it('unreachable, timed out, a refused key, a cancel: yes; anything else makes a point unknown', () => {
+    for (const kind of ['network', 'unknown-host', 'timeout', 'tls', 'cancelled'] as const)
+      expect(endsTheRun(error(kind))).toBe(true)
+    expect(endsTheRun(error('http', 401))).toBe(true)
+    expect(endsTheRun(error('http', 403))).toBe(true)
+    expect(endsTheRun(error('http', 500))).toBe(false)
+    expect(endsTheRun(error('pagination'))).toBe(false)
+    expect(endsTheRun(error('rate-limit', 429))).toBe(false)
+    expect(endsTheRun(new Error('x'))).toBe(false)
+  })
+})
+
+describe('its own check', () => {
+  it('a name of its own; the saved state read back, anything else nothing to delete', () => {
+    expect(ownName()).toMatch(/^check-api-[0-9a-f]{8}$/)
+    expect(savedOwnCheck('{"name":"check-api-0a1b2c3d","id":"chk_1"}')).toEqual({
+      name: 'check-api-0a1b2c3d',
+      id: 'chk_1'
+    })
+    expect(savedOwnCheck('{"name":"check-api-0a1b2c3d"}')).toEqual({ name: 'check-api-0a1b2c3d' })
+    // Never a check of another name: the post step deletes only what check-api made.
+    expect(savedOwnCheck('{"name":"shop","id":"chk_1"}')).toBeUndefined()
+    expect(savedOwnCheck('')).toBeUndefined()
+    expect(savedOwnCheck('not json')).toBeUndefined()
+  })
+})

@@ -1,0 +1,130 @@
+/**
+ * check-api's writes, on a check of its own and nothing else: created paused
+ * under a name no one else has (`check-api-` and a random suffix), read back,
+ * changed by a PUT of some fields, resumed and paused, and deleted whatever
+ * happens. Its name (then its id) is saved for the post step before each
+ * write, as pause-check's auto-resume saves what it paused: after a cancel,
+ * or a delete that failed, the post step deletes it. Incidents and status
+ * pages are never written (an incident can page people).
+ */
+import { randomBytes } from 'node:crypto'
+import type { Check } from '../../api/schemas.js'
+import { paths } from '../../api/monitoring.js'
+import type { Mapping } from '../../values/values.js'
+import { str, writableOf } from '../common.js'
+import type { OperationContext, Summary } from '../types.js'
+import type { WritesSeen } from './seen.js'
+import { OWN_INTERVAL } from './write-points.js'
+
+/** The state under which the main step saves its own check (`{"name", "id"}`) for the post step; '' once deleted. */
+export const OWN_CHECK_STATE = 'check-api-own-check'
+
+/** A target nothing answers for: the check is paused, and probed only for the moment a resume lasts. */
+const OWN_URL = 'https://example.com/'
+
+/** A name of check-api's own: `check-api-` and 8 random hex digits. */
+export const ownName = (): string => `check-api-${randomBytes(4).toString('hex')}`
+
+/** What the main step saved: the name, and the id once the create answered. */
+export function savedOwnCheck(text: string | undefined): { name: string; id?: string } | undefined {
+  try {
+    const value = JSON.parse(text ?? '') as { name?: unknown; id?: unknown }
+    if (typeof value.name !== 'string' || !value.name.startsWith('check-api-')) return undefined
+    return { name: value.name, ...(typeof value.id === 'string' ? { id: value.id } : {}) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Delete the own check: by id when the create answered; else every check of
+ * its exact name (a create that got no answer may have landed). Returns how
+ * many it deleted.
+ */
+async function deleteOwn(ctx: OperationContext, own: { name: string; id?: string }): Promise<number> {
+  if (own.id !== undefined) return (await ctx.api.deleteCheck(own.id)) ? 1 : 0
+  let deleted = 0
+  for (const check of await ctx.api.listChecks()) {
+    if (check.name === own.name && (await ctx.api.deleteCheck(check.id))) deleted++
+  }
+  return deleted
+}
+
+/** Each step of the writes: a name for a failure, and the step. */
+async function step<T>(writes: WritesSeen, at: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    writes.failed ??= { at, why: error instanceof Error ? error.message : String(error) }
+    throw error
+  }
+}
+
+/**
+ * Create, read back, PUT, resume, pause and delete the own check. `existing`
+ * is the checks list read before (the create's proof of what was there). A
+ * failure is recorded in what it returns and thrown on (the caller decides
+ * whether it ends the run); the delete is tried whatever happened.
+ */
+export async function tryWrites(ctx: OperationContext, existing: Check[], writes: WritesSeen): Promise<void> {
+  const own: { name: string; id?: string } = { name: writes.name }
+  const save = () => ctx.remember(OWN_CHECK_STATE, JSON.stringify(own))
+  const read = (at: string): Promise<Check> =>
+    step(writes, at, async () => {
+      const check = await ctx.api.getCheck(own.id as string)
+      if (!check) throw new Error(`${at}: the check was gone`)
+      return check
+    })
+  save()
+  try {
+    const created = await step(writes, `POST ${paths.checks}`, () => ctx.api.createCheck(writes.sent, existing))
+    own.id = created.item.id
+    writes.id = own.id
+    save()
+    writes.created = created.item as Mapping
+    ctx.log.info(`check-api created its own check ${own.id} (${own.name}), status ${str(created.item.status)}.`)
+    const put = { name: own.name, url: OWN_URL, status: 'paused' }
+    await step(writes, `PUT ${paths.check(own.id)}`, () => ctx.api.updateCheck(own.id as string, put))
+    writes.afterPut = (await read(`GET ${paths.check(own.id)}`)) as Mapping
+    const resume = { ...writableOf(writes.afterPut), status: 'up' }
+    await step(writes, `PUT ${paths.check(own.id)} (resume)`, () => ctx.api.updateCheck(own.id as string, resume))
+    const resumed = await read(`GET ${paths.check(own.id)}`)
+    writes.resumed = str(resumed.status)
+    const pause = { ...writableOf(resumed as Mapping), status: 'paused' }
+    await step(writes, `PUT ${paths.check(own.id)} (pause)`, () => ctx.api.updateCheck(own.id as string, pause))
+    writes.paused = str((await read(`GET ${paths.check(own.id)}`)).status)
+  } finally {
+    try {
+      await deleteOwn(ctx, own)
+      writes.deleted = true
+      ctx.remember(OWN_CHECK_STATE, '')
+      ctx.log.info(`check-api deleted its own check ${own.id ?? own.name}.`)
+    } catch (error) {
+      writes.deleted = error instanceof Error ? error.message : String(error)
+      ctx.log.warning(
+        `check-api could not delete its own check ${own.id ?? ''} (${own.name}): ${writes.deleted}. The post step deletes it when the job ends.`
+      )
+    }
+  }
+}
+
+/** The body of the own check's create: paused, no alert channel, an interval that shows what a PUT keeps. */
+export function ownBody(name: string): Mapping {
+  return { name, url: OWN_URL, type: 'http', interval: OWN_INTERVAL, alertChannels: [], status: 'paused' }
+}
+
+/** The post step: delete the own check the main step saved (after a cancel, or a delete that failed). */
+export async function afterCheckApi(
+  ctx: OperationContext,
+  saved: Record<string, string>
+): Promise<Summary | undefined> {
+  const own = savedOwnCheck(saved[OWN_CHECK_STATE])
+  if (!own) return undefined
+  const deleted = await deleteOwn(ctx, own)
+  const line =
+    deleted > 0
+      ? `check-api's own check ${own.id ?? own.name} (${own.name}) was left by the main step: deleted.`
+      : `check-api's own check ${own.name} was not there: nothing to delete.`
+  ctx.log.info(line)
+  return { title: 'check-api: its own check', lines: [line], tables: [] }
+}
