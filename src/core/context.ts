@@ -11,6 +11,7 @@ import type { Dependencies } from './dependencies.js'
 import type { CoreLike } from '../run/runner.js'
 import { RunnerFileError } from './failure.js'
 import type { GitHubSide } from './github.js'
+import { workspaceOf } from './workspace.js'
 
 /** Call `fn` at most once; later calls get the same promise. */
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -65,7 +66,7 @@ export function contextFor(
     startedAt,
     runContext: once(deps.runContext),
     jobUrl: deps.jobUrl ?? github.jobUrl,
-    workspace: deps.env.GITHUB_WORKSPACE || process.cwd(),
+    workspace: workspaceOf(deps.env).dir,
     env: deps.env,
     addSecret: value => addFoundSecret(deps.core, secrets, value),
     declareSecret: value => addDeclaredSecret(deps.core, secrets, value),

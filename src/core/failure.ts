@@ -15,6 +15,7 @@ import { ChecksFileError } from '../operations/sync/checks-file-entries.js'
 import type { ActionLog } from '../report/log.js'
 import type { Door } from './dependencies.js'
 import { messageOf } from './message.js'
+import { workspaceOf } from './workspace.js'
 
 /**
  * What the user can do about an error, when the message alone would leave
@@ -51,7 +52,7 @@ export function hintFor(
   }
   if (error instanceof ChecksFileError && error.code === 'ENOENT') {
     return door === 'command'
-      ? `; a relative path is relative to ${env.GITHUB_WORKSPACE ? 'GITHUB_WORKSPACE' : 'the directory the command runs in'}`
+      ? `; a relative path is relative to ${workspaceOf(env).from}`
       : '; is the repository checked out? Add `- uses: actions/checkout@v4` before this step (a relative path is relative to GITHUB_WORKSPACE)'
   }
   if (error instanceof ApiError && error.status === 404 && config) {
