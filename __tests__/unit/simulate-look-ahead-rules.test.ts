@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Stored } from '../../emulator/store.js'
 import type { After, Before, Executed } from '../../scripts/lib/simulate/invariants.js'
-import { burnRule, patternRules } from '../../scripts/lib/simulate/look-ahead-rules.js'
+import { burnRule, checkApiRules, patternRules } from '../../scripts/lib/simulate/look-ahead-rules.js'
 import type { Run } from '../../scripts/lib/simulate/world.js'
 
 const START = Date.parse('2026-11-26T10:00:00.000Z')
@@ -114,5 +114,21 @@ describe('the simulation pattern rule', () => {
       'a pattern pause on sim-pp-* touched "sim-pp" (during the round)'
     ])
     expect(patternRules(before, world([]), executed(['gate']))).toEqual([])
+  })
+})
+
+describe('the simulation check-api rule', () => {
+  const check = (id: string, name: string) => ({ id, name, status: 'paused' }) as Stored
+  const executed = [{ run: { kind: 'check-api' }, steps: [] }] as unknown as Executed[]
+  const before = { checks: new Map([['c1', check('c1', 'shop')]]) } as unknown as Before
+
+  it('its own check left on the account after the post steps is named; gone, nothing is', () => {
+    const left = { checks: new Map([['c9', check('c9', 'check-api-1a2b3c4d')]]) } as unknown as After
+    expect(checkApiRules(before, left, executed)).toEqual([
+      'check-api left its own check "check-api-1a2b3c4d" (c9) on the account'
+    ])
+    const gone = { checks: new Map() } as unknown as After
+    expect(checkApiRules(before, gone, executed)).toEqual([])
+    expect(checkApiRules(before, left, [])).toEqual([])
   })
 })

@@ -11,7 +11,7 @@ import { formsOf } from '../../../src/secrets/secrets.js'
 import type { FakeComment, FakeIssue } from '../fake-github.js'
 import type { StepResult } from '../runner.js'
 import { BASELINE, FILES, INJECTED, PAUSE_PREFIX, Probe, Run, SLO } from './schedule.js'
-import { burnRule, patternRules } from './look-ahead-rules.js'
+import { burnRule, checkApiRules, patternRules } from './look-ahead-rules.js'
 
 export interface Before {
   checks: Map<string, Stored>
@@ -121,7 +121,8 @@ export function violations(before: Before, after: After, executed: Executed[], s
     ...gateRules(before, after, executed),
     ...exportRules(executed),
     ...prefixRules(before, after, executed),
-    ...patternRules(before, after, executed)
+    ...patternRules(before, after, executed),
+    ...checkApiRules(before, after, executed)
   ]
 }
 
@@ -151,9 +152,11 @@ function worldRules(before: Before, after: After, executed: Executed[]): string[
           : []
     )
   )
+  // check-api makes and deletes one check of its own, named check-api- and a random suffix (no world name is).
+  const ownCheckApi = (name: string) => executed.some(e => e.run.kind === 'check-api') && name.startsWith('check-api-')
   for (const gone of after.deleted) {
     const name = String(gone.name)
-    if (prunable(name)) continue
+    if (prunable(name) || (ownCheckApi(name) && !before.checks.has(gone.id))) continue
     if (before.checks.has(gone.id)) {
       out.push(`check ${gone.id} (${JSON.stringify(name)}) existed before the round and was deleted`)
     } else if (!making.has(name)) {

@@ -4,11 +4,29 @@
  * invariants.ts: a burn-rate gate never passes while the check's history
  * burns over the max in both windows, and says `budget-burning` only when it
  * does; a pattern pause never touches the check its `exclude` names, nor a
- * name its pattern does not match, and pauses every other match.
+ * name its pattern does not match, and pauses every other match; and (issue
+ * 53) check-api beside them leaves no check of its own behind.
  */
 import type { After, Before, Executed } from './invariants.js'
 import { statedWindowEnd } from './invariants.js'
 import { BURN, PATTERN, type Run } from './schedule.js'
+
+/**
+ * check-api (issue 53) beside the round's writers: its own check is gone once the round's post steps
+ * ran (deleted by the main step, or by the post step after a cancel), and no check of anyone else's
+ * is named like one of its own.
+ */
+export function checkApiRules(before: Before, after: After, executed: Executed[]): string[] {
+  if (!executed.some(e => e.run.kind === 'check-api')) return []
+  const out: string[] = []
+  for (const check of after.checks.values())
+    if (String(check.name).startsWith('check-api-'))
+      out.push(`check-api left its own check ${JSON.stringify(check.name)} (${check.id}) on the account`)
+  for (const check of before.checks.values())
+    if (String(check.name).startsWith('check-api-'))
+      out.push(`the world holds ${JSON.stringify(check.name)}, a name check-api takes for its own`)
+  return out
+}
 
 type Step = Executed['steps'][number]
 type Entry = { at: number; status: unknown }

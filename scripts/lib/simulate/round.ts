@@ -281,7 +281,7 @@ const FLOWS: Partial<Record<Kind, (x: Flow, e: Executed) => Promise<void>>> = {
   }
 }
 /** Kinds whose post step (auto-resume) runs at the job's end. */
-const WITH_POST: Kind[] = ['pause', 'prefix-pause', 'pattern-pause']
+const WITH_POST: Kind[] = ['pause', 'prefix-pause', 'pattern-pause', 'check-api']
 
 export async function playRound(emulator: Emulator, round: Round, settings: Settings): Promise<Played> {
   emulator.reset()

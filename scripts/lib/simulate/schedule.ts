@@ -225,6 +225,8 @@ const KINDS: Record<Kind, (d: Draw) => Drawn> = {
     inputs: { operation: 'pause-check', 'name-prefix': PAUSE_PREFIX, 'auto-resume': 'true' },
     writes: true
   }),
+  /** check-api with writes (no weight: drawCheckApi adds it, from a generator of its own). */
+  'check-api': () => ({ inputs: { operation: 'check-api', 'check-api-writes': 'true' }, writes: true }),
   'pattern-pause': () => ({
     inputs: {
       operation: 'pause-check',
@@ -466,5 +468,28 @@ export function drawRound(seed: number, options: DrawOptions = {}): Round {
   const twoReaders = drawTwoReaders(keyed)
   const read = { ...keyed, twoReaders }
   const edits = { ...read, refusedEdits: drawRefusedEdits(read) }
-  return { ...edits, wrapped: drawWrapped(edits) }
+  const wrapped = { ...edits, wrapped: drawWrapped(edits) }
+  const api = drawCheckApi(seed, runs.length + 1)
+  return api ? { ...wrapped, runs: [...runs, api] } : wrapped
+}
+
+/**
+ * Issue 53: `check-api` with writes beside the round's writers, on the same account (its own check,
+ * `check-api-` and a random suffix, never one of theirs; deleted whatever happens, by the post step
+ * after a cancel). Drawn from a generator of its own, after everything else, so every other draw of
+ * a seed is what it was before it.
+ */
+function drawCheckApi(seed: number, n: number): Run | undefined {
+  const next = random(seed * 7919 + 53)
+  if (next() >= 0.2) return undefined
+  const cancelled = next() < 0.3
+  return {
+    n,
+    kind: 'check-api',
+    startMs: Math.floor(next() * 200),
+    writes: true,
+    inputs: { 'request-timeout': '3s', 'max-retries': '2', operation: 'check-api', 'check-api-writes': 'true' },
+    env: { TZ: 'UTC' },
+    ...(cancelled ? { cancelMs: 100 + Math.floor(next() * 1400) } : {})
+  }
 }

@@ -32,6 +32,7 @@ export type Kind =
   | 'drift'
   | 'prune'
   | 'watch'
+  | 'check-api'
   | FutureKind
 
 /**
