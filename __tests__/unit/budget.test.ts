@@ -6,6 +6,7 @@ import {
   budgetJson,
   budgetOf,
   budgetText,
+  resultsIn,
   worstBudget
 } from '../../src/operations/gate/budget.js'
 import { parseSloWindow } from '../../src/values/parse.js'
@@ -44,6 +45,24 @@ describe('slo and slo-window', () => {
     expect(() => parseSloWindow('91d')).toThrow('must be at most 90d')
     expect(() => parseSloWindow('30')).toThrow('"30" has no unit: write 30h or 30d')
     expect(() => parseSloWindow('a month')).toThrow('must be a duration')
+  })
+})
+
+describe('resultsIn', () => {
+  it('states an example only when a row could not be placed', () => {
+    expect(resultsIn(results(6, 1), FROM, TO)).toStrictEqual({
+      rows: results(6, 1),
+      results: 6,
+      up: 5,
+      unplaced: 0
+    })
+    expect(resultsIn([{ status: 'down', checkedAt: 'soon' }], FROM, TO)).toStrictEqual({
+      rows: [],
+      results: 0,
+      up: 0,
+      unplaced: 1,
+      example: '"soon"'
+    })
   })
 })
 

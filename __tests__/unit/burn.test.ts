@@ -203,6 +203,63 @@ describe("the guide's worked example (docs/guides/error-budget.md)", () => {
   })
 })
 
+describe('the rate against an objective that leaves more than one part to fail', () => {
+  // 95% leaves 5 in 100 (allowed 5, not 1): a rate of 1 is 5 failures in 100 results.
+  const SLO95 = parseSlo('95%')
+  it('exact at the max: 6 of 60 failed at 95% is a rate of 2; a max of 2 passes, 1.99 does not', () => {
+    const entries = minutely(60, i => i % 10 === 5)
+    expect(burnOf(entries, START, HOUR, SLO95, parseBurnRate('2')).long).toMatchObject({ rate: 2, over: false })
+    expect(burnOf(entries, START, HOUR, SLO95, parseBurnRate('1.99')).long).toMatchObject({ rate: 2, over: true })
+    // 7 of 60: 2.3333, cut to 4 decimals.
+    const seven = burnOf(
+      minutely(60, i => i % 10 === 5 || i === 0),
+      START,
+      HOUR,
+      SLO95,
+      parseBurnRate('2')
+    )
+    expect(seven.long).toMatchObject({ failed: 7, rate: 2.3333, over: true })
+    expect(seven.short).toMatchObject({ failed: 1, rate: 4, over: true })
+  })
+})
+
+describe('burnText and burnJson', () => {
+  it('a judged rate within the max says so; the JSON states each window whole, null where there is no rate', () => {
+    const b = burn(minutely(60, i => i === 30))
+    expect(burnText(b)).toBe(
+      'burn rate 1.6666 over 1h (1 of 60 result(s) failed), 0 over 5m (0 of 5 result(s) failed), against a max of 10: within it'
+    )
+    expect(burnJson(b)).toStrictEqual({
+      max: 10,
+      burning: false,
+      long: {
+        window: '1h',
+        rate: 1.6666,
+        results: 60,
+        failed: 1,
+        judged: true,
+        over: false,
+        from: new Date(START - HOUR).toISOString(),
+        to: new Date(START).toISOString()
+      },
+      short: {
+        window: '5m',
+        rate: 0,
+        results: 5,
+        failed: 0,
+        judged: true,
+        over: false,
+        from: new Date(START - 5 * MIN).toISOString(),
+        to: new Date(START).toISOString()
+      }
+    })
+    const none = burnJson(burn([]))
+    expect(none).toMatchObject({ long: { rate: null, results: 0 }, short: { rate: null, results: 0 } })
+    expect(none?.skipped).toBe('0 result(s) with a status in the 1h before the step started (5 needed)')
+    expect(burnJson(undefined)).toBeNull()
+  })
+})
+
 describe('fastestBurn', () => {
   const track = (name: string, entries: HistoryEntry[]) => ({ name, burn: burn(entries) })
   it('a burning check before a faster one that is not; among equals the first; unjudged ones never', () => {
@@ -224,6 +281,8 @@ describe('fastestBurn', () => {
     )
     expect(fastestBurn([few, oldSpike, burning, burningFaster])?.name).toBe('burning-faster')
     expect(fastestBurn([few, oldSpike])?.name).toBe('old-spike')
+    // A burning check first stays the fastest, though one after it has a higher rate over the hour.
+    expect(fastestBurn([burning, oldSpike])?.name).toBe('burning')
     expect(
       fastestBurn([
         burning,

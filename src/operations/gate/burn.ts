@@ -75,11 +75,12 @@ export function burnOf(entries: HistoryEntry[], start: number, windowMs: number,
   const from = start - windowMs
   const long = windowOf(entries, from, start, slo, max)
   const short = windowOf(entries, shortFrom(start, windowMs), start, slo, max)
-  // The cells' edges: the last one starts where the short window does, so its bar is that window.
+  // The cells' edges: the last one starts where the short window does, so its bar is that window
+  // (and the twelfth edge, from + windowMs, is the start).
   const edge = (i: number) =>
     i === SHORT_SHARE - 1 ? shortFrom(start, windowMs) : from + Math.round((i * windowMs) / SHORT_SHARE)
   const cells = Array.from({ length: SHORT_SHARE }, (_, i) => {
-    const cell = resultsIn(entries, edge(i), i === SHORT_SHARE - 1 ? start : edge(i + 1))
+    const cell = resultsIn(entries, edge(i), edge(i + 1))
     return { results: cell.results, failed: cell.results - cell.up }
   })
   const base = { max: max.multiple, long, short, cells }
