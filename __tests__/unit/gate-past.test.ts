@@ -11,6 +11,7 @@ import type { HistoryEntry } from '../../src/api/schemas.js'
 import type { RequestTally } from '../../src/api/types.js'
 import { baselineText } from '../../src/operations/gate/baseline.js'
 import { budgetText } from '../../src/operations/gate/budget.js'
+import { burnText } from '../../src/operations/gate/burn.js'
 import type { Track } from '../../src/operations/gate/judge.js'
 import { openLedger } from '../../src/operations/gate/ledger.js'
 import { BUDGET_MAX_PAGES, type PastRules, historyCost, isDeadline, readPast } from '../../src/operations/gate/past.js'
@@ -149,6 +150,43 @@ describe('readPast: one read, each rule its own window', () => {
       `warning: shop (c1): ${budgetText(s.tracks[0].budget!)}.`,
       "The result history took 1 request (1% of the key's 100 a minute)."
     ])
+  })
+})
+
+describe('readPast: the burn rate from the same read', () => {
+  const RATE = { multiple: 1.5, scaled: 15, scale: 10 }
+  it('each check: its rate in the log (a warning when not judged), from the one read the budget made', async () => {
+    const s = pastScene({ c1: twoDays(), c2: [row(MINUTE, 'down', 100)] }, 1)
+    const rules = { budget: { windowMs: 2 * DAY, slo: NINETY }, burn: { windowMs: HOUR, max: RATE } }
+    expect(await s.read(rules)).toEqual({ kind: 'read' })
+    // One read each, back over the budget's two days (the burn window lies within it).
+    expect(s.reads.map(r => [r.id, r.from])).toEqual([
+      ['c1', -2 * DAY],
+      ['c2', -2 * DAY]
+    ])
+    expect(s.tracks[0].burn).toMatchObject({ burning: false, long: { results: 10, failed: 0, rate: 0 } })
+    expect(s.tracks[1].burn?.skipped).toBeDefined()
+    expect(s.lines).toContain(`shop (c1): ${burnText(s.tracks[0].burn!)}`)
+    expect(s.lines).toContain(`warning: c2 (c2): ${burnText(s.tracks[1].burn!)}.`)
+    expect(s.lines.filter(l => l.includes('burn rate'))).toHaveLength(2)
+  })
+
+  it('a burn window longer than the budget sets the window read', async () => {
+    const s = pastScene({ c1: twoDays() }, 1)
+    await s.read({ budget: { windowMs: HOUR, slo: NINETY }, burn: { windowMs: 3 * HOUR, max: RATE } })
+    expect(s.reads.map(r => r.from)).toEqual([-3 * HOUR])
+  })
+
+  it('rows it cannot place: the error names the budget and the burn rate', async () => {
+    const s = pastScene({ c1: [...twoDays(), { status: 'down', checkedAt: 7 } as unknown as HistoryEntry] }, 1)
+    const read = await s.read({ budget: { windowMs: 2 * DAY, slo: NINETY }, burn: { windowMs: HOUR, max: RATE } })
+    expect(read).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(
+        /^the error budget and burn rate of 1 of 1 check\(s\) are unknown, so the gate cannot pass: shop \(c1\): 1 history row/
+      )
+    })
+    expect(s.tracks[0].burn?.unplaced).toEqual({ rows: 1, example: '7' })
   })
 })
 
