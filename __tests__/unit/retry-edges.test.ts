@@ -7,10 +7,13 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   MAX_RATE_LIMIT_WAIT_MS,
+  RATE_LIMIT_HEADERS,
   decide,
   isFailure,
   parseRateLimitReset,
+  rateHeadersOf,
   readRetryAfter,
+  resetForm,
   statedLimit,
   retryLine,
   retryWhy,
@@ -272,5 +275,57 @@ describe('the words of a retry', () => {
     expect(retryWhy(429, 'x')).toBe('was rate limited (HTTP 429)')
     expect(retryWhy(503, 'x')).toBe('failed: HTTP 503')
     expect(retryWhy(undefined, 'timed out after 3 s')).toBe('timed out after 3 s')
+  })
+})
+
+describe('what check-api reads of the rate-limit headers (resetForm, rateHeadersOf)', () => {
+  it('a reset under 10^9 is seconds from now, from it a Unix time; another form is not read', () => {
+    expect(resetForm('60')).toBe('seconds from now')
+    expect(resetForm(' 999999999.5 ')).toBe('seconds from now')
+    expect(resetForm('1000000000')).toBe('a Unix time')
+    expect(resetForm('1795980677')).toBe('a Unix time')
+    for (const bad of ['', 'soon', '-5', '1e9', 'Tue, 24 Nov 2026 10:00:00 GMT'])
+      expect(resetForm(bad)).toBe('unreadable')
+    expect(RATE_LIMIT_HEADERS).toEqual([
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset'
+    ])
+  })
+
+  it('names the headers sent, in the order it reads them, each reset with its form, the limit, and whether it is followed', () => {
+    const now = 1_795_980_000_000
+    const both = rateHeadersOf(
+      {
+        'ratelimit-limit': '100, 100;w=60',
+        'ratelimit-remaining': '42',
+        'ratelimit-reset': '30',
+        'x-ratelimit-reset': ['1795980677', 'ignored']
+      },
+      now
+    )
+    expect(both).toStrictEqual({
+      sent: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Reset'],
+      resets: [
+        { header: 'RateLimit-Reset', value: '30', form: 'seconds from now' },
+        { header: 'X-RateLimit-Reset', value: '1795980677', form: 'a Unix time' }
+      ],
+      limit: { limit: 100, header: 'RateLimit-Limit' },
+      followed: true
+    })
+    // A limit alone: stated, but no budget to follow; nothing at all: nothing sent, no limit key.
+    expect(rateHeadersOf({ 'x-ratelimit-limit': '50' }, now)).toStrictEqual({
+      sent: ['X-RateLimit-Limit'],
+      resets: [],
+      limit: { limit: 50, header: 'X-RateLimit-Limit' },
+      followed: false
+    })
+    expect(rateHeadersOf({}, now)).toStrictEqual({ sent: [], resets: [], followed: false })
+    expect(rateHeadersOf({ 'ratelimit-reset': 'later' }, now).resets).toEqual([
+      { header: 'RateLimit-Reset', value: 'later', form: 'unreadable' }
+    ])
   })
 })
