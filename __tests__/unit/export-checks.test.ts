@@ -189,6 +189,56 @@ describe('what export-checks writes and says', () => {
   })
 })
 
+describe('export by pattern and exclude: the file and the summary say the selection, and never to prune', () => {
+  const shops: Check[] = [
+    { id: 'c2', name: 'shop-eu-web', url: 'https://w.example.com/' },
+    { id: 'c1', name: 'shop-us-web', url: 'https://a.example.com/health' },
+    { id: 'c3', name: 'shop-eu-api', url: 'https://o.example.com/' }
+  ]
+  const selected = 'selected by name-pattern "shop-*-web" but exclude "shop-us-*"'
+
+  it('name-pattern with exclude: what it left out in result, the summary and the log; the file header warns of prune', async () => {
+    const run = contextFor(shops, { checksFile: 'pattern.yml' })
+    Object.assign(run.ctx.config, { namePatterns: ['shop-*-web'], exclude: ['shop-us-*'] })
+    const result = await exportChecks(run.ctx)
+    expect(result.outputs).toStrictEqual({
+      count: 1,
+      result: { path: 'pattern.yml', count: 1, variables: [], excluded: [{ id: 'c1', name: 'shop-us-web' }] }
+    })
+    expect(result.summary.lines).toEqual([
+      `Wrote 1 of the service's 3 check(s) ${selected} to pattern.yml.`,
+      'Right after this export, sync-checks of pattern.yml without prune plans nothing. Never sync it with prune: the checks the selection left out are not in it, and prune would delete them.',
+      'name-pattern "shop-*-web" select 1 check(s), from the list read at the start.',
+      'exclude "shop-us-*" left out 1 check(s), never targets: "shop-us-web" (c1).'
+    ])
+    expect(run.infos).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Wrote 1 check\\(s\\) ${selected.replace(/[*]/g, '\\*')} to pattern\\.yml \\(\\d+ bytes\\)\\.$`)
+      )
+    ])
+    const text = await readFile(join(workspace, 'pattern.yml'), 'utf8')
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      `# Checks of https://api.example.com/v1 ${selected}, written by export-checks.`,
+      '# Keep them as code with sync-checks (checks-file: pattern.yml), never with prune: it would delete the checks the selection left out.'
+    ])
+  })
+
+  it('a prefix with exclude is no longer a prefix a prune can follow: said as a selection; a pattern alone has no excluded', async () => {
+    const run = contextFor(shops, { checksFile: 'prefix-exclude.yml', namePrefix: 'shop-eu-' })
+    Object.assign(run.ctx.config, { exclude: ['*-api'] })
+    const result = await exportChecks(run.ctx)
+    expect(result.summary.lines[0]).toBe(
+      'Wrote 1 of the service\'s 3 check(s) selected by name-prefix "shop-eu-" but exclude "*-api" to prefix-exclude.yml.'
+    )
+    expect(result.summary.lines[1]).toMatch(/without prune plans nothing\. Never sync it with prune/)
+    const pattern = contextFor(shops, { checksFile: 'pattern-only.yml' })
+    Object.assign(pattern.ctx.config, { namePatterns: ['shop-eu-*'] })
+    const only = await exportChecks(pattern.ctx)
+    expect(only.outputs.result).toStrictEqual({ path: 'pattern-only.yml', count: 2, variables: [] })
+    expect(only.summary.lines[1]).toMatch(/Never sync it with prune/)
+  })
+})
+
 describe('refusals: nothing is written', () => {
   it('a list that could not be read whole', async () => {
     const run = contextFor([], { checksFile: 'shifted.yml' }, () => ({ items: [], shift: 'an id twice' }))
