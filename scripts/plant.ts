@@ -46,8 +46,8 @@ const BUGS: Bug[] = [
     name: 'degraded-up',
     bug: 'a degraded result counts as up in the error budget',
     file: 'src/operations/gate/budget.ts',
-    from: "const up = rows.filter(e => str(e.status).trim().toLowerCase() === 'up').length",
-    to: "const up = rows.filter(e => str(e.status).trim().toLowerCase() !== 'down').length",
+    from: "str(entry.status).trim().toLowerCase() === 'up'",
+    to: "str(entry.status).trim().toLowerCase() !== 'down'",
     tests: ['unit/budget'],
     caughtBy: 'a degraded result is a failed one, not up'
   },
