@@ -544,6 +544,15 @@ function exportRules(executed: Executed[]): string[] {
   return out
 }
 
+/** When a check `was` so before the round was changed: during it (midway), after it, or neither. */
+export function touchedWhen(after: After, id: string, was: Stored): Array<'during' | 'after'> {
+  const moved = (now: Stored | undefined) => now?.status !== was.status || now?.updatedAt !== was.updatedAt
+  return [
+    ...(moved(after.midway.get(id)) ? (['during'] as const) : []),
+    ...(moved(after.checks.get(id)) ? (['after'] as const) : [])
+  ]
+}
+
 /** A prefix pause pauses exactly its prefix's checks (then the post step resumes them: worldRules); no other. */
 function prefixRules(before: Before, after: After, executed: Executed[]): string[] {
   const out: string[] = []
@@ -557,14 +566,8 @@ function prefixRules(before: Before, after: After, executed: Executed[]): string
       if (ok && after.midway.get(id)?.status !== 'paused')
         out.push(`a prefix pause ended 0, and ${JSON.stringify(name)} (${PAUSE_PREFIX}…) was not paused`)
     } else {
-      for (const [when, map] of [
-        ['during', after.midway],
-        ['after', after.checks]
-      ] as const) {
-        const now = map.get(id)
-        if (now?.status !== was.status || now?.updatedAt !== was.updatedAt)
-          out.push(`a prefix pause on ${PAUSE_PREFIX} touched ${JSON.stringify(name)} (${when} the round)`)
-      }
+      for (const when of touchedWhen(after, id, was))
+        out.push(`a prefix pause on ${PAUSE_PREFIX} touched ${JSON.stringify(name)} (${when} the round)`)
     }
   }
   return out

@@ -8,7 +8,7 @@
  * 53) check-api beside them leaves no check of its own behind.
  */
 import type { After, Before, Executed } from './invariants.js'
-import { statedWindowEnd } from './invariants.js'
+import { statedWindowEnd, touchedWhen } from './invariants.js'
 import { BURN, PATTERN, type Run } from './schedule.js'
 
 /**
@@ -110,16 +110,10 @@ export function patternRules(before: Before, after: After, executed: Executed[])
       continue
     }
     if (prefixToo && name.startsWith('sim-pp-')) continue
-    for (const [when, map] of [
-      ['during', after.midway],
-      ['after', after.checks]
-    ] as const) {
-      const now = map.get(id)
-      if (now?.status !== was.status || now?.updatedAt !== was.updatedAt)
-        out.push(
-          `a pattern pause on ${PATTERN.pattern}${excluded ? ` excluding ${PATTERN.exclude}` : ''} touched ${JSON.stringify(name)} (${when} the round)`
-        )
-    }
+    for (const when of touchedWhen(after, id, was))
+      out.push(
+        `a pattern pause on ${PATTERN.pattern}${excluded ? ` excluding ${PATTERN.exclude}` : ''} touched ${JSON.stringify(name)} (${when} the round)`
+      )
   }
   return out
 }
