@@ -358,3 +358,45 @@ describe('monitoring-ci pause-check -- <command>', () => {
     )
   })
 })
+
+describe('monitoring-ci runs the post stage after the main one, as the runner runs the post step', () => {
+  const own = () => [...emulator.checks.values()].filter(c => String(c.name).startsWith('check-api-'))
+  it.each([[['SIGINT']], [['SIGINT', 'SIGTERM']]] as const)(
+    'check-api --check-api-writes true, %j during its create: its own check is deleted before the command ends, exit 130',
+    async signals => {
+      emulator.seedCheck({ name: 'shop', url: site, status: 'up' })
+      emulator.inject({ method: 'POST', path: '/checks', delayMs: 800 })
+      let child: ChildProcess | undefined
+      const running = cli(
+        ['check-api', '--check-api-writes', 'true'],
+        {},
+        { onSpawn: (c: ChildProcess) => (child = c) }
+      )
+      await until(() => emulator.count('POST') === 1)
+      // One after the other, as a CI cancels (SIGINT, then SIGTERM a moment later): the first one's status.
+      for (const signal of signals) {
+        child?.kill(signal)
+        await new Promise(resolve => setTimeout(resolve, 150))
+      }
+      const r = await running
+      expect(r.code).toBe(130)
+      expect(own()).toEqual([])
+      expect(emulator.deletedChecks.map(c => String(c.name))).toEqual([
+        expect.stringMatching(/^check-api-[0-9a-f]{8}$/)
+      ])
+      expect(r.stderr).toMatch(
+        /check-api's own check chk_\w+ \(check-api-[0-9a-f]{8}\) was left by the main step: deleted\./
+      )
+      expectOneJson(r)
+    }
+  )
+
+  it('a run with nothing left for the post stage sends nothing more', async () => {
+    emulator.seedCheck({ name: 'shop', url: site, status: 'up' })
+    const r = await cli(['check-api', '--check-api-writes', 'true'])
+    expect(r.code).toBe(0)
+    expect(own()).toEqual([])
+    expect(emulator.count('DELETE')).toBe(1)
+    expect(r.stderr).not.toContain('was left by the main step')
+  })
+})

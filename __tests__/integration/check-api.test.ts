@@ -110,6 +110,52 @@ describe('its own check is deleted whatever happens', () => {
     expect(ownChecks()).toEqual([])
   })
 
+  it('a create sent without an answer that lands while the post step runs: the post step watches the list and deletes it', async () => {
+    // The runner's post step may start before a create a SIGTERM left under way lands (the command's starts at once).
+    const name = 'check-api-1a7e1a7e'
+    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
+    const post = runAction(emulator, withWrites, { state, timeScale: 1 })
+    await until(() => emulator.count('GET', '/checks') >= 1)
+    await new Promise(resolve => setTimeout(resolve, 1200))
+    const landed = emulator.seedCheck({ name, url: 'https://example.com/', status: 'paused' })
+    const ended = await post
+    expect(ended.core.failed).toBeUndefined()
+    expect(ownChecks()).toEqual([])
+    expect(emulator.deletedChecks.map(c => c.id)).toEqual([landed.id])
+    expect(emulator.count('GET', '/checks')).toBeGreaterThanOrEqual(2)
+    expect(ended.core.logs).toContain(
+      `info: check-api's own check ${landed.id} (${name}) was left by the main step: deleted.`
+    )
+  })
+
+  it('a create sent without an answer that never lands: the post step watches until the request timeout has passed since, then says so', async () => {
+    const name = 'check-api-0badc0de'
+    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
+    const post = await runAction(emulator, { ...withWrites, 'request-timeout': '2s' }, { state, timeScale: 1 })
+    expect(post.core.failed).toBeUndefined()
+    expect(emulator.count('GET', '/checks')).toBeGreaterThanOrEqual(2)
+    expect(emulator.count('GET', '/checks')).toBeLessThanOrEqual(4)
+    expect(post.core.logs).toContain(
+      `info: check-api's own check ${name} was not there when the request timeout (2 s) had passed since its create was sent: nothing to delete.`
+    )
+  })
+
+  it('a cancel during that watch: the post step ends, warning that the check could still land', async () => {
+    const name = 'check-api-0badc0de'
+    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
+    const signals = new EventEmitter()
+    const running = runAction(emulator, withWrites, { state, signals, timeScale: 1 })
+    // Once the first read was answered, the post step sleeps a second before the next: the cancel comes then.
+    await until(() => emulator.requests.some(r => r.path === '/checks' && r.status === 200))
+    await new Promise(resolve => setTimeout(resolve, 100))
+    signals.emit('SIGINT')
+    const post = await running
+    expect(emulator.count('GET', '/checks')).toBe(1)
+    expect(post.core.logs).toContain(
+      `warning: check-api's own check ${name} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${name} appears, delete it.`
+    )
+  })
+
   it('the post step with nothing saved (the main step deleted its check) stays quiet', async () => {
     const post = await runAction(emulator, withWrites, { state: { 'check-api-own-check': '' } })
     expect(post.core.logs).toEqual([])

@@ -9,6 +9,7 @@
  */
 import type * as z from 'zod/mini'
 import type { ApiClient } from './client.js'
+import type { AttemptWatch } from './types.js'
 import { ApiError, isAmbiguous } from './errors.js'
 import { backoffMs } from './retry.js'
 
@@ -26,6 +27,8 @@ export interface Recovery<T> {
   before: ReadonlySet<string>
   /** Is this item the one the POST would have made? */
   matches: (item: T) => boolean
+  /** Told of each attempt of the POST sent, and of each without an answer (ApiClient.send). */
+  watch?: AttemptWatch
 }
 
 export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
@@ -40,7 +43,7 @@ export async function createResource<S extends z.ZodMiniType<{ id: string }>>(
   for (let attempt = 1; ; attempt++) {
     const started = client.clock.now()
     try {
-      const response = await client.send('POST', path, body)
+      const response = await client.send('POST', path, body, undefined, recovery.watch)
       if (response.body.trim() === '') {
         throw new ApiError({
           kind: 'invalid-response',

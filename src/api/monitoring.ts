@@ -119,11 +119,16 @@ export class MonitoringApi {
   getCheck(id: string): Promise<Check | null> {
     return this.client.getOrNull(paths.check(id), CheckSchema, 'a check')
   }
-  /** `existing` is the list read before the create (what was there before): its ids. */
-  async createCheck(body: Body, existing: ReadonlyArray<{ id: string }>): Promise<Created<Check>> {
+  /** `existing` is the list read before the create (what was there before): its ids. `watch` as for updateCheck. */
+  async createCheck(
+    body: Body,
+    existing: ReadonlyArray<{ id: string }>,
+    watch?: AttemptWatch
+  ): Promise<Created<Check>> {
     return createResource(this.client, paths.checks, body, CheckSchema, 'check', {
       before: ids(existing),
-      matches: c => c.name === body.name && c.url === body.url
+      matches: c => c.name === body.name && c.url === body.url,
+      watch
     })
   }
   /** `watch` is told of each attempt sent, and of each without an answer (ApiClient.send). */

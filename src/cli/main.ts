@@ -5,8 +5,10 @@
  * error), and turns the outputs into one JSON object on standard output (and
  * `--dotenv`, `--summary`) and the end into an exit status:
  * 0 done, 1 failed, 2 a usage error (nothing sent), 130 and 143 stopped by
- * SIGINT and SIGTERM. Around a command, pause-check pauses, runs it, and then
- * resumes as the action's post step does (wrap.ts).
+ * SIGINT and SIGTERM. The post stage runs after the main one, as the runner's
+ * post step does (quiet when the main stage saved nothing for it). Around a
+ * command, pause-check pauses, runs it, and then resumes in that post stage
+ * (wrap.ts).
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -98,6 +100,9 @@ export async function command(io: CommandIo): Promise<number> {
       })
     } else {
       status = STATUS[await stage('main')]
+      // As the runner runs the post step when the job ends, whatever its outcome: quiet unless the main stage
+      // saved work for it (check-api's own check after a cancel, a status write sent without an answer).
+      if (status !== STATUS.usage && (await stage('post')) === 'failed') status = 1
     }
   } finally {
     io.signals.off('SIGINT', noteInt)

@@ -16,7 +16,11 @@ import type { OperationContext, Summary } from '../types.js'
 import type { WritesSeen } from './seen.js'
 import { OWN_INTERVAL } from './write-points.js'
 
-/** The state under which the main step saves its own check (`{"name", "id"}`) for the post step; '' once deleted. */
+/**
+ * The state under which the main step saves its own check for the post step
+ * (`{"name"}`, then `"sentAt"` when the create is sent, then `"id"` when it
+ * answered); '' once deleted.
+ */
 export const OWN_CHECK_STATE = 'check-api-own-check'
 
 /** A target nothing answers for: the check is paused, and probed only for the moment a resume lasts. */
@@ -25,12 +29,23 @@ const OWN_URL = 'https://example.com/'
 /** A name of check-api's own: `check-api-` and 8 random hex digits. */
 export const ownName = (): string => `check-api-${randomBytes(4).toString('hex')}`
 
-/** What the main step saved: the name, and the id once the create answered. */
-export function savedOwnCheck(text: string | undefined): { name: string; id?: string } | undefined {
+/** The own check as saved: its name; when its create was last sent; its id once the create answered. */
+export interface OwnCheck {
+  name: string
+  sentAt?: number
+  id?: string
+}
+
+/** What the main step saved (anything unreadable, or a name not check-api's, is nothing). */
+export function savedOwnCheck(text: string | undefined): OwnCheck | undefined {
   try {
-    const value = JSON.parse(text ?? '') as { name?: unknown; id?: unknown }
+    const value = JSON.parse(text ?? '') as { name?: unknown; id?: unknown; sentAt?: unknown }
     if (typeof value.name !== 'string' || !value.name.startsWith('check-api-')) return undefined
-    return { name: value.name, ...(typeof value.id === 'string' ? { id: value.id } : {}) }
+    return {
+      name: value.name,
+      ...(typeof value.sentAt === 'number' && Number.isFinite(value.sentAt) ? { sentAt: value.sentAt } : {}),
+      ...(typeof value.id === 'string' ? { id: value.id } : {})
+    }
   } catch {
     return undefined
   }
@@ -38,14 +53,14 @@ export function savedOwnCheck(text: string | undefined): { name: string; id?: st
 
 /**
  * Delete the own check: by id when the create answered; else every check of
- * its exact name (a create that got no answer may have landed). Returns how
- * many it deleted.
+ * its exact name (a create that got no answer may have landed). Returns the
+ * ids it deleted.
  */
-async function deleteOwn(ctx: OperationContext, own: { name: string; id?: string }): Promise<number> {
-  if (own.id !== undefined) return (await ctx.api.deleteCheck(own.id)) ? 1 : 0
-  let deleted = 0
+async function deleteOwn(ctx: OperationContext, own: OwnCheck): Promise<string[]> {
+  if (own.id !== undefined) return (await ctx.api.deleteCheck(own.id)) ? [own.id] : []
+  const deleted: string[] = []
   for (const check of await ctx.api.listChecks()) {
-    if (check.name === own.name && (await ctx.api.deleteCheck(check.id))) deleted++
+    if (check.name === own.name && (await ctx.api.deleteCheck(check.id))) deleted.push(check.id)
   }
   return deleted
 }
@@ -67,7 +82,7 @@ async function step<T>(writes: WritesSeen, at: string, fn: () => Promise<T>): Pr
  * whether it ends the run); the delete is tried whatever happened.
  */
 export async function tryWrites(ctx: OperationContext, existing: Check[], writes: WritesSeen): Promise<void> {
-  const own: { name: string; id?: string } = { name: writes.name }
+  const own: OwnCheck = { name: writes.name }
   const save = () => ctx.remember(OWN_CHECK_STATE, JSON.stringify(own))
   const read = (at: string): Promise<Check> =>
     step(writes, at, async () => {
@@ -77,8 +92,16 @@ export async function tryWrites(ctx: OperationContext, existing: Check[], writes
     })
   save()
   try {
-    const created = await step(writes, `POST ${paths.checks}`, () => ctx.api.createCheck(writes.sent, existing))
+    // Each attempt of the create is saved as sent: a post step after a cancel watches for it until it cannot land.
+    const sent = (at: number) => {
+      own.sentAt = at
+      save()
+    }
+    const created = await step(writes, `POST ${paths.checks}`, () =>
+      ctx.api.createCheck(writes.sent, existing, { sent })
+    )
     own.id = created.item.id
+    delete own.sentAt
     writes.id = own.id
     save()
     writes.created = created.item as Mapping
@@ -113,6 +136,26 @@ export function ownBody(name: string): Mapping {
   return { name, url: OWN_URL, type: 'http', interval: OWN_INTERVAL, alertChannels: [], status: 'paused' }
 }
 
+/** Between two reads of the list while a create sent without an answer may still land. */
+const WATCH_EVERY_MS = 1_000
+
+/**
+ * The post step's delete: as deleteOwn, and when the create was sent but never
+ * answered (a SIGTERM ended the main step while it was under way), the list is
+ * read again each second until the request timeout has passed since it was
+ * sent, so that a create landing late is deleted too.
+ */
+async function deleteLeft(ctx: OperationContext, own: OwnCheck): Promise<{ deleted: string[]; cut: boolean }> {
+  const until = own.id === undefined && own.sentAt !== undefined ? own.sentAt + ctx.config.requestTimeoutMs : 0
+  for (;;) {
+    const deleted = await deleteOwn(ctx, own)
+    const left = until - ctx.clock.now()
+    if (deleted.length > 0 || left <= 0) return { deleted, cut: false }
+    await ctx.clock.sleep(Math.min(WATCH_EVERY_MS, left), ctx.signal)
+    if (ctx.signal.aborted) return { deleted, cut: true }
+  }
+}
+
 /** The post step: delete the own check the main step saved (after a cancel, or a delete that failed). */
 export async function afterCheckApi(
   ctx: OperationContext,
@@ -120,11 +163,17 @@ export async function afterCheckApi(
 ): Promise<Summary | undefined> {
   const own = savedOwnCheck(saved[OWN_CHECK_STATE])
   if (!own) return undefined
-  const deleted = await deleteOwn(ctx, own)
+  const { deleted, cut } = await deleteLeft(ctx, own)
+  const unanswered = own.id === undefined && own.sentAt !== undefined
   const line =
-    deleted > 0
-      ? `check-api's own check ${own.id ?? own.name} (${own.name}) was left by the main step: deleted.`
-      : `check-api's own check ${own.name} was not there: nothing to delete.`
-  ctx.log.info(line)
+    deleted.length > 0
+      ? `check-api's own check ${deleted.join(', ')} (${own.name}) was left by the main step: deleted.`
+      : cut
+        ? `check-api's own check ${own.name} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${own.name} appears, delete it.`
+        : unanswered
+          ? `check-api's own check ${own.name} was not there when the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since its create was sent: nothing to delete.`
+          : `check-api's own check ${own.name} was not there: nothing to delete.`
+  if (cut) ctx.log.warning(line)
+  else ctx.log.info(line)
   return { title: 'check-api: its own check', lines: [line], tables: [] }
 }
