@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from '../helpers/runner.js'
@@ -205,5 +205,25 @@ describe('npm run local shapes the world from its command line', () => {
     const none = await local(['examples/release-gate.yml', '--with', 'gate.timout=1m'])
     expect(none.stderr).toContain('--with gate.timout: this action has no input timout')
     expect(none.code).toBe(2)
+  }, 90_000)
+
+  it("--seed-checks FILE: the account starts with that checks file's checks (adopt exports them); a file missing or unreadable: exit 2, naming it", async () => {
+    const file = join(TMP, 'by-hand.yml')
+    writeFileSync(
+      file,
+      'checks:\n  - name: legacy-home\n    url: https://legacy.example.com/\n  - name: legacy-api\n    url: https://legacy.example.com/api\n    interval: 300\n'
+    )
+    const r = await local(['examples/adopt-existing-checks.yml', '--seed-checks', file])
+    expect(r.stdout).toContain('--seed-checks: 2 checks made by hand on the account ("legacy-home", "legacy-api")')
+    expect(r.stdout).toMatch(/^ {4}count: 2$/m)
+    expect(r.stdout).toMatch(/\| legacy-api \| chk_\w+ \| https:\/\/legacy\.example\.com\/api \|/)
+    expect(r.code).toBe(0)
+    const missing = await local(['examples/adopt-existing-checks.yml', '--seed-checks', join(TMP, 'none.yml')])
+    expect(missing.stderr).toContain(`no checks file ${join(TMP, 'none.yml')}`)
+    expect(missing.code).toBe(2)
+    writeFileSync(file, 'checks:\n  - name: legacy-home\n    url: 12\n')
+    const bad = await local(['examples/adopt-existing-checks.yml', '--seed-checks', file])
+    expect(bad.stderr).toContain(file)
+    expect(bad.code).toBe(2)
   }, 90_000)
 })

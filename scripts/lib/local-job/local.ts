@@ -158,7 +158,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<LocalJobRes
     let shaped: string[] = []
     if (options.world && !worldIsEmpty(options.world)) {
       try {
-        shaped = shapeWorld(service, options.world, {
+        shaped = await shapeWorld(service, options.world, {
           checksFile: checksFileOf(job, initial),
           workspace,
           env: options.env ?? process.env

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { Json } from '../../../emulator/http.js'
-import { parseChecksFile } from '../../../src/operations/sync/checks-file.js'
+import { parseChecksFileLoading } from '../../../src/operations/sync/checks-file.js'
 import { PROBE_MS, type LocalService } from './service.js'
 
 export const CHECK_STATES = ['down', 'slow'] as const
@@ -128,14 +128,15 @@ export function madeUpChecks(count: number): Json[] {
 }
 
 /** The entries of a checks file, each as the service would hold it after a sync (status up unless the file says). */
-function fileChecks(file: string, env: NodeJS.ProcessEnv): Json[] {
+async function fileChecks(file: string, env: NodeJS.ProcessEnv): Promise<Json[]> {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch {
     throw new Error(`no checks file ${file}`)
   }
-  return parseChecksFile(text, file, { env }).map(spec => ({ ...spec }) as Json)
+  // As the action reads one: the YAML parser is loaded when the file needs it (an error's place, say).
+  return (await parseChecksFileLoading(text, file, { env })).map(spec => ({ ...spec }) as Json)
 }
 
 export interface ShapeOptions {
@@ -148,7 +149,7 @@ export interface ShapeOptions {
 }
 
 /** Shape the service as `world` says; returns the header's lines. An Error says what cannot be done. */
-export function shapeWorld(service: LocalService, world: World, options: ShapeOptions): string[] {
+export async function shapeWorld(service: LocalService, world: World, options: ShapeOptions): Promise<string[]> {
   const { emulator } = service
   const now = options.now ?? Date.now()
   const notes: string[] = []
@@ -157,7 +158,9 @@ export function shapeWorld(service: LocalService, world: World, options: ShapeOp
 
   if (world.seedChecks !== undefined) {
     const checks =
-      typeof world.seedChecks === 'number' ? madeUpChecks(world.seedChecks) : fileChecks(world.seedChecks, options.env)
+      typeof world.seedChecks === 'number'
+        ? madeUpChecks(world.seedChecks)
+        : await fileChecks(world.seedChecks, options.env)
     for (const check of checks) add(check)
     notes.push(
       `--seed-checks: ${checks.length} check${checks.length === 1 ? '' : 's'} made by hand on the account (${checks
@@ -171,7 +174,7 @@ export function shapeWorld(service: LocalService, world: World, options: ShapeOp
       throw new Error('--drift needs a step of this action with a checks-file in the job: none has one')
     }
     const file = isAbsolute(options.checksFile) ? options.checksFile : join(options.workspace, options.checksFile)
-    const checks = fileChecks(file, options.env)
+    const checks = await fileChecks(file, options.env)
     for (const check of checks) add(check)
     for (const name of world.drift) {
       const check = byName(name)
