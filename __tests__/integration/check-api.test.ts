@@ -28,6 +28,22 @@ describe('check-api fails only when the service cannot be reached or refuses the
     expect(run.core.failed).toBe('GET /checks timed out after 1000 ms (request-timeout)')
   })
 
+  it.each(['headers', 'body'] as const)(
+    'a service that trickles its %s: the step fails within request-timeout, naming it, not after the trickle',
+    async trickle => {
+      seedAccount(emulator)
+      emulator.inject({ method: 'GET', path: '/checks', trickle, trickleIntervalMs: 100, trickleForMs: 8000 })
+      const started = Date.now()
+      const run = await runAction(
+        emulator,
+        { ...inputs, 'request-timeout': '1s', 'max-retries': '0' },
+        { timeScale: 1 }
+      )
+      expect(run.core.failed).toBe('GET /checks timed out after 1000 ms (request-timeout)')
+      expect(Date.now() - started).toBeLessThan(6000)
+    }
+  )
+
   it('a list that is not a list: its points are unknown with why, the run goes on and ends well', async () => {
     seedAccount(emulator)
     emulator.inject({ method: 'GET', path: '/incidents', status: 200, body: { oops: true } })

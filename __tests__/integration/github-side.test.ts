@@ -412,8 +412,9 @@ describe('a GitHub that does not answer: every call ends within request-timeout 
       const started = Date.now()
       const core = await within(15_000, sync({ inputs: { 'request-timeout': '1s' } }))
       expect(core).not.toBe('still waiting')
-      // who the token is, then the list: two attempts of 1 s each
-      expect(Date.now() - started).toBeLessThan(2 * 1_000 + 4_000)
+      // who the token is, then the list: two attempts of 1 s each, beside the sync's own work, which a
+      // loaded machine (a CI running mutation beside the suite) stretched to 8 s; the break held 300 s.
+      expect(Date.now() - started).toBeLessThan(2 * 1_000 + 10_000)
       expect(warnings(core as FakeCore)).toEqual([
         'warning: pr-comment: the comment could not be written (no answer within request-timeout (1000 ms)). The step goes on.'
       ])

@@ -36,7 +36,7 @@ describe('pause-check by pattern', () => {
     const result = resultOf(core) as { targets: Array<{ id: string }>; excluded: Array<{ id: string; name: string }> }
     expect(ids(result.targets)).toEqual([euWeb.id, apWeb.id])
     expect(result.excluded).toEqual([{ id: usWeb.id, name: 'shop/us/web' }])
-    expect(core.summaryText).toContain(md('name-pattern "shop*web" select 2 check(s)'))
+    expect(core.summaryText).toContain(md('name-pattern "shop*web" selects 2 check(s)'))
     expect(core.summaryText).toContain(
       md(`exclude "*/us/*" left out 1 check(s), never targets: "shop/us/web" (${usWeb.id})`)
     )

@@ -208,7 +208,7 @@ describe('export by pattern and exclude: the file and the summary say the select
     expect(result.summary.lines).toEqual([
       `Wrote 1 of the service's 3 check(s) ${selected} to pattern.yml.`,
       'Right after this export, sync-checks of pattern.yml without prune plans nothing. Never sync it with prune: the checks the selection left out are not in it, and prune would delete them.',
-      'name-pattern "shop-*-web" select 1 check(s), from the list read at the start.',
+      'name-pattern "shop-*-web" selects 1 check(s), from the list read at the start.',
       'exclude "shop-us-*" left out 1 check(s), never targets: "shop-us-web" (c1).'
     ])
     expect(run.infos).toEqual([

@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals'
 import type { Check } from '../../src/api/schemas.js'
 import { parseConfig } from '../../src/inputs/read.js'
 import { nearestNames } from '../../src/operations/names/nearest-names.js'
-import { type Selection, narrowList, noMatch, selectFleet } from '../../src/operations/names/selection.js'
+import {
+  type Selection,
+  narrowList,
+  noMatch,
+  selectFleet,
+  selectionLines
+} from '../../src/operations/names/selection.js'
 import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
@@ -110,6 +116,20 @@ describe('selectFleet: patterns and exclude', () => {
     expect(() => narrowList(all, { patterns: ['blog-*'], exclude: [] })).toThrow(/^no check name matches/)
     expect(() => narrowList(all, { prefix: 'shop-', patterns: [], exclude: ['*'] })).toThrow(
       /^exclude "\*" leaves out every check name-prefix "shop-" selects \(2: /
+    )
+  })
+})
+
+describe('selectionLines: what was selected, in a sentence', () => {
+  const two = { matches: checks('a', 'b'), excluded: [] }
+  it('one input selects (a prefix, or a list of patterns); a prefix and patterns together select', () => {
+    const line = (sel: Partial<Selection>) => selectionLines({ patterns: [], exclude: [], ...sel }, two)[0]
+    expect(line({ prefix: 'shop-' })).toBe('name-prefix "shop-" selects 2 check(s), from the list read at the start.')
+    expect(line({ patterns: ['a', 'b*'] })).toBe(
+      'name-pattern "a", "b*" selects 2 check(s), from the list read at the start.'
+    )
+    expect(line({ prefix: 'x', patterns: ['a'] })).toBe(
+      'name-prefix "x" and name-pattern "a" select 2 check(s), from the list read at the start.'
     )
   })
 })

@@ -179,7 +179,8 @@ function allExcluded(sel: Selection, excluded: Check[]): string {
 
 /** What a selection selected, and each check exclude left out, for the log and the summary. */
 export function selectionLines(sel: Selection, selected: Selected): string[] {
-  const verb = sel.prefix !== undefined && sel.patterns.length === 0 ? 'selects' : 'select'
+  // "name-prefix "a" selects", "name-pattern "a", "b" selects" (one input), "name-prefix "a" and name-pattern "b" select".
+  const verb = sel.prefix !== undefined && sel.patterns.length > 0 ? 'select' : 'selects'
   return [
     `${selectionText(sel)} ${verb} ${selected.matches.length} check(s), from the list read at the start.`,
     ...(sel.exclude.length > 0
