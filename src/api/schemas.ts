@@ -14,7 +14,8 @@ export const CheckSchema = z.looseObject({
   interval: z.nullish(z.number()),
   alertChannels: z.nullish(z.array(z.string())),
   status: z.nullish(z.string()),
-  lastCheckedAt: z.nullish(z.string()),
+  /** Any value, as a history entry's `checkedAt`: read by the one reader of times (`placeTime`). */
+  lastCheckedAt: z.optional(z.unknown()),
   responseTime: z.nullish(z.number())
 })
 export type Check = z.output<typeof CheckSchema>
@@ -24,8 +25,9 @@ export const IncidentSchema = z.looseObject({
   title: z.nullish(z.string()),
   message: z.nullish(z.string()),
   status: z.nullish(z.string()),
-  createdAt: z.nullish(z.string()),
-  updatedAt: z.nullish(z.string())
+  /** Any value, as a history entry's `checkedAt`: read by the one reader of times (`placeTime`). */
+  createdAt: z.optional(z.unknown()),
+  updatedAt: z.optional(z.unknown())
 })
 export type Incident = z.output<typeof IncidentSchema>
 

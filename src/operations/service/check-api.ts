@@ -52,7 +52,7 @@ async function readList(ctx: OperationContext, list: ListName, name: string, id?
 
 /** The check whose history tells most: one with results, else the first. */
 const probed = (checks: Mapping[]): Mapping | undefined =>
-  checks.find(c => typeof c.lastCheckedAt === 'string') ?? checks[0]
+  checks.find(c => c.lastCheckedAt !== undefined && c.lastCheckedAt !== null) ?? checks[0]
 
 export const checkApi: Operation = async ctx => {
   const seen: Seen = { lists: [], maxPages: ctx.api.client.maxPages }

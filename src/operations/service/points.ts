@@ -151,7 +151,8 @@ export function createdAt(seen: Seen): Point {
 }
 
 /** How a time is written: its precision as the action places it, and its zone. */
-function formOf(value: string): string {
+function formOf(value: string | number): string {
+  if (typeof value === 'number') return 'a number (epoch time?), a form the action cannot place'
   const placed = placeTime(value)
   if (!placed) return 'a form the action cannot place'
   const zone = /Z$/i.test(value) ? 'UTC (Z)' : /[+-]\d\d:?\d\d$/.test(value) ? 'an offset' : 'no zone (read as UTC)'
@@ -168,11 +169,11 @@ const TIME_FIELDS = ['lastCheckedAt', 'createdAt', 'updatedAt', 'checkedAt']
 
 export function times(seen: Seen): Point {
   const point = 'times'
-  const forms = new Map<string, string>()
+  const forms = new Map<string, string | number>()
   for (const row of [...whole(seen).flatMap(l => l.rows), ...checksSeen(seen)]) {
     for (const field of TIME_FIELDS) {
       const value = row[field]
-      if (typeof value === 'string' && !forms.has(`${field}: ${formOf(value)}`))
+      if ((typeof value === 'string' || typeof value === 'number') && !forms.has(`${field}: ${formOf(value)}`))
         forms.set(`${field}: ${formOf(value)}`, value)
     }
   }
