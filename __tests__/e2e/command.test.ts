@@ -397,6 +397,36 @@ describe('monitoring-ci runs the post stage after the main one, as the runner ru
     expect(r.code).toBe(0)
     expect(own()).toEqual([])
     expect(emulator.count('DELETE')).toBe(1)
-    expect(r.stderr).not.toContain('was left by the main step')
+    // The main stage's DELETE is the last request: the post stage, with nothing saved, sent nothing.
+    expect(emulator.requests.at(-1)?.method).toBe('DELETE')
+    expect(emulator.requests.filter(q => q.method === 'GET' && q.path === '/checks')).toHaveLength(1)
+    expect(r.stderr).not.toContain("check-api's own check")
+  })
+
+  it('a clean-up that fails after a cancel: exit 130, and the JSON error names the cancel, then the clean-up', async () => {
+    emulator.seedCheck({ name: 'shop', url: site, status: 'up' })
+    emulator.inject({ method: 'POST', path: '/checks', delayMs: 800 })
+    emulator.inject({
+      method: 'DELETE',
+      path: 're:^/checks/',
+      status: 500,
+      body: { error: 'down for maintenance' },
+      times: -1
+    })
+    let child: ChildProcess | undefined
+    const running = cli(
+      ['check-api', '--check-api-writes', 'true', '--max-retries', '0'],
+      {},
+      { onSpawn: (c: ChildProcess) => (child = c) }
+    )
+    await until(() => emulator.count('POST') === 1)
+    child?.kill('SIGINT')
+    const r = await running
+    expect(r.code).toBe(130)
+    expectOneJson(r)
+    expect(r.json.error).toMatch(
+      /the job is being cancelled.*\. Then the clean-up failed: DELETE \/checks\/chk_\w+ failed: HTTP 500/
+    )
+    expect(own()).toHaveLength(1)
   })
 })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { EventEmitter } from 'node:events'
-import { runAction, until, useEmulator } from '../helpers/harness.js'
+import { runAction, scaledClock, until, useEmulator } from '../helpers/harness.js'
 import { SITE, pointsOf, seedAccount } from '../helpers/check-api.js'
 
 const emulator = useEmulator({ pageSize: 2 })
@@ -126,50 +126,109 @@ describe('its own check is deleted whatever happens', () => {
     expect(ownChecks()).toEqual([])
   })
 
-  it('a create sent without an answer that lands while the post step runs: the post step watches the list and deletes it', async () => {
+  // The post step's watch over a create sent without an answer: until twice request-timeout has passed since it was sent.
+  const unansweredState = (name: string, sentAt = Date.now()) => ({
+    'check-api-own-check': JSON.stringify({ name, sentAt })
+  })
+
+  it('a create sent without an answer that lands while the post step runs, and a retry that lands later: both deleted', async () => {
     // The runner's post step may start before a create a SIGTERM left under way lands (the command's starts at once).
     const name = 'check-api-1a7e1a7e'
-    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
-    const post = runAction(emulator, withWrites, { state, timeScale: 1 })
-    await until(() => emulator.count('GET', '/checks') >= 1)
-    await new Promise(resolve => setTimeout(resolve, 1200))
-    const landed = emulator.seedCheck({ name, url: 'https://example.com/', status: 'paused' })
+    const clock = scaledClock(1)
+    const post = runAction(
+      emulator,
+      { ...withWrites, 'request-timeout': '2s' },
+      { state: unansweredState(name), clock }
+    )
+    await until(() => clock.slept.length >= 1)
+    const first = emulator.seedCheck({ name, url: 'https://example.com/', status: 'paused' })
+    await until(() => emulator.deletedChecks.length === 1)
+    const second = emulator.seedCheck({ name, url: 'https://example.com/', status: 'paused' })
     const ended = await post
     expect(ended.core.failed).toBeUndefined()
     expect(ownChecks()).toEqual([])
-    expect(emulator.deletedChecks.map(c => c.id)).toEqual([landed.id])
-    expect(emulator.count('GET', '/checks')).toBeGreaterThanOrEqual(2)
+    expect(emulator.deletedChecks.map(c => c.id)).toEqual([first.id, second.id])
     expect(ended.core.logs).toContain(
-      `info: check-api's own check ${landed.id} (${name}) was left by the main step: deleted.`
+      `info: check-api's own check ${first.id}, ${second.id} (${name}) was left by the main step: deleted.`
     )
   })
 
-  it('a create sent without an answer that never lands: the post step watches until the request timeout has passed since, then says so', async () => {
+  it('a create sent without an answer that never lands: the post step watches until twice the request timeout has passed since, then says so', async () => {
     const name = 'check-api-0badc0de'
-    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
-    const post = await runAction(emulator, { ...withWrites, 'request-timeout': '2s' }, { state, timeScale: 1 })
+    const clock = scaledClock(1)
+    const started = Date.now()
+    const post = await runAction(
+      emulator,
+      { ...withWrites, 'request-timeout': '1s' },
+      { state: unansweredState(name), clock }
+    )
     expect(post.core.failed).toBeUndefined()
-    expect(emulator.count('GET', '/checks')).toBeGreaterThanOrEqual(2)
-    expect(emulator.count('GET', '/checks')).toBeLessThanOrEqual(4)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900)
+    expect(emulator.count('GET', '/checks')).toBe(clock.slept.length + 1)
     expect(post.core.logs).toContain(
-      `info: check-api's own check ${name} was not there when the request timeout (2 s) had passed since its create was sent: nothing to delete.`
+      `info: check-api's own check ${name} was not there when twice the request timeout (2 s) had passed since its create was sent: nothing to delete.`
     )
   })
 
-  it('a cancel during that watch: the post step ends, warning that the check could still land', async () => {
+  it('a sentAt in the future (a skewed clock, a state set by hand) counts as now: the watch is still bounded', async () => {
     const name = 'check-api-0badc0de'
-    const state = { 'check-api-own-check': JSON.stringify({ name, sentAt: Date.now() }) }
+    const clock = scaledClock(1)
+    const started = Date.now()
+    const post = await runAction(
+      emulator,
+      { ...withWrites, 'request-timeout': '1s' },
+      { state: unansweredState(name, Date.now() + 3_600_000), clock }
+    )
+    expect(post.core.failed).toBeUndefined()
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2_000)
+  })
+
+  it('a cancel between two reads of that watch: the post step ends, warning that the check could still land', async () => {
+    const name = 'check-api-0badc0de'
     const signals = new EventEmitter()
-    const running = runAction(emulator, withWrites, { state, signals, timeScale: 1 })
-    // Once the first read was answered, the post step sleeps a second before the next: the cancel comes then.
-    await until(() => emulator.requests.some(r => r.path === '/checks' && r.status === 200))
-    await new Promise(resolve => setTimeout(resolve, 100))
+    const clock = scaledClock(1)
+    const running = runAction(emulator, withWrites, { state: unansweredState(name), signals, clock })
+    await until(() => clock.slept.length === 1)
     signals.emit('SIGINT')
     const post = await running
+    expect(post.core.failed).toBeUndefined()
     expect(emulator.count('GET', '/checks')).toBe(1)
     expect(post.core.logs).toContain(
       `warning: check-api's own check ${name} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${name} appears, delete it.`
     )
+  })
+
+  it('a cancel while a read of that watch is under way: the same warning, not a failure', async () => {
+    const name = 'check-api-0badc0de'
+    emulator.inject({ method: 'GET', path: '/checks', delayMs: 2_000 })
+    const signals = new EventEmitter()
+    const running = runAction(emulator, withWrites, { state: unansweredState(name), signals, timeScale: 1 })
+    await until(() => emulator.count('GET', '/checks') === 1)
+    signals.emit('SIGINT')
+    const post = await running
+    expect(post.core.failed).toBeUndefined()
+    expect(post.core.logs).toContain(
+      `warning: check-api's own check ${name} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${name} appears, delete it.`
+    )
+  })
+
+  it("a cancel during the create's own look after a timeout, the create landing later: the post step still deletes it", async () => {
+    seedAccount(emulator)
+    // The create times out at 1 s, waits as long again before it looks (create.ts); it lands at 1.5 s.
+    emulator.inject({ method: 'POST', path: '/checks', delayMs: 1_500, late: true })
+    const signals = new EventEmitter()
+    const inputs = { ...withWrites, 'request-timeout': '1s', 'max-retries': '0' }
+    const running = runAction(emulator, inputs, { signals, timeScale: 1 })
+    await until(() => emulator.count('POST') === 1)
+    await new Promise(resolve => setTimeout(resolve, 1_200))
+    signals.emit('SIGINT')
+    const main = await running
+    const post = await runAction(emulator, inputs, { state: main.core.state, timeScale: 1 })
+    expect(post.core.failed).toBeUndefined()
+    await new Promise(resolve => setTimeout(resolve, 500)) // anything still to land has landed
+    expect(ownChecks()).toEqual([])
+    expect(emulator.deletedChecks).toHaveLength(1)
   })
 
   it('the post step with nothing saved (the main step deleted its check) stays quiet', async () => {

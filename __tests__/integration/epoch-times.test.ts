@@ -24,6 +24,16 @@ describe('times written as epoch numbers', () => {
     expect(all.core.outputs.count).toBe('1')
   })
 
+  it.each([[{ $date: '2026-11-29T08:00:00Z' }], [{ toString: 1 }], [[1]], [true]])(
+    'a time that is neither text nor a number (%j) is refused as not matching the API, naming the field',
+    async value => {
+      emulator.seedCheck({ id: 'chk_o', name: 'odd', url: site, status: 'up', lastCheckedAt: value })
+      const run = await runAction(emulator, { operation: 'get-check', 'check-name': 'odd' })
+      expect(run.core.failed).toMatch(/does not match the API.*lastCheckedAt/)
+      expect(run.core.failed).not.toContain('[object Object]')
+    }
+  )
+
   it('open-incident finds its unresolved incident whose createdAt and updatedAt are numbers, and updates it', async () => {
     const ours = emulator.seedIncident({
       title: 'Deploy failed',

@@ -4,6 +4,8 @@ import { ApiError } from '../../src/api/errors.js'
 import { rateHeadersOf, resetForm } from '../../src/api/retry.js'
 import { endsTheRun } from '../../src/operations/service/check-api.js'
 import { ownName, savedOwnCheck } from '../../src/operations/service/own-check.js'
+import { createdAt, times } from '../../src/operations/service/points.js'
+import type { Seen } from '../../src/operations/service/seen.js'
 
 describe('rate-limit headers, as the owner of their reading says', () => {
   it('the reset: seconds from now below 10^9, a Unix time from it, else unreadable', () => {
@@ -59,5 +61,37 @@ describe('its own check', () => {
     expect(savedOwnCheck('{"name":"shop","id":"chk_1"}')).toBeUndefined()
     expect(savedOwnCheck('')).toBeUndefined()
     expect(savedOwnCheck('not json')).toBeUndefined()
+  })
+
+  it('when its create was sent: a finite number, else left out (the post step then reads the list once)', () => {
+    expect(savedOwnCheck('{"name":"check-api-0a1b2c3d","sentAt":1795988133951}')).toEqual({
+      name: 'check-api-0a1b2c3d',
+      sentAt: 1795988133951
+    })
+    expect(savedOwnCheck('{"name":"check-api-0a1b2c3d","sentAt":"1795988133951"}')).toEqual({
+      name: 'check-api-0a1b2c3d'
+    })
+    expect(savedOwnCheck('{"name":"check-api-0a1b2c3d","sentAt":null}')).toEqual({ name: 'check-api-0a1b2c3d' })
+  })
+})
+
+describe('times written as numbers', () => {
+  const seen = (...rows: Array<Record<string, unknown>>): Seen => ({
+    lists: [{ name: 'checks', pages: [], rows: rows.map((row, i) => ({ id: `chk_${i}`, ...row })) }],
+    maxPages: 100
+  })
+  it('a createdAt the action cannot place ranks no create: counted as none, and said', () => {
+    const point = createdAt(seen({ createdAt: 1795988133951 }, { createdAt: 1795988133951 }))
+    expect(point.found).toBe(
+      'no createdAt (createdAt on 0 of 2 checks (and on 2 in a form the action cannot place, as none), updatedAt on 0)'
+    )
+    expect(createdAt(seen({ createdAt: '2026-11-29T08:00:00Z' }, { createdAt: 1795988133951 })).found).toBe(
+      'createdAt on 1 of 2 checks (and on 1 in a form the action cannot place, as none), updatedAt on 0'
+    )
+  })
+  it('the times point names a number as a form it cannot place', () => {
+    const point = times(seen({ lastCheckedAt: 1795988133951 }))
+    expect(point.found).toBe('lastCheckedAt: a number (epoch time?), a form the action cannot place (1795988133951)')
+    expect(point.advice).toContain('tell the service owner which form')
   })
 })

@@ -14,8 +14,8 @@ export const CheckSchema = z.looseObject({
   interval: z.nullish(z.number()),
   alertChannels: z.nullish(z.array(z.string())),
   status: z.nullish(z.string()),
-  /** Any value, as a history entry's `checkedAt`: read by the one reader of times (`placeTime`). */
-  lastCheckedAt: z.optional(z.unknown()),
+  /** Text or a number (an epoch time, which the one reader of times, `placeTime`, leaves unplaced). */
+  lastCheckedAt: z.nullish(z.union([z.string(), z.number()])),
   responseTime: z.nullish(z.number())
 })
 export type Check = z.output<typeof CheckSchema>
@@ -25,9 +25,9 @@ export const IncidentSchema = z.looseObject({
   title: z.nullish(z.string()),
   message: z.nullish(z.string()),
   status: z.nullish(z.string()),
-  /** Any value, as a history entry's `checkedAt`: read by the one reader of times (`placeTime`). */
-  createdAt: z.optional(z.unknown()),
-  updatedAt: z.optional(z.unknown())
+  /** Text or a number (an epoch time, which the one reader of times, `placeTime`, leaves unplaced). */
+  createdAt: z.nullish(z.union([z.string(), z.number()])),
+  updatedAt: z.nullish(z.union([z.string(), z.number()]))
 })
 export type Incident = z.output<typeof IncidentSchema>
 

@@ -86,7 +86,16 @@ export async function command(io: CommandIo): Promise<number> {
     // Another CI's job page is among its facts; under GitHub Actions the action's own search finds the job.
     ...(isGitHubActions(io.env) ? {} : { jobUrl: async () => (await runFacts()).jobUrl || undefined })
   }
-  const stage = (which: Stage) => run(deps, which)
+  const stage = async (which: Stage): Promise<RunEnd> => {
+    const before = host.outputs.get('error')
+    const end = await run(deps, which)
+    // One JSON object for both stages: the post stage's failure follows the main stage's, never replaces it.
+    const after = host.outputs.get('error')
+    if (which === 'post' && before !== undefined && after !== before) {
+      host.outputs.set('error', `${before.replace(/\.$/, '')}. Then the clean-up failed: ${after}`)
+    }
+    return end
+  }
   let status: number
   try {
     if (invocation.command.length > 0) {
@@ -137,7 +146,7 @@ async function checkInvocation(invocation: Invocation, env: NodeJS.ProcessEnv): 
   const autoResume = invocation.inputs['auto-resume']?.trim().toLowerCase()
   if (invocation.command.length === 0 && autoResume === 'true') {
     throw new UsageError(
-      `${flagAndVariable('auto-resume')} needs a command to run while the checks are paused, as a command has no post step to resume them at the job's end: monitoring-ci pause-check --check-name shop -- ./deploy.sh (pauses, runs ./deploy.sh, then resumes what it paused)`
+      `${flagAndVariable('auto-resume')} needs a command to run while the checks are paused, as the command's post stage runs when it ends, not at the job's end: monitoring-ci pause-check --check-name shop -- ./deploy.sh (pauses, runs ./deploy.sh, then resumes what it paused)`
     )
   }
   if (invocation.command.length > 0) {

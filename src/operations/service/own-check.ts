@@ -140,17 +140,30 @@ export function ownBody(name: string): Mapping {
 const WATCH_EVERY_MS = 1_000
 
 /**
- * The post step's delete: as deleteOwn, and when the create was sent but never
- * answered (a SIGTERM ended the main step while it was under way), the list is
- * read again each second until the request timeout has passed since it was
- * sent, so that a create landing late is deleted too.
+ * The post step's delete: as deleteOwn; and when the create was sent but never
+ * answered (a cancel during it, or during the create's own look after a
+ * timeout), the list is read each second until twice the request timeout has
+ * passed since its last attempt was sent (that attempt's timeout, then the
+ * wait the create gives a server that may still be working on it: create.ts),
+ * deleting every check of its name that lands meanwhile (a retry's attempt may
+ * land after an earlier one). A `sentAt` later than now (a skewed clock, a
+ * state set by hand) counts as now. `cut`: a cancel ended it before it was sure.
  */
 async function deleteLeft(ctx: OperationContext, own: OwnCheck): Promise<{ deleted: string[]; cut: boolean }> {
-  const until = own.id === undefined && own.sentAt !== undefined ? own.sentAt + ctx.config.requestTimeoutMs : 0
+  const deleted: string[] = []
+  const until =
+    own.id === undefined && own.sentAt !== undefined
+      ? Math.min(own.sentAt, ctx.clock.now()) + 2 * ctx.config.requestTimeoutMs
+      : 0
   for (;;) {
-    const deleted = await deleteOwn(ctx, own)
+    try {
+      deleted.push(...(await deleteOwn(ctx, own)))
+    } catch (error) {
+      if (ctx.signal.aborted) return { deleted, cut: true }
+      throw error
+    }
     const left = until - ctx.clock.now()
-    if (deleted.length > 0 || left <= 0) return { deleted, cut: false }
+    if (left <= 0) return { deleted, cut: false }
     await ctx.clock.sleep(Math.min(WATCH_EVERY_MS, left), ctx.signal)
     if (ctx.signal.aborted) return { deleted, cut: true }
   }
@@ -165,14 +178,15 @@ export async function afterCheckApi(
   if (!own) return undefined
   const { deleted, cut } = await deleteLeft(ctx, own)
   const unanswered = own.id === undefined && own.sentAt !== undefined
-  const line =
-    deleted.length > 0
+  const line = cut
+    ? own.id !== undefined
+      ? `check-api's own check ${own.id} (${own.name}) was left by the main step, and the post step was cancelled before it was deleted: delete it by hand.`
+      : `check-api's own check ${own.name} ${deleted.length > 0 ? `was deleted (${deleted.join(', ')}), but` : 'was not there yet, and'} the post step was cancelled while its create (sent without an answer) could still land: if a check named ${own.name} appears, delete it.`
+    : deleted.length > 0
       ? `check-api's own check ${deleted.join(', ')} (${own.name}) was left by the main step: deleted.`
-      : cut
-        ? `check-api's own check ${own.name} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${own.name} appears, delete it.`
-        : unanswered
-          ? `check-api's own check ${own.name} was not there when the request timeout (${ctx.config.requestTimeoutMs / 1000} s) had passed since its create was sent: nothing to delete.`
-          : `check-api's own check ${own.name} was not there: nothing to delete.`
+      : unanswered
+        ? `check-api's own check ${own.name} was not there when twice the request timeout (${(2 * ctx.config.requestTimeoutMs) / 1000} s) had passed since its create was sent: nothing to delete.`
+        : `check-api's own check ${own.name} was not there: nothing to delete.`
   if (cut) ctx.log.warning(line)
   else ctx.log.info(line)
   return { title: 'check-api: its own check', lines: [line], tables: [] }

@@ -136,9 +136,13 @@ export function createdAt(seen: Seen): Point {
       consequence,
       'set check-api-writes: true, or run it on an account with a check'
     )
-  const has = (field: string) => checks.filter(c => typeof c[field] === 'string').length
+  // Only a time the action can place ranks a create: one in another form (an epoch number) is as none.
+  const has = (field: string) => checks.filter(c => placeTime(c[field]) !== undefined).length
+  const unplaced = (field: string) =>
+    checks.filter(c => c[field] !== undefined && c[field] !== null && placeTime(c[field]) === undefined).length
   const [created, updated] = [has('createdAt'), has('updatedAt')]
-  const found = `createdAt on ${created} of ${plural(checks.length, 'check')}, updatedAt on ${updated}`
+  const odd = unplaced('createdAt')
+  const found = `createdAt on ${created} of ${plural(checks.length, 'check')}${odd > 0 ? ` (and on ${odd} in a form the action cannot place, as none)` : ''}, updatedAt on ${updated}`
   if (created === 0) {
     return {
       point,
