@@ -97,9 +97,10 @@ export class Store {
       responseTime: null,
       ...fields,
       id: typeof fields.id === 'string' ? fields.id : newId('chk'),
-      createdAt: typeof fields.createdAt === 'string' ? fields.createdAt : now
+      // A createdAt given is kept as given (a test of a service writing numbers gets its number).
+      createdAt: fields.createdAt !== undefined ? fields.createdAt : now
     }
-    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete check.createdAt
+    if (!this.options.createdAt && fields.createdAt === undefined) delete check.createdAt
     this.checks.set(check.id, check)
     this.history.set(check.id, [])
     this.probes.schedule(check.id, 0)
@@ -109,7 +110,7 @@ export class Store {
   seedIncident(fields: Json): Stored {
     const now = this.now()
     const incident: Stored = { status: 'investigating', createdAt: now, updatedAt: now, ...fields, id: newId('inc') }
-    if (!this.options.createdAt && typeof fields.createdAt !== 'string') delete incident.createdAt
+    if (!this.options.createdAt && fields.createdAt === undefined) delete incident.createdAt
     this.incidents.set(incident.id, incident)
     return incident
   }

@@ -34,6 +34,16 @@ describe('times written as epoch numbers', () => {
     }
   )
 
+  it('two checks of one name whose createdAt is a number: read as any (the first used, the other named), not refused', async () => {
+    const older = emulator.seedCheck({ id: 'chk_b', name: 'twin', url: site, createdAt: epoch })
+    emulator.seedCheck({ id: 'chk_c', name: 'twin', url: site, createdAt: epoch - 60_000 })
+    expect(emulator.checks.get('chk_b')?.createdAt).toBe(epoch) // the emulator keeps the number
+    const run = await runAction(emulator, { operation: 'get-check', 'check-name': 'twin' })
+    expect(run.core.failed).toBeUndefined()
+    expect(run.core.outputs['check-id']).toBe(older.id)
+    expect(run.core.logs.join('\n')).toContain('chk_c')
+  })
+
   it('open-incident finds its unresolved incident whose createdAt and updatedAt are numbers, and updates it', async () => {
     const ours = emulator.seedIncident({
       title: 'Deploy failed',
