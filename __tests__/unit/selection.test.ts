@@ -4,11 +4,17 @@ import { parseConfig } from '../../src/inputs/read.js'
 import { nearestNames } from '../../src/operations/names/nearest-names.js'
 import {
   type Selection,
+  chosenBy,
+  namedChecks,
   narrowList,
   noMatch,
   selectFleet,
-  selectionLines
+  selectionLines,
+  selectionOf,
+  selectionReported,
+  withExcluded
 } from '../../src/operations/names/selection.js'
+import type { Config } from '../../src/run/config.js'
 import { entryOf } from '../../src/operations/registry.js'
 
 const checks = (...names: string[]): Check[] => names.map((name, i) => ({ id: `chk_${i}`, name }) as Check)
@@ -131,5 +137,74 @@ describe('selectionLines: what was selected, in a sentence', () => {
     expect(line({ prefix: 'x', patterns: ['a'] })).toBe(
       'name-prefix "x" and name-pattern "a" select 2 check(s), from the list read at the start.'
     )
+  })
+})
+
+describe('the selection the inputs make, and what it reports', () => {
+  const config = (namePrefix: string | undefined, namePatterns: string[], exclude: string[] = []) =>
+    ({ namePrefix, namePatterns, exclude }) as unknown as Config
+
+  it('selectionOf: none without a prefix or a pattern; the prefix key only when there is one', () => {
+    expect(selectionOf(config(undefined, []))).toBeUndefined()
+    expect(selectionOf(config(undefined, [], ['x']))).toBeUndefined()
+    expect(selectionOf(config('shop-', []))).toEqual({ prefix: 'shop-', patterns: [], exclude: [] })
+    const patterned = selectionOf(config(undefined, ['a*'], ['b']))
+    expect(patterned).toEqual({ patterns: ['a*'], exclude: ['b'] })
+    expect(patterned !== undefined && 'prefix' in patterned).toBe(false)
+    expect(selectionOf(config('', []))).toEqual({ prefix: '', patterns: [], exclude: [] })
+  })
+
+  it('narrowList: a prefix alone keeps the names that start with it (none is an empty list, not an error)', () => {
+    const all = checks('shop-a', 'x-shop-', 'shop-b', 'Shop-c')
+    expect(narrowList(all, { prefix: 'shop-', patterns: [], exclude: [] }).matches.map(c => c.name)).toEqual([
+      'shop-a',
+      'shop-b'
+    ])
+    expect(narrowList(all, { prefix: 'nothing', patterns: [], exclude: [] })).toEqual({ matches: [], excluded: [] })
+    expect(narrowList(all, undefined)).toEqual({ matches: all, excluded: [] })
+  })
+
+  it('namedChecks: each name and id, then how many more past the limit', () => {
+    const all = checks('a', 'b', 'c')
+    expect(namedChecks(all)).toBe('"a" (chk_0), "b" (chk_1), "c" (chk_2)')
+    expect(namedChecks(all, 2)).toBe('"a" (chk_0), "b" (chk_1) and 1 more')
+    expect(namedChecks(all, 3)).toBe('"a" (chk_0), "b" (chk_1), "c" (chk_2)')
+    expect(namedChecks([])).toBe('')
+  })
+
+  it('selectionLines says what exclude left out, or that it left out none', () => {
+    const sel: Selection = { patterns: ['*'], exclude: ['*-old'] }
+    const [a, b] = checks('shop', 'shop-old')
+    expect(selectionLines(sel, { matches: [a], excluded: [b] })).toEqual([
+      'name-pattern "*" selects 1 check(s), from the list read at the start.',
+      'exclude "*-old" left out 1 check(s), never targets: "shop-old" (chk_1).'
+    ])
+    expect(selectionLines(sel, { matches: [a, b], excluded: [] })[1]).toBe('exclude "*-old" left out no check.')
+    expect(selectionLines({ patterns: ['*'], exclude: [] }, { matches: [a], excluded: [] })).toHaveLength(1)
+  })
+
+  it('withExcluded and chosenBy: {targets, excluded} only with exclude; the words name it', () => {
+    const [gone] = [{ id: 'chk_9', name: undefined } as unknown as Check]
+    expect(withExcluded(['t'], undefined, [gone])).toEqual(['t'])
+    expect(withExcluded(['t'], { patterns: ['*'], exclude: [] }, [])).toEqual(['t'])
+    expect(withExcluded(['t'], { patterns: ['*'], exclude: ['x'] }, [gone])).toEqual({
+      targets: ['t'],
+      excluded: [{ id: 'chk_9', name: null }]
+    })
+    expect(chosenBy({ prefix: 'a', patterns: ['b'], exclude: [] })).toBe('name-prefix "a" and name-pattern "b"')
+    expect(chosenBy({ patterns: ['b', 'c'], exclude: ['d', 'e'] })).toBe('name-pattern "b", "c" but exclude "d", "e"')
+  })
+
+  it('selectionReported puts the selection lines first and wraps result; without a selection, the report as it is', () => {
+    const reported = { outputs: { result: ['r'] }, summary: { title: 'T', lines: ['l'], tables: [] } }
+    expect(selectionReported(reported, { selectionLines: ['s'], excluded: [] })).toBe(reported)
+    const [gone] = checks('old')
+    const wrapped = selectionReported(reported, {
+      selection: { patterns: ['*'], exclude: ['old'] },
+      selectionLines: ['s1', 's2'],
+      excluded: [gone]
+    })
+    expect(wrapped.summary.lines).toEqual(['s1', 's2', 'l'])
+    expect(wrapped.outputs.result).toEqual({ targets: ['r'], excluded: [{ id: 'chk_0', name: 'old' }] })
   })
 })
