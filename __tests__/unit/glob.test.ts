@@ -31,6 +31,11 @@ describe('a pattern matches the whole name', () => {
     expect(matches('a*a', 'a')).toBe(false)
     expect(matches('*-web', 'shop-web-old')).toBe(false)
     expect(matches('**', 'x/y')).toBe(true)
+    // Each run between stars is found after the one before it, never overlapping it.
+    expect(matches('*ab*ab*', 'ab')).toBe(false)
+    expect(matches('*ab*ab*', 'aba')).toBe(false)
+    expect(matches('*ab*ab*', 'abab')).toBe(true)
+    expect(matches('x*ab*ab*y', 'xaby')).toBe(false)
   })
 
   it('a pattern without a star matches only the whole name: not a prefix, not inside', () => {
@@ -112,6 +117,14 @@ describe('a malformed pattern is a problem named before any request', () => {
     expect(() => parsePatterns('ok\nshop-[eu')).toThrow(/^holds "shop-\[eu", which has a \[ \(character 6\)/)
     // On one line the list is cut at its commas: a class that held one is said to be cut.
     expect(() => parsePatterns('shop-[a,b]')).toThrow(/the list was cut at its commas/)
+    // One pattern, or a list one per line: nothing was cut, and the message does not say it was.
+    expect(() => parsePatterns('shop-[eu')).toThrow(
+      'holds "shop-[eu", which has a [ (character 6) that is never closed by a ] (write \\[ for a [ itself)'
+    )
+    expect(() => parsePatterns('ok\nshop-[eu')).toThrow(
+      'holds "shop-[eu", which has a [ (character 6) that is never closed by a ] (write \\[ for a [ itself)'
+    )
+    expect(() => parsePatterns('ok\r\nshop-[a,b')).not.toThrow(/cut at its commas/)
   })
 })
 
