@@ -61,6 +61,17 @@ describe('readRound: the pages it reads', () => {
     expect(listRequests()).toHaveLength(2)
   })
 
+  it('counts only the checks sought as shown: other rows on the pages before do not end the read early', async () => {
+    const fleet = seedSix()
+    const { ctx } = contextOn(emulator)
+    // The last four: the first page shows none of them (two rows of others), the third shows the last two.
+    const sought = fleet.slice(2).map(c => c.id)
+    const round = await readRound(ctx, sought, unknown())
+    expect(ids(round.rows).sort()).toEqual([...sought].sort())
+    expect(round.known).toEqual({ pages: 3, missed: new Set() })
+    expect(listRequests()).toHaveLength(3)
+  })
+
   it('a list never read is read for one page fewer than the checks: the rest is read by id', async () => {
     const fleet = seedSix()
     const { ctx, lines } = contextOn(emulator)

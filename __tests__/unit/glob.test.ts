@@ -92,6 +92,17 @@ describe('a pattern matches the whole name', () => {
     expect(matches('[a-z]*', 'shop')).toBe(true)
   })
 
+  it('a run between stars may end exactly where the last one starts, not past it', () => {
+    expect(matches('*b*c', 'bc')).toBe(true)
+    expect(matches('a*b*c', 'abc')).toBe(true)
+    expect(matches('a*bc*c', 'abcc')).toBe(true)
+    expect(matches('a*bc*c', 'abc')).toBe(false)
+    expect(matches('a*?*c', 'ac')).toBe(false)
+    expect(matches('a*?*c', 'axc')).toBe(true)
+    expect(matches('a***b', 'ab')).toBe(true)
+    expect(matches('a**?**b', 'ab')).toBe(false)
+  })
+
   it('hostile names are matched as text', () => {
     expect(matches('*::error::*', 'x\n::error::boom')).toBe(true)
     expect(matches('a|b', 'a|b')).toBe(true)
@@ -125,6 +136,36 @@ describe('a malformed pattern is a problem named before any request', () => {
       'holds "shop-[eu", which has a [ (character 6) that is never closed by a ] (write \\[ for a [ itself)'
     )
     expect(() => parsePatterns('ok\r\nshop-[a,b')).not.toThrow(/cut at its commas/)
+  })
+
+  it('the whole message: the commas note only when one line was cut into several patterns', () => {
+    const thrown = (value: string) => {
+      try {
+        parsePatterns(value)
+      } catch (error) {
+        return (error as Error).message
+      }
+      return undefined
+    }
+    const unclosed = 'has a [ (character 6) that is never closed by a ] (write \\[ for a [ itself)'
+    expect(thrown('shop-[a,b]')).toBe(
+      `holds "shop-[a", which ${unclosed}; the list was cut at its commas: to keep a comma in a pattern, write one per line`
+    )
+    expect(thrown('shop-[eu')).toBe(`holds "shop-[eu", which ${unclosed}`)
+    expect(thrown('shop-[eu,')).toBe(`holds "shop-[eu", which ${unclosed}`)
+    expect(thrown('ok\nshop-[a,b')).toBe(`holds "shop-[a,b", which ${unclosed}`)
+  })
+
+  it('a class that runs to the end of the pattern is unclosed, however it ends', () => {
+    for (const pattern of ['[', '[a', '[a-', '[a\\', '[a-\\', '[\\', '[!', '[a-z', '[\\]', '[!\\]'])
+      expect(problem(pattern)).toBe('has a [ (character 1) that is never closed by a ] (write \\[ for a [ itself)')
+    // A `-` first or last in a class is itself; an escaped `]` closes nothing; `]` first is a member.
+    expect(matches('[a-]', '-')).toBe(true)
+    expect(matches('[-a]', '-')).toBe(true)
+    expect(matches('[a\\-c]', 'b')).toBe(false)
+    expect(matches('[]a]', ']')).toBe(true)
+    expect(matches('[\\]-a]', '^')).toBe(true)
+    expect(problem('[a-\\]]')).toBe('has an empty range, "a" to "]" (write a range low to high)')
   })
 })
 

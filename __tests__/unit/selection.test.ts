@@ -42,6 +42,23 @@ describe('byPrefix', () => {
       'no check name starts with name-prefix "x-" (looked through 0 checks); nothing was changed'
     )
   })
+
+  it('a prefix and patterns that select nothing: the nearest of each in turn, each name once, three in all', () => {
+    const all = checks('zza', 'zzb', 'zzc', 'qqa', 'qqb', 'qqc', 'mma')
+    expect(noMatch({ prefix: 'zzz', patterns: ['qqq*'] }, all)).toBe(
+      'no check name starts with name-prefix "zzz", and none matches name-pattern "qqq*" (looked through 7 checks; the nearest names: "zza", "qqa", "zzb"); nothing was changed'
+    )
+    expect(noMatch({ patterns: ['qqq*', 'mmm', 'zzz?'] }, all)).toBe(
+      'no check name matches name-pattern "qqq*", "mmm", "zzz?" (looked through 7 checks; the nearest names: "qqa", "mma", "zza"); nothing was changed'
+    )
+    // The same nearest name for two patterns is named once; the next in turn takes its place.
+    expect(noMatch({ patterns: ['qqa-x', 'qqa-y'] }, all)).toBe(
+      'no check name matches name-pattern "qqa-x", "qqa-y" (looked through 7 checks; the nearest names: "qqa", "qqb", "qqc"); nothing was changed'
+    )
+    expect(noMatch({ patterns: ['qqa-x', 'qqa-y'] }, checks('qqa'))).toBe(
+      'no check name matches name-pattern "qqa-x", "qqa-y" (looked through 1 checks; the nearest names: "qqa"); nothing was changed'
+    )
+  })
 })
 
 describe('nearestNames', () => {
@@ -119,6 +136,8 @@ describe('selectFleet: patterns and exclude', () => {
     const all = checks('shop-a', 'shop-b')
     expect(narrowList(all, undefined).matches).toHaveLength(2)
     expect(narrowList(all, { prefix: 'blog-', patterns: [], exclude: [] }).matches).toEqual([])
+    // A selection of nothing narrows nothing.
+    expect(names(narrowList(all, { patterns: [], exclude: [] }).matches)).toEqual(['shop-a', 'shop-b'])
     expect(() => narrowList(all, { patterns: ['blog-*'], exclude: [] })).toThrow(/^no check name matches/)
     expect(() => narrowList(all, { prefix: 'shop-', patterns: [], exclude: ['*'] })).toThrow(
       /^exclude "\*" leaves out every check name-prefix "shop-" selects \(2: /

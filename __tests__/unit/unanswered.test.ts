@@ -18,6 +18,22 @@ const failure = (kind: 'network' | 'cancelled' | 'http', status?: number) =>
   new ApiError({ kind: kind as never, method: 'PUT', path: '/checks/chk_1', status, detail: 'x' })
 
 describe('sendTracked: which writes the post step hears of', () => {
+  it('kept under the state the post step is given back: "unanswered-writes" (the runner\'s STATE_unanswered-writes)', async () => {
+    const state: Record<string, string> = {}
+    const ctx = {
+      clock: { now: () => 1000 },
+      remember: (n: string, v: string) => (state[n] = v)
+    } as unknown as OperationContext
+    await sendTracked(ctx, [])(check, 'paused', async watch => {
+      watch.sent?.(1234)
+      expect(state).toEqual({
+        'unanswered-writes': JSON.stringify([{ id: 'chk_1', name: 'one', status: 'paused', sentAt: 1234 }])
+      })
+      return 'ok'
+    })
+    expect(state).toEqual({ 'unanswered-writes': '' })
+  })
+
   it('never sent (cancelled or refused while waiting for its turn): never recorded', async () => {
     const { ctx, recorded } = context()
     const send = sendTracked(ctx, [])

@@ -44,7 +44,8 @@ export function compileGlob(source: string): Glob {
       tokens.push({ is: chars[++i] })
       literal += String.fromCodePoint(chars[i])
     } else if (c === 0x2a /* * */) {
-      if (tokens[tokens.length - 1] !== STAR) tokens.push(STAR)
+      // Stars in a row are one: the empty run between them matches where it stands.
+      tokens.push(STAR)
     } else if (c === 0x3f /* ? */) {
       tokens.push({ any: true })
     } else if (c === 0x5b /* [ */) {
@@ -80,19 +81,19 @@ function classAt(chars: number[], start: number): { piece: Piece; end: number } 
   const ranges: Array<[number, number]> = []
   const unclosed = () =>
     new ValueError(`has a [ (character ${start + 1}) that is never closed by a ] (write \\[ for a [ itself)`)
-  /** The character at `at`, an escape resolved: [its code point, the index after it]. */
-  const charAt = (at: number): [number, number] => {
-    if (at >= chars.length) throw unclosed()
-    if (chars[at] !== 0x5c) return [chars[at], at + 1]
-    if (at + 1 >= chars.length) throw unclosed()
-    return [chars[at + 1], at + 2]
-  }
+  /**
+   * The character at `at`, an escape resolved: [its code point, the index
+   * after it]. Past the pattern's end (`[a\`, `[a-`) what it reads is no
+   * character, and the index after it is past the end too: the loop's next
+   * turn finds the class unclosed, its one check for that.
+   */
+  const charAt = (at: number): [number, number] => (chars[at] === 0x5c ? [chars[at + 1], at + 2] : [chars[at], at + 1])
   for (let first = true; ; first = false) {
     if (i >= chars.length) throw unclosed()
     if (chars[i] === 0x5d /* ] */ && !first) return { piece: { ranges, negated }, end: i }
     const [low, next] = charAt(i)
     // A `-` between two characters makes a range; first or last in the class it is itself.
-    if (chars[next] === 0x2d /* - */ && next + 1 < chars.length && chars[next + 1] !== 0x5d) {
+    if (chars[next] === 0x2d /* - */ && chars[next + 1] !== 0x5d) {
       const [high, after] = charAt(next + 1)
       if (high < low) {
         const [from, to] = [low, high].map(c => JSON.stringify(String.fromCodePoint(c)))
@@ -128,10 +129,13 @@ function matchPieces(pieces: Piece[][], name: number[]): boolean {
   if (lastAt < first.length || !runAt(first, name, 0) || !runAt(last, name, lastAt)) return false
   let from = first.length
   for (const run of pieces.slice(1, -1)) {
-    let at = from
-    while (at + run.length <= lastAt && !runAt(run, name, at)) at++
-    if (at + run.length > lastAt) return false
-    from = at + run.length
+    for (let at = from; ; at++) {
+      if (at + run.length > lastAt) return false
+      if (runAt(run, name, at)) {
+        from = at + run.length
+        break
+      }
+    }
   }
   return true
 }

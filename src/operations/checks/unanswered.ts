@@ -79,18 +79,16 @@ function mayStillLand(error: unknown): boolean {
 
 /** The writes recorded in UNANSWERED_STATE; anything unreadable is no write. */
 export function recordedUnanswered(text: string): Unanswered[] {
-  if (!text) return []
   try {
+    // No state is '' (not JSON); of anything else, what has no id is no write (a number's, a string's id is undefined).
     const value: unknown = JSON.parse(text)
     if (!Array.isArray(value)) return []
     return value.filter(
       (w): w is Unanswered =>
-        typeof w === 'object' &&
         w !== null &&
         typeof w.id === 'string' &&
         w.id !== '' &&
         typeof w.status === 'string' &&
-        typeof w.sentAt === 'number' &&
         Number.isFinite(w.sentAt)
     )
   } catch {
@@ -139,7 +137,8 @@ export async function watchUnanswered(
   const deadlineOf = (w: Unanswered) => w.sentAt + ctx.config.requestTimeoutMs
   const resumedOnce = new Set<string>()
   let pending = [...watched]
-  while (pending.length > 0) {
+  // Each round reads what is pending; the loop's one end is below (nothing pending, or cancelled).
+  for (;;) {
     const next: Unanswered[] = []
     for (const w of pending) {
       let check: Check | null

@@ -102,5 +102,5 @@ async function readList(ctx: OperationContext, pending: readonly string[], maxPa
   })
   // A row shown twice (a list that shifted while it was paged) is its later reading: the read keeps that one.
   const rows = new Map(read.items.filter(row => sought.has(row.id) && statesReading(row)).map(row => [row.id, row]))
-  return { rows, known: { pages: read.pages ?? pages, missed: new Set(pending.filter(id => !rows.has(id))) } }
+  return { rows, known: { pages, missed: new Set(pending.filter(id => !rows.has(id))) } }
 }

@@ -39,7 +39,8 @@ export function nearestNames(prefix: string, names: string[], limit = 3, meter: 
       meter.steps++
       at--
     }
-    if (at < limit) kept.splice(at, 0, [name, d])
+    // Within the bound, the name goes before the farthest kept: one in, at most one out.
+    kept.splice(at, 0, [name, d])
     if (kept.length > limit) kept.pop()
   }
   return kept.map(([name]) => name)
@@ -52,13 +53,16 @@ export function nearestNames(prefix: string, names: string[], limit = 3, meter: 
  * replace, swap two neighbours), in one table of p against the name's first
  * p.length + 1 characters, whose last row holds all three. With a finite
  * bound only cells within it of the diagonal are computed (a cell i rows and
- * j columns in is at least |i - j| edits), and a table whose last two rows
- * are all beyond it stops there: no later cell can come back under it. The
- * rows are allocated once.
+ * j columns in is at least |i - j| edits), and a table whose last row is
+ * all beyond it stops there: no later cell can come back under it (each
+ * comes from a cell of that row plus an edit, or by a swap from one two rows
+ * up, which is itself at most an edit from the cell of that row beside it).
+ * The rows are allocated once, one cell wider than the widest row, so that
+ * the band's edge can always be marked.
  */
 function startDistance(p: string, meter: Meter): (name: string, bound: number) => number | undefined {
   const rows = p.length
-  const width = rows + 2
+  const width = rows + 3
   let older = new Int32Array(width)
   let prev = new Int32Array(width)
   let cur = new Int32Array(width)
@@ -71,13 +75,12 @@ function startDistance(p: string, meter: Meter): (name: string, bound: number) =
     const band = Math.min(bound, FAR)
     for (let j = 0; j <= cols; j++) prev[j] = j
     meter.steps += cols + 1
-    let prevMin = 0
     for (let i = 1; i <= rows; i++) {
       const lo = Math.max(1, i - band)
       const hi = Math.min(cols, i + band)
       cur[0] = i
       if (lo > 1) cur[lo - 1] = FAR
-      if (hi < cols) cur[hi + 1] = FAR
+      cur[hi + 1] = FAR
       let rowMin = i
       const a = p.charCodeAt(i - 1)
       // The hot loop compares by hand: no call per cell.
@@ -86,18 +89,17 @@ function startDistance(p: string, meter: Meter): (name: string, bound: number) =
         let d = prev[j - 1] + (a === b ? 0 : 1)
         if (prev[j] + 1 < d) d = prev[j] + 1
         if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1
-        if (i > 1 && j > 1 && a === name.charCodeAt(j - 2) && p.charCodeAt(i - 2) === b && older[j - 2] + 1 < d)
-          d = older[j - 2] + 1
+        // In the first row or column there is no neighbour to swap with: charCodeAt(-1) is NaN, equal to nothing.
+        if (a === name.charCodeAt(j - 2) && p.charCodeAt(i - 2) === b && older[j - 2] + 1 < d) d = older[j - 2] + 1
         cur[j] = d
         if (d < rowMin) rowMin = d
       }
       meter.steps += hi - lo + 1
-      if (rowMin > bound && prevMin > bound) return undefined
+      if (rowMin > bound) return undefined
       const spare = older
       older = prev
       prev = cur
       cur = spare
-      prevMin = rowMin
     }
     let best = FAR
     for (const length of [rows - 1, rows, rows + 1])

@@ -165,11 +165,9 @@ export function noMatch(unmatched: { prefix?: string; patterns: readonly string[
 
 /** The first of each list, then the second of each, ..., each name once, at most `limit`. */
 function roundRobin(lists: string[][], limit: number): string[] {
-  const out = new Set<string>()
-  for (let i = 0; out.size < limit && lists.some(l => i < l.length); i++) {
-    for (const list of lists) if (i < list.length && out.size < limit) out.add(list[i])
-  }
-  return [...out]
+  const ranked = lists.flatMap(list => list.map((name, rank) => ({ name, rank })))
+  // The sort is stable: of one rank, the lists' order.
+  return [...new Set(ranked.sort((a, b) => a.rank - b.rank).map(r => r.name))].slice(0, limit)
 }
 
 /** The error of an exclude that left out every check the selection selected. */
