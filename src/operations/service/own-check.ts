@@ -124,8 +124,9 @@ export async function tryWrites(ctx: OperationContext, existing: Check[], writes
       ctx.log.info(`check-api deleted its own check ${own.id ?? own.name}.`)
     } catch (error) {
       writes.deleted = error instanceof Error ? error.message : String(error)
+      const which = own.id !== undefined ? `${own.id} (${own.name})` : own.name
       ctx.log.warning(
-        `check-api could not delete its own check ${own.id ?? ''} (${own.name}): ${writes.deleted}. The post step deletes it when the job ends.`
+        `check-api could not delete its own check ${which}: ${writes.deleted}. The post step deletes it when the job ends.`
       )
     }
   }
@@ -149,12 +150,13 @@ const WATCH_EVERY_MS = 1_000
  * land after an earlier one). A `sentAt` later than now (a skewed clock, a
  * state set by hand) counts as now. `cut`: a cancel ended it before it was sure.
  */
+/** Whether the saved create was sent and never answered: then it may still land, and the post step watches for it. */
+const unanswered = (own: OwnCheck): own is OwnCheck & { sentAt: number } =>
+  own.id === undefined && own.sentAt !== undefined
+
 async function deleteLeft(ctx: OperationContext, own: OwnCheck): Promise<{ deleted: string[]; cut: boolean }> {
   const deleted: string[] = []
-  const until =
-    own.id === undefined && own.sentAt !== undefined
-      ? Math.min(own.sentAt, ctx.clock.now()) + 2 * ctx.config.requestTimeoutMs
-      : 0
+  const until = unanswered(own) ? Math.min(own.sentAt, ctx.clock.now()) + 2 * ctx.config.requestTimeoutMs : 0
   for (;;) {
     try {
       deleted.push(...(await deleteOwn(ctx, own)))
@@ -177,14 +179,13 @@ export async function afterCheckApi(
   const own = savedOwnCheck(saved[OWN_CHECK_STATE])
   if (!own) return undefined
   const { deleted, cut } = await deleteLeft(ctx, own)
-  const unanswered = own.id === undefined && own.sentAt !== undefined
   const line = cut
     ? own.id !== undefined
       ? `check-api's own check ${own.id} (${own.name}) was left by the main step, and the post step was cancelled before it was deleted: delete it by hand.`
       : `check-api's own check ${own.name} ${deleted.length > 0 ? `was deleted (${deleted.join(', ')}), but` : 'was not there yet, and'} the post step was cancelled while its create (sent without an answer) could still land: if a check named ${own.name} appears, delete it.`
     : deleted.length > 0
       ? `check-api's own check ${deleted.join(', ')} (${own.name}) was left by the main step: deleted.`
-      : unanswered
+      : unanswered(own)
         ? `check-api's own check ${own.name} was not there when twice the request timeout (${(2 * ctx.config.requestTimeoutMs) / 1000} s) had passed since its create was sent: nothing to delete.`
         : `check-api's own check ${own.name} was not there: nothing to delete.`
   if (cut) ctx.log.warning(line)
