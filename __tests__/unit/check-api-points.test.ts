@@ -1,38 +1,10 @@
-/** check-api's pure parts: the rate-limit headers as retry.ts reads them, which failures end a run, the saved own check. */
+/** check-api's pure parts: which failures end a run, the saved own check, times written as numbers (the rate-limit headers are retry.ts's: unit/retry-edges). */
 import { describe, expect, it } from '@jest/globals'
 import { ApiError } from '../../src/api/errors.js'
-import { rateHeadersOf, resetForm } from '../../src/api/retry.js'
 import { endsTheRun } from '../../src/operations/service/check-api.js'
 import { ownName, savedOwnCheck } from '../../src/operations/service/own-check.js'
 import { createdAt, times } from '../../src/operations/service/points.js'
 import type { Seen } from '../../src/operations/service/seen.js'
-
-describe('rate-limit headers, as the owner of their reading says', () => {
-  it('the reset: seconds from now below 10^9, a Unix time from it, else unreadable', () => {
-    expect(resetForm('60')).toBe('seconds from now')
-    expect(resetForm('1795979468')).toBe('a Unix time')
-    expect(resetForm('soon')).toBe('unreadable')
-  })
-
-  it('which headers came, each reset, the limit, and whether the pacer can follow them', () => {
-    const now = Date.now()
-    expect(
-      rateHeadersOf({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '30' }, now)
-    ).toEqual({
-      sent: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
-      resets: [{ header: 'X-RateLimit-Reset', value: '30', form: 'seconds from now' }],
-      limit: { limit: 100, header: 'X-RateLimit-Limit' },
-      followed: true
-    })
-    expect(rateHeadersOf({ 'ratelimit-limit': '50' }, now)).toEqual({
-      sent: ['RateLimit-Limit'],
-      resets: [],
-      limit: { limit: 50, header: 'RateLimit-Limit' },
-      followed: false
-    })
-    expect(rateHeadersOf({}, now)).toEqual({ sent: [], resets: [], followed: false })
-  })
-})
 
 describe('what ends a check-api run', () => {
   const error = (kind: ApiError['kind'], status?: number) =>

@@ -324,6 +324,15 @@ describe('what check-api reads of the rate-limit headers (resetForm, rateHeaders
       followed: false
     })
     expect(rateHeadersOf({}, now)).toStrictEqual({ sent: [], resets: [], followed: false })
+    // The X- trio alone is a budget followed too.
+    expect(
+      rateHeadersOf({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '30' }, now)
+    ).toStrictEqual({
+      sent: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      resets: [{ header: 'X-RateLimit-Reset', value: '30', form: 'seconds from now' }],
+      limit: { limit: 100, header: 'X-RateLimit-Limit' },
+      followed: true
+    })
     expect(rateHeadersOf({ 'ratelimit-reset': 'later' }, now).resets).toEqual([
       { header: 'RateLimit-Reset', value: 'later', form: 'unreadable' }
     ])

@@ -124,6 +124,14 @@ function checksSeen(seen: Seen): Mapping[] {
   return [...byId.values()]
 }
 
+type TimeStated = 'placed' | 'unplaced' | 'none'
+
+/** How a field states a time: one the action places, one in a form it cannot place, or none (absent or null). */
+function timeStated(value: unknown): TimeStated {
+  if (value === undefined || value === null) return 'none'
+  return placeTime(value) === undefined ? 'unplaced' : 'placed'
+}
+
 export function createdAt(seen: Seen): Point {
   const point = 'createdAt, updatedAt'
   const checks = checksSeen(seen)
@@ -137,11 +145,9 @@ export function createdAt(seen: Seen): Point {
       'set check-api-writes: true, or run it on an account with a check'
     )
   // Only a time the action can place ranks a create: one in another form (an epoch number) is as none.
-  const has = (field: string) => checks.filter(c => placeTime(c[field]) !== undefined).length
-  const unplaced = (field: string) =>
-    checks.filter(c => c[field] !== undefined && c[field] !== null && placeTime(c[field]) === undefined).length
-  const [created, updated] = [has('createdAt'), has('updatedAt')]
-  const odd = unplaced('createdAt')
+  const count = (field: string, how: TimeStated) => checks.filter(c => timeStated(c[field]) === how).length
+  const [created, updated] = [count('createdAt', 'placed'), count('updatedAt', 'placed')]
+  const odd = count('createdAt', 'unplaced')
   const found = `createdAt on ${created} of ${plural(checks.length, 'check')}${odd > 0 ? ` (and on ${odd} in a form the action cannot place, as none)` : ''}, updatedAt on ${updated}`
   if (created === 0) {
     return {
