@@ -45,6 +45,9 @@ describe('the main step: tryWrites', () => {
       `info: check-api deleted its own check ${id}.`
     ])
     expect(writes).toMatchObject({ resumed: 'up', paused: 'paused', deleted: true })
+    // The PUT of name, url and status alone: paused, and the interval it left out gone (the emulator replaces).
+    expect(writes.afterPut).toMatchObject({ name: NAME, url: 'https://example.com/', status: 'paused' })
+    expect(writes.afterPut?.interval ?? null).toBeNull()
     expect(writes.failed).toBeUndefined()
     expect(emulator.checks.size).toBe(0)
   })
@@ -81,6 +84,46 @@ describe('the main step: tryWrites', () => {
     expect(writes.failed).toEqual({ at: `PUT /checks/${writes.id}`, why: (error as Error).message })
     expect(writes.deleted).toBe(true)
     expect(emulator.checks.size).toBe(0)
+  })
+
+  it('each later write or read that fails is named where the writes stopped; the check is deleted all the same', async () => {
+    const stops = [
+      ['updateCheck', 2, 'PUT', '(resume)'],
+      ['updateCheck', 3, 'PUT', '(pause)'],
+      ['getCheck', 2, 'GET', ''],
+      ['getCheck', 3, 'GET', '']
+    ] as const
+    for (const [method, nth, verb, what] of stops) {
+      const { ctx } = recording()
+      const api = ctx.api as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
+      const real = api[method].bind(ctx.api)
+      let calls = 0
+      // The nth call of that kind fails at the service (500): the request is sent, and answered so.
+      api[method] = (...args: unknown[]) => {
+        if (++calls === nth)
+          emulator.inject({ method: verb, path: 're:^/checks/', status: 500, body: { error: 'boom' } })
+        return real(...args)
+      }
+      const writes: WritesSeen = { name: NAME, sent: ownBody(NAME) }
+      const error = await tryWrites(ctx, [], writes).catch((e: unknown) => e)
+      expect(writes.failed).toEqual({
+        at: `${verb} /checks/${writes.id}${what ? ` ${what}` : ''}`,
+        why: (error as Error).message
+      })
+      expect([writes.deleted, emulator.checks.size]).toEqual([true, 0])
+    }
+  })
+
+  it('a read back that finds the check gone: stopped there, saying so', async () => {
+    emulator.inject({ method: 'GET', path: 're:^/checks/[^/]+$', status: 404, body: { error: 'not found' } })
+    const { ctx } = recording()
+    const writes: WritesSeen = { name: NAME, sent: ownBody(NAME) }
+    const error = await tryWrites(ctx, [], writes).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(`GET /checks/${writes.id}: the check was gone`)
+    expect(writes.failed).toEqual({
+      at: `GET /checks/${writes.id}`,
+      why: `GET /checks/${writes.id}: the check was gone`
+    })
   })
 
   it('a delete that fails: warned with the check and why, and left saved for the post step', async () => {
@@ -209,6 +252,19 @@ describe('the post step: afterCheckApi', () => {
     expect(result).toEqual(summary(line))
     expect(lines).toEqual([`warning: ${line}`])
     expect(slept).toEqual([1_000, 1_000, 1_000])
+  })
+
+  it('cancelled during the watch with nothing landed: a warning that it was not there yet', async () => {
+    const controller = new AbortController()
+    const { ctx, lines } = recording({
+      requestTimeoutMs: 5_000,
+      signal: controller.signal,
+      onSleep: now => now === START + 2_000 && controller.abort()
+    })
+    await afterCheckApi(ctx, saved({ name: NAME, sentAt: START }))
+    expect(lines).toEqual([
+      `warning: check-api's own check ${NAME} was not there yet, and the post step was cancelled while its create (sent without an answer) could still land: if a check named ${NAME} appears, delete it.`
+    ])
   })
 
   it('cancelled before the first read: the id left to delete by hand, said as a warning', async () => {

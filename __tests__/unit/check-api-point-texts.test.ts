@@ -90,6 +90,16 @@ describe('paging', () => {
     )
     expect(both.found).toBe('next page by a Link header (and a next link in the body); 2 rows a page (checks: 2 pages)')
     expect(both.advice).toBe("a list over 14 rows cannot be read whole: keep an account's checks under it")
+    // One list's next link in the body is said, though another's had none.
+    const one = paging(
+      seenOf([
+        list('checks', [page({ next: 'a Link header', alsoInBody: false }), page()]),
+        list('history', [page({ next: 'a Link header', alsoInBody: true }), page()])
+      ])
+    )
+    expect(one.found).toBe(
+      'next page by a Link header (and a next link in the body); 2 rows a page (checks: 2 pages, history: 2 pages)'
+    )
   })
 })
 
@@ -341,6 +351,10 @@ describe('history', () => {
       advice: 'run it again once the check has two results or more'
     })
     expect(history(at()).why).toBe('0 entries with a time: the order cannot be told (fields none)')
+    // Two are enough.
+    expect(history(at('2026-11-29T08:02:00Z', '2026-11-29T08:01:00Z')).found).toBe(
+      'newest first; fields checkedAt, status'
+    )
   })
 
   it('newest first (equal times too), oldest first, or in no order', () => {
@@ -399,6 +413,16 @@ describe('status values', () => {
         'a gate passes on expected-status (default up); pause and resume send paused and up; ok, fine is not a status the action knows',
       advice: 'if one of them means up, set expected-status to it'
     })
+    // Statuses in any two of the three places: seen.
+    const two = (a: string, b: string) =>
+      statuses(
+        seenOf([
+          list(a, [page()], [{ id: 'a', status: 'up' }]),
+          list(b, [page()], [{ id: 'b', status: 'investigating' }])
+        ])
+      ).found
+    expect(two('history', 'incidents')).toBe('history: up; incidents: investigating')
+    expect(two('checks', 'history')).toBe('checks: up; history: investigating')
     expect(statuses(seenOf([list('history', [page()], [{ status: 'down' }])]))).toEqual({
       point: 'status values',
       found: 'history: down',
@@ -455,10 +479,10 @@ describe('what pages and one resource looked like (seen.ts)', () => {
     pageSeen({ status: 200, headers, body } as never, url, 0)
 
   it('the shape and rows of each envelope, and not a list', () => {
-    expect(seenPage([1, 2, 3])).toEqual({ rows: 3, shape: 'a bare array', rate: noRate })
-    expect(seenPage({ data: [1] })).toEqual({ rows: 1, shape: '{"data": [...]}', rate: noRate })
+    expect(seenPage([1, 2, 3])).toStrictEqual({ rows: 3, shape: 'a bare array', rate: noRate })
+    expect(seenPage({ data: [1] })).toStrictEqual({ rows: 1, shape: '{"data": [...]}', rate: noRate })
     expect(seenPage({ items: [1, 2] })).toEqual({ rows: 2, shape: '{"items": [...]}', rate: noRate })
-    expect(seenPage({ results: [] })).toEqual({ rows: 0, shape: '{"results": [...]}', rate: noRate })
+    expect(seenPage({ results: [1, 2, 3] })).toStrictEqual({ rows: 3, shape: '{"results": [...]}', rate: noRate })
     expect(seenPage({ data: 'x', items: [1] })).toEqual({ rows: 1, shape: '{"items": [...]}', rate: noRate })
     expect(seenPage({ data: {} })).toEqual({ rows: 0, shape: 'not a list', rate: noRate })
     expect(seenPage('text')).toEqual({ rows: 0, shape: 'not a list', rate: noRate })
@@ -543,10 +567,10 @@ describe('what writes learn (write-points.ts)', () => {
   })
 
   it('create echo: fields not echoed, createdAt, and a status other than paused', () => {
-    const created = { name: 'check-api-0a1b2c3d', url: 'u', status: 'active', createdAt: '2026-11-29T08:00:00Z' }
+    const created = { name: 'check-api-0a1b2c3d', status: 'active', createdAt: '2026-11-29T08:00:00Z' }
     expect(createEcho({ ...base, created })).toEqual({
       point: 'create echo',
-      found: 'sent but not echoed: interval; createdAt "2026-11-29T08:00:00Z"; status "active"',
+      found: 'sent but not echoed: url, interval; createdAt "2026-11-29T08:00:00Z"; status "active"',
       consequence: 'the action reads the created check from the answer; a field not echoed is read back when needed',
       advice: 'the service did not take status paused on create: a check made paused runs until a PUT pauses it'
     })

@@ -34,12 +34,12 @@ const whole = (seen: Seen) => seen.lists.filter(l => l.failed === undefined)
 
 export function paging(seen: Seen): Point {
   const point = 'paging'
-  const bounded = seen.lists.find(l => l.failed?.includes('pages'))
+  const bounded = seen.lists.find((l): l is ListSeen & { failed: string } => l.failed?.includes('pages') === true)
   const cap = `the action follows a Link header, a next link in the body or a cursor, up to ${seen.maxPages} pages a list`
   if (bounded) {
     return {
       point,
-      found: `${bounded.name}: ${bounded.failed ?? ''}`,
+      found: `${bounded.name}: ${bounded.failed}`,
       consequence: `${cap}; past that a read stops and the operation fails rather than read without end`,
       advice: 'keep each list under the cap (fewer checks an account), or ask the service why its pages never end'
     }
