@@ -217,6 +217,19 @@ describe('newestUnresolved: the latest createdAt, else updatedAt, else the last 
     expect(newestUnresolved([incident('inc_1'), updated], TITLE)).toBe(updated)
   })
 
+  it('a createdAt it cannot place (an epoch number, a word) gives way to updatedAt', () => {
+    const placed = incident('inc_2', { createdAt: 1795939200000, updatedAt: '2026-03-01T00:00:00Z' })
+    const older = incident('inc_1', { createdAt: '2026-02-01T00:00:00Z' })
+    expect(newestUnresolved([placed, older], TITLE)).toBe(placed)
+    expect(newestUnresolved([older, placed], TITLE)).toBe(placed)
+    const word = incident('inc_3', { createdAt: 'yesterday', updatedAt: '2026-01-01T00:00:00Z' })
+    expect(newestUnresolved([word, older], TITLE)).toBe(older)
+    // Neither placed: as no time, behind one that has a time, whatever the order.
+    const neither = incident('inc_4', { createdAt: 1795939200000, updatedAt: 1795939200000 })
+    expect(newestUnresolved([older, neither], TITLE)).toBe(older)
+    expect(newestUnresolved([neither, older], TITLE)).toBe(older)
+  })
+
   it('the same time, or none: the last in list order', () => {
     const at = '2026-01-01T00:00:00Z'
     const list = [incident('inc_1', { createdAt: at }), incident('inc_2', { createdAt: at }), incident('inc_3')]

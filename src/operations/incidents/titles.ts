@@ -89,10 +89,11 @@ export function titleChanges(stored: string, ours: string): string {
 
 /**
  * The newest unresolved incident with this exact title: the latest createdAt
- * (else updatedAt); without either, the last in list order.
+ * (else updatedAt, also when createdAt is in a form the action cannot place,
+ * such as an epoch number); without either, the last in list order.
  */
 export function newestUnresolved(incidents: Incident[], title: string): Incident | undefined {
-  const time = (i: Incident) => timeOf(str(i.createdAt || i.updatedAt)) || Number.NEGATIVE_INFINITY
+  const time = (i: Incident) => timeOf(i.createdAt) || timeOf(i.updatedAt) || Number.NEGATIVE_INFINITY
   let newest: Incident | undefined
   for (const incident of incidents) {
     if (!sameTitle(incident.title, title) || isResolved(incident)) continue
