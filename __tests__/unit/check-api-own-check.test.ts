@@ -30,10 +30,12 @@ function recording(options: ContextOptions = {}) {
 
 describe('the main step: tryWrites', () => {
   it('saves the name before the create, the time it was sent, then the id; cleared once deleted', async () => {
-    const { ctx, saves, lines } = recording()
+    const { ctx, saves, lines, state } = recording()
     const writes: WritesSeen = { name: NAME, sent: ownBody(NAME) }
     await tryWrites(ctx, [], writes)
     const id = writes.id as string
+    // The state the runner gives the post step back as STATE_check-api-own-check.
+    expect(state).toEqual({ 'check-api-own-check': '' })
     expect(saves).toEqual([
       JSON.stringify({ name: NAME }),
       JSON.stringify({ name: NAME, sentAt: START }),
@@ -243,7 +245,8 @@ describe('the post step: afterCheckApi', () => {
       requestTimeoutMs: 5_000,
       signal: controller.signal,
       onSleep: now => {
-        if (now === START + 1_000) landed = emulator.seedCheck({ name: NAME, url: 'https://example.com/' }).id
+        if (now === START + 1_000)
+          landed = [1, 2].map(() => emulator.seedCheck({ name: NAME, url: 'https://example.com/' }).id).join(', ')
         if (now === START + 3_000) controller.abort()
       }
     })

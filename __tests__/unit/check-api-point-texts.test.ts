@@ -355,6 +355,18 @@ describe('history', () => {
     expect(history(at('2026-11-29T08:02:00Z', '2026-11-29T08:01:00Z')).found).toBe(
       'newest first; fields checkedAt, status'
     )
+    // The fields by name, in whatever order the rows hold them.
+    const unordered = seenOf([
+      list(
+        'history',
+        [page()],
+        [
+          { status: 'up', responseTime: 1, checkedAt: '2026-11-29T08:02:00Z' },
+          { status: 'up', checkedAt: '2026-11-29T08:01:00Z', id: 'h' }
+        ]
+      )
+    ])
+    expect(history(unordered).found).toBe('newest first; fields checkedAt, id, responseTime, status')
   })
 
   it('newest first (equal times too), oldest first, or in no order', () => {
